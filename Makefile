@@ -1,0 +1,59 @@
+# ndd: PGXS build of the extension plus the core's unit tests.
+#
+#   make                 build ndd.so and the install script
+#   make install         install into the PostgreSQL found by PG_CONFIG
+#   make unit            build and run the GoogleTest unit tests of src/core
+#   scripts/test.sh      everything (unit + pg_regress + script tests), see README.md
+#
+# Source files are picked up by wildcard: add a file, not a Makefile line.
+
+EXTENSION   = ndd
+EXTVERSION  = 0.1
+MODULE_big  = ndd
+
+CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
+SQL_SRCS    = $(sort $(wildcard src/*.c))
+OBJS        = $(SQL_SRCS:.c=.o) $(CORE_SRCS:.cpp=.o)
+
+# The install script is assembled from numbered pieces, one per area (types, fingerprints, index,
+# workflows), so that each area's SQL lives next to nothing else.
+SCRIPT_PARTS = $(sort $(wildcard src/sql/*.sql))
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
+
+# Every file in sql/ is a pg_regress test; expected/ holds its output.
+REGRESS     = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+# The hot loops count bits; use the instruction when the build machine has it (PGXS builds are
+# made on the machine that runs them).
+POPCNT_FLAG := $(shell grep -qw popcnt /proc/cpuinfo 2>/dev/null && echo -mpopcnt)
+
+PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core $(POPCNT_FLAG)
+PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden $(POPCNT_FLAG)
+SHLIB_LINK  = -lxxhash -lstdc++
+
+# No JIT bitcode: PGXS would compile the C++ core with clang++ without our C++ flags, and
+# inlining these functions into JIT-compiled expressions buys nothing.
+with_llvm   = no
+
+PG_CONFIG  ?= pg_config
+PGXS       := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(DATA_built): $(SCRIPT_PARTS)
+	cat $^ > $@
+
+# ---- unit tests of the pure C++ core (no PostgreSQL involved) ----
+UNIT_SRCS   = $(sort $(wildcard test/unit/*.cpp))
+UNIT_BIN    = build/unit_tests
+UNIT_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Isrc/core $(POPCNT_FLAG)
+
+$(UNIT_BIN): $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp src/core/*.h)
+	@mkdir -p build
+	$(CXX) $(UNIT_CXXFLAGS) -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -lxxhash -pthread
+
+unit: $(UNIT_BIN)
+	./$(UNIT_BIN)
+
+.PHONY: unit
+EXTRA_CLEAN = build $(DATA_built)

@@ -1,0 +1,91 @@
+/*
+ * ndd.h
+ *    Definitions shared by the SQL layer and the access method: how each SQL type of the extension
+ *    is laid out in a Datum, and the bridge to the C++ core.
+ *
+ * Only C files of the SQL layer include this header (it pulls in postgres.h). The core never does.
+ */
+#ifndef NDD_H
+#define NDD_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "ndd_status.h"
+
+/*
+ * simhash64: 64 bits, passed by value as an int64 Datum. The text form prints the bits as 16 hex
+ * digits, most significant first; the cast to bigint keeps the same 64 bits.
+ */
+#define DatumGetSimhash64(d)	((uint64) DatumGetInt64(d))
+#define Simhash64GetDatum(x)	Int64GetDatum((int64) (x))
+#define PG_GETARG_SIMHASH64(n)	DatumGetSimhash64(PG_GETARG_DATUM(n))
+#define PG_RETURN_SIMHASH64(x)	return Simhash64GetDatum(x)
+
+/*
+ * fp128: 128 bits passed by reference. hi holds the first 64 bits of the text form (and of the
+ * uuid and bit(128) casts), lo the last 64.
+ */
+typedef struct Fp128
+{
+	uint64		hi;
+	uint64		lo;
+} Fp128;
+
+#define DatumGetFp128P(d)		((Fp128 *) DatumGetPointer(d))
+#define Fp128PGetDatum(p)		PointerGetDatum(p)
+#define PG_GETARG_FP128_P(n)	DatumGetFp128P(PG_GETARG_DATUM(n))
+#define PG_RETURN_FP128_P(p)	return Fp128PGetDatum(p)
+
+/*
+ * hamming_distance: the result of <~>, an int32 passed by value (0..128 for real distances). It is
+ * a type of its own, not int4, so that comparisons on it can carry the planner support function
+ * that rewrites `fp <~> q <= k` into an indexable clause (see hamming.c).
+ */
+#define DatumGetHammingDistance(d)	DatumGetInt32(d)
+#define HammingDistanceGetDatum(x)	Int32GetDatum(x)
+
+/*
+ * hamming_ball: "every fingerprint within radius bits of center", the right operand of the
+ * indexable operator `fp <@ hamming_ball(q, k)`. A fixed 24-byte value passed by reference. words[0]
+ * is a simhash64 or an fp128's hi, words[1] an fp128's lo (0 for simhash64); bits is 64 or 128.
+ */
+typedef struct HammingBall
+{
+	uint64		words[2];
+	int32		radius;
+	int32		bits;
+} HammingBall;
+
+#define DatumGetHammingBallP(d)		((HammingBall *) DatumGetPointer(d))
+#define PG_GETARG_HAMMING_BALL_P(n)	DatumGetHammingBallP(PG_GETARG_DATUM(n))
+
+static inline int
+ndd_popcount64(uint64 x)
+{
+	return __builtin_popcountll(x);
+}
+
+/* Hamming distance between two fingerprints in the two-word form of HammingBall. */
+static inline int
+ndd_hamming_words(const uint64 *a, const uint64 *b)
+{
+	return ndd_popcount64(a[0] ^ b[0]) + ndd_popcount64(a[1] ^ b[1]);
+}
+
+/* ---- bridge to the C++ core (ndd.c) ---- */
+
+/* The NddInterruptFn handed to the core: nonzero once a cancel or terminate is pending. */
+extern int	ndd_interrupt_pending(void);
+
+/* The NddAllocFn handed to the core: palloc in CurrentMemoryContext, NULL instead of an error. */
+extern void *ndd_alloc_noerror(size_t size);
+
+/*
+ * Turns a core status into PostgreSQL's answer: nothing for NDD_OK, the pending interrupt for
+ * NDD_CANCELLED, an out-of-memory or internal error otherwise. what names the computation in the
+ * message. Call it only after the core call has returned.
+ */
+extern void ndd_raise_status(NddStatus status, const char *what);
+
+#endif							/* NDD_H */
