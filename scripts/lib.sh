@@ -41,7 +41,8 @@ ndd_as_owner() {
 }
 
 # Starts a private cluster in a new temporary directory and exports PGHOST, PGPORT, PGUSER,
-# PGDATABASE, NDD_PGDATA and NDD_PGBIN for the clients. Extra server settings: "$@" as -c options.
+# PGDATABASE for the clients, and NDD_PGDATA, NDD_PGBIN, NDD_PGOPTS, NDD_PGLOG for tests that stop
+# and restart the server (ndd_restart_cluster). Extra server settings: "$@" as -c options.
 ndd_start_cluster() {
 	NDD_CLUSTER_DIR=$(mktemp -d /tmp/ndd-cluster.XXXXXX)
 	chmod 755 "$NDD_CLUSTER_DIR"
@@ -54,9 +55,16 @@ ndd_start_cluster() {
 	local opts="-p $port -k $NDD_CLUSTER_DIR -c listen_addresses='' -c shared_buffers=512MB"
 	local o
 	for o in "$@"; do opts+=" -c $o"; done
-	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -o "$opts" -l "$NDD_CLUSTER_DIR/server.log" -w start >/dev/null
+	export NDD_PGOPTS=$opts NDD_PGLOG=$NDD_CLUSTER_DIR/server.log
 	export PGHOST=$NDD_CLUSTER_DIR PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+	ndd_restart_cluster
 	ndd_log "throwaway cluster on port $port in $NDD_CLUSTER_DIR"
+}
+
+# (Re)starts the cluster of ndd_start_cluster if it is not running, e.g. after a crash test.
+ndd_restart_cluster() {
+	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" status >/dev/null 2>&1 && return 0
+	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -o "$NDD_PGOPTS" -l "$NDD_PGLOG" -w -t 300 start >/dev/null
 }
 
 # Stops the cluster and removes its directory; keeps it (and says where) when NDD_KEEP_CLUSTER=1.

@@ -65,8 +65,9 @@ for t in test/scripts/*.sh; do
 	else
 		count 0 1 "$name"
 		ndd_log "FAILED $name ($(($(date +%s) - start)) s); server log tail:"
-		tail -20 "$NDD_CLUSTER_DIR/server.log" >&2
+		tail -20 "$NDD_PGLOG" >&2
 	fi
+	ndd_restart_cluster || { ndd_log "the cluster does not start again after $name"; count 0 1 "restart after $name"; break; }
 done
 
 [ ${#failures[@]} -eq 0 ] || ndd_log "failed: ${failures[*]}"
