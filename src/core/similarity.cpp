@@ -16,9 +16,10 @@ namespace {
 constexpr uint32_t kInfinity = 0x7fffffff;
 
 // Edit distance if it is at most k, else k+1: dynamic programming restricted to the cells within k of
-// the diagonal (a path of cost <= k never leaves them). Rows run over b (the longer, m tokens), the one
+// the diagonal (every step off the diagonal costs 1, so a path of cost <= k never leaves them). Rows run over b (the longer, m tokens), the one
 // row array over a (n tokens), so memory is O(n). Requires n <= m and k >= m - n.
-size_t banded_distance(const uint32_t* a, size_t n, const uint32_t* b, size_t m, size_t k, InterruptPoller& poller) {
+size_t banded_distance(const uint32_t* a, size_t n, const uint32_t* b, size_t m, size_t k, uint32_t sub,
+                       InterruptPoller& poller) {
     std::vector<uint32_t> row(n + 1, kInfinity);
     for (size_t j = 0; j <= n && j <= k; j++) row[j] = static_cast<uint32_t>(j);
     size_t cells = 0;
@@ -41,7 +42,7 @@ size_t banded_distance(const uint32_t* a, size_t n, const uint32_t* b, size_t m,
         uint32_t bi = b[i - 1];
         for (; j <= hi; j++) {
             uint32_t up = row[j];  // kInfinity at j = i+k: outside the previous row's band
-            uint32_t v = diag + (a[j - 1] != bi);
+            uint32_t v = diag + (a[j - 1] != bi ? sub : 0);
             v = std::min(v, std::min(up, left) + 1);
             diag = up;
             row[j] = v;
@@ -114,7 +115,9 @@ ShingleOverlap shingle_overlap(const TokenStream& a, const TokenStream& b, size_
     return ShingleOverlap{sa.size(), sb.size(), sa.intersection(sb, poller)};
 }
 
-size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t m, InterruptPoller& poller) {
+size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t m, unsigned substitution_cost,
+                         InterruptPoller& poller) {
+    if (substitution_cost != 1 && substitution_cost != 2) throw InvalidArgument("substitution cost must be 1 or 2");
     // Common prefix and suffix cost nothing and are common between near-duplicates.
     while (n > 0 && m > 0 && a[0] == b[0]) {
         a++;
@@ -133,14 +136,17 @@ size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t 
     if (n == 0) return m;
     size_t k = std::max<size_t>(m - n, 16);
     for (;;) {
-        if (k >= m) return banded_distance(a, n, b, m, m, poller);  // the whole table: exact
-        size_t d = banded_distance(a, n, b, m, k, poller);
+        // A band of m already covers the whole table; the bound n + m (every token deleted and
+        // inserted) lets the result be as large as it can be with either substitution cost.
+        if (k >= m) return banded_distance(a, n, b, m, n + m, substitution_cost, poller);
+        size_t d = banded_distance(a, n, b, m, k, substitution_cost, poller);
         if (d <= k) return d;
         k *= 2;
     }
 }
 
-size_t word_edit_distance(const TokenStream& a, const TokenStream& b, InterruptPoller& poller) {
+size_t word_edit_distance(const TokenStream& a, const TokenStream& b, unsigned substitution_cost,
+                          InterruptPoller& poller) {
     // Tokens become small integers (equal strings, equal ids) so the inner loop compares integers.
     std::unordered_map<std::string_view, uint32_t, TokenHash> ids;
     ids.reserve(a.size() + b.size());
@@ -156,7 +162,7 @@ size_t word_edit_distance(const TokenStream& a, const TokenStream& b, InterruptP
     };
     std::vector<uint32_t> ia = intern(a);
     std::vector<uint32_t> ib = intern(b);
-    return edit_distance_ids(ia.data(), ia.size(), ib.data(), ib.size(), poller);
+    return edit_distance_ids(ia.data(), ia.size(), ib.data(), ib.size(), substitution_cost, poller);
 }
 
 }  // namespace ndd
