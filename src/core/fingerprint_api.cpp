@@ -51,7 +51,7 @@ std::vector<uint64_t> as_unsigned(const int64_t* v, size_t n) {
 
 extern "C" {
 
-NDD_API NddStatus ndd_simhash_text(const char* doc, size_t len, int32_t shingle, uint64_t* out,
+NDD_API NddStatus ndd_fp_simhash_text(const char* doc, size_t len, int32_t shingle, uint64_t* out,
                                    NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
@@ -62,7 +62,7 @@ NDD_API NddStatus ndd_simhash_text(const char* doc, size_t len, int32_t shingle,
     });
 }
 
-NDD_API NddStatus ndd_simhash_chars(const char* doc, size_t len, int32_t n, uint64_t* out, NddInterruptFn interrupt) {
+NDD_API NddStatus ndd_fp_simhash_chars(const char* doc, size_t len, int32_t n, uint64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(n, 1, NDD_MAX_SHINGLE, "n");
         ndd::InterruptPoller poller(interrupt);
@@ -72,7 +72,7 @@ NDD_API NddStatus ndd_simhash_chars(const char* doc, size_t len, int32_t n, uint
     });
 }
 
-NDD_API NddStatus ndd_simhash_features(size_t count, const char* const* items, const size_t* lens,
+NDD_API NddStatus ndd_fp_simhash_features(size_t count, const char* const* items, const size_t* lens,
                                        const double* weights, uint64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_buffer(items, count);
@@ -82,7 +82,7 @@ NDD_API NddStatus ndd_simhash_features(size_t count, const char* const* items, c
     });
 }
 
-NDD_API NddStatus ndd_simhash_sequence(size_t count, const char* const* items, const size_t* lens, int32_t shingle,
+NDD_API NddStatus ndd_fp_simhash_sequence(size_t count, const char* const* items, const size_t* lens, int32_t shingle,
                                        uint64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
@@ -95,7 +95,7 @@ NDD_API NddStatus ndd_simhash_sequence(size_t count, const char* const* items, c
     });
 }
 
-NDD_API NddStatus ndd_shingle_minhash(const char* doc, size_t len, int32_t shingle, int32_t hashes, int64_t* out,
+NDD_API NddStatus ndd_fp_shingle_minhash(const char* doc, size_t len, int32_t shingle, int32_t hashes, int64_t* out,
                                       NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
@@ -109,7 +109,7 @@ NDD_API NddStatus ndd_shingle_minhash(const char* doc, size_t len, int32_t shing
     });
 }
 
-NDD_API NddStatus ndd_minhash_similarity(const int64_t* a, const int64_t* b, size_t n, double* out) {
+NDD_API NddStatus ndd_fp_minhash_similarity(const int64_t* a, const int64_t* b, size_t n, double* out) {
     return ndd::guarded([&] {
         require_buffer(a, n);
         require_buffer(b, n);
@@ -118,7 +118,7 @@ NDD_API NddStatus ndd_minhash_similarity(const int64_t* a, const int64_t* b, siz
     });
 }
 
-NDD_API NddStatus ndd_supershingles(const int64_t* sketch, size_t n, int32_t groups, int64_t* out) {
+NDD_API NddStatus ndd_fp_supershingles(const int64_t* sketch, size_t n, int32_t groups, int64_t* out) {
     return ndd::guarded([&] {
         require_buffer(sketch, n);
         require_range(groups, 1, static_cast<int64_t>(n), "groups");
@@ -129,7 +129,7 @@ NDD_API NddStatus ndd_supershingles(const int64_t* sketch, size_t n, int32_t gro
     });
 }
 
-NDD_API NddStatus ndd_features_shared(const int64_t* a, size_t na, const int64_t* b, size_t nb, int32_t* out,
+NDD_API NddStatus ndd_fp_features_shared(const int64_t* a, size_t na, const int64_t* b, size_t nb, int32_t* out,
                                       NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_buffer(a, na);
@@ -140,7 +140,7 @@ NDD_API NddStatus ndd_features_shared(const int64_t* a, size_t na, const int64_t
     });
 }
 
-NDD_API NddStatus ndd_bitflip_fp(const char* doc, size_t len, int32_t window, int32_t samples, NddFp128* out,
+NDD_API NddStatus ndd_fp_bitflip_fp(const char* doc, size_t len, int32_t window, int32_t samples, NddFp128* out,
                                  NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_buffer(doc, len);
@@ -155,7 +155,7 @@ NDD_API NddStatus ndd_bitflip_fp(const char* doc, size_t len, int32_t window, in
     });
 }
 
-NDD_API NddStatus ndd_word_list_fingerprints(const char* doc, size_t len, int32_t lists, int64_t* out, int32_t* count,
+NDD_API NddStatus ndd_fp_word_list_fingerprints(const char* doc, size_t len, int32_t lists, int64_t* out, int32_t* count,
                                              NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(lists, 1, NDD_MAX_WORD_LISTS, "lists");
@@ -169,7 +169,7 @@ NDD_API NddStatus ndd_word_list_fingerprints(const char* doc, size_t len, int32_
     });
 }
 
-NDD_API NddStatus ndd_content_hash(const char* doc, size_t len, NddFp128* out, NddInterruptFn interrupt) {
+NDD_API NddStatus ndd_fp_content_hash(const char* doc, size_t len, NddFp128* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         ndd::InterruptPoller poller(interrupt);
         ndd::TokenStream ts;
@@ -180,7 +180,7 @@ NDD_API NddStatus ndd_content_hash(const char* doc, size_t len, NddFp128* out, N
     });
 }
 
-NDD_API NddStatus ndd_shingle_overlap(const char* a, size_t alen, const char* b, size_t blen, int32_t shingle,
+NDD_API NddStatus ndd_fp_shingle_overlap(const char* a, size_t alen, const char* b, size_t blen, int32_t shingle,
                                       NddShingleOverlap* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
@@ -197,7 +197,7 @@ NDD_API NddStatus ndd_shingle_overlap(const char* a, size_t alen, const char* b,
     });
 }
 
-NDD_API NddStatus ndd_word_edit_distance(const char* a, size_t alen, const char* b, size_t blen,
+NDD_API NddStatus ndd_fp_word_edit_distance(const char* a, size_t alen, const char* b, size_t blen,
                                          int32_t substitution_cost, int64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(substitution_cost, 1, 2, "substitution_cost");
@@ -210,7 +210,7 @@ NDD_API NddStatus ndd_word_edit_distance(const char* a, size_t alen, const char*
     });
 }
 
-NDD_API NddStatus ndd_tokens(const char* doc, size_t len, NddAllocFn alloc, NddTokens* out,
+NDD_API NddStatus ndd_fp_tokens(const char* doc, size_t len, NddAllocFn alloc, NddTokens* out,
                              NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         if (!alloc) throw ndd::InvalidArgument("no allocator");
