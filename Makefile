@@ -33,8 +33,9 @@ PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden $(POPCNT_FLAG)
 SHLIB_LINK  = -lxxhash -lstdc++
 
 # No JIT bitcode: PGXS would compile the C++ core with clang++ without our C++ flags, and
-# inlining these functions into JIT-compiled expressions buys nothing.
-with_llvm   = no
+# inlining these functions into JIT-compiled expressions buys nothing. `override`, because
+# Makefile.global (included below) assigns with_llvm = yes again.
+override with_llvm = no
 
 PG_CONFIG  ?= pg_config
 PGXS       := $(shell $(PG_CONFIG) --pgxs)

@@ -1,0 +1,236 @@
+// tokenize.cpp
+//    The default normalization (see tokenize.hpp): Python-exact lowercasing and letter/digit runs.
+//
+//    ASCII, the bulk of most documents, goes through a 128-entry table; everything else is decoded
+//    and looked up in the generated Unicode tables. Two characters need more than a table:
+//      U+0130 (capital I with dot) lowercases to "i" + U+0307; U+0307 is a combining mark, not a
+//        letter, so it ends the token after the "i" (this is what lowercasing first, then splitting,
+//        gives in Python);
+//      U+03A3 (capital sigma) lowercases to final sigma U+03C2 when a cased letter precedes it and
+//        none follows it, skipping case-ignorable characters both ways; else to U+03C3.
+#include "tokenize.hpp"
+
+#include <cstring>
+
+#include "unicode_tables.hpp"
+
+namespace ndd {
+
+namespace {
+
+// ASCII classes: 0 separates, 1 is a letter or digit kept as is, 2 an uppercase letter.
+struct AsciiTable {
+    uint8_t cls[128];
+    constexpr AsciiTable() : cls{} {
+        for (int c = '0'; c <= '9'; c++) cls[c] = 1;
+        for (int c = 'a'; c <= 'z'; c++) cls[c] = 1;
+        for (int c = 'A'; c <= 'Z'; c++) cls[c] = 2;
+    }
+};
+constexpr AsciiTable kAscii;
+
+constexpr uint32_t kCapitalSigma = 0x03A3;
+constexpr uint32_t kSmallSigma = 0x03C3;
+constexpr uint32_t kFinalSigma = 0x03C2;
+constexpr uint32_t kCapitalIWithDot = 0x0130;
+
+// Decodes the character that ends just before pos (begin < pos). Returns its first byte.
+const unsigned char* decode_before(const unsigned char* begin, const unsigned char* pos, uint32_t* cp) {
+    if (pos[-1] < 0x80) {
+        *cp = pos[-1];
+        return pos - 1;
+    }
+    // A character is at most 4 bytes; take the nearest lead byte whose forward decoding ends exactly
+    // at pos. If there is none, the byte before pos is an invalid byte on its own, as the forward
+    // decoder would have read it.
+    for (size_t n = 2; n <= 4 && pos - begin >= static_cast<std::ptrdiff_t>(n); n++) {
+        const unsigned char* q = pos - n;
+        if ((*q & 0xC0) == 0x80) continue;
+        uint32_t c;
+        if (decode_utf8(q, pos, &c) == n && c != kInvalidCodePoint) {
+            *cp = c;
+            return q;
+        }
+        break;
+    }
+    decode_utf8(pos - 1, pos, cp);
+    return pos - 1;
+}
+
+// Python's rule for a capital sigma at sigma (its encoding ends at after): final sigma when the
+// nearest preceding character that is not case-ignorable exists and is cased, and the nearest
+// following one is absent or not cased.
+bool is_final_sigma(const unsigned char* begin, const unsigned char* sigma, const unsigned char* after,
+                    const unsigned char* end) {
+    // Each scan stops at the first character that is not case-ignorable, and sigma itself is not, so
+    // over a whole document the scans together read every byte at most twice: linear time.
+    const unsigned char* p = sigma;
+    bool preceded_by_cased = false;
+    while (p > begin) {
+        uint32_t cp;
+        p = decode_before(begin, p, &cp);
+        if (!unicode::is_case_ignorable(cp)) {
+            preceded_by_cased = unicode::is_cased(cp);
+            break;
+        }
+    }
+    if (!preceded_by_cased) return false;
+    p = after;
+    while (p < end) {
+        uint32_t cp;
+        p += decode_utf8(p, end, &cp);
+        if (!unicode::is_case_ignorable(cp)) return !unicode::is_cased(cp);
+    }
+    return true;
+}
+
+}  // namespace
+
+size_t decode_utf8(const unsigned char* p, const unsigned char* end, uint32_t* cp) {
+    unsigned char b0 = p[0];
+    if (b0 < 0x80) {
+        *cp = b0;
+        return 1;
+    }
+    size_t n;
+    uint32_t c, min;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        n = 2;
+        c = b0 & 0x1F;
+        min = 0x80;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        n = 3;
+        c = b0 & 0x0F;
+        min = 0x800;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        n = 4;
+        c = b0 & 0x07;
+        min = 0x10000;
+    } else {
+        *cp = kInvalidCodePoint;
+        return 1;
+    }
+    if (static_cast<size_t>(end - p) < n) {
+        *cp = kInvalidCodePoint;
+        return 1;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) {
+            *cp = kInvalidCodePoint;
+            return 1;
+        }
+        c = (c << 6) | (p[i] & 0x3F);
+    }
+    if (c < min || c > unicode::kMaxCodePoint || (c >= 0xD800 && c <= 0xDFFF)) {
+        *cp = kInvalidCodePoint;
+        return 1;
+    }
+    *cp = c;
+    return n;
+}
+
+size_t encode_utf8(uint32_t cp, char* out) {
+    if (cp < 0x80) {
+        out[0] = static_cast<char>(cp);
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = static_cast<char>(0xC0 | (cp >> 6));
+        out[1] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = static_cast<char>(0xE0 | (cp >> 12));
+        out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = static_cast<char>(0xF0 | (cp >> 18));
+    out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller) {
+    if (len > kMaxDocumentBytes) throw InvalidArgument("document too large");
+    // Lowercasing grows a character by at most half (2 bytes -> 3), and a separating space in the
+    // output always stands for at least one separator byte of the input: 1.5 * len bounds the output.
+    buf_.reset(new char[len + len / 2 + 4]);
+    starts_.clear();
+    char* out = buf_.get();
+    size_t o = 0;
+    bool in_token = false;
+
+    const unsigned char* begin = reinterpret_cast<const unsigned char*>(doc);
+    const unsigned char* end = begin + len;
+    const unsigned char* p = begin;
+
+    // Starts a token at the current output position, after a space if one precedes it.
+    auto open_token = [&]() {
+        if (!starts_.empty()) out[o++] = ' ';
+        starts_.push_back(static_cast<uint32_t>(o));
+        in_token = true;
+    };
+
+    while (p < end) {
+        // Poll for cancellation once per 64 kB; the inner loop itself stays branch-light.
+        const unsigned char* chunk_end = end - p > 65536 ? p + 65536 : end;
+        poller.check();
+        while (p < chunk_end) {
+            unsigned char b = *p;
+            if (b < 0x80) {
+                uint8_t cls = kAscii.cls[b];
+                if (cls) {
+                    if (!in_token) open_token();
+                    out[o++] = static_cast<char>(cls == 2 ? (b | 0x20) : b);
+                } else {
+                    in_token = false;
+                }
+                p++;
+                continue;
+            }
+            uint32_t cp;
+            const unsigned char* start = p;
+            p += decode_utf8(p, end, &cp);
+            uint32_t lower;
+            bool ends_after = false;
+            if (cp == kCapitalSigma) {
+                lower = is_final_sigma(begin, start, p, end) ? kFinalSigma : kSmallSigma;
+            } else if (cp == kCapitalIWithDot) {
+                lower = 'i';
+                ends_after = true;  // the U+0307 that follows the "i" is not a letter
+            } else {
+                lower = unicode::to_lower_simple(cp);
+            }
+            if (cp != kInvalidCodePoint && unicode::is_alnum(lower)) {
+                if (!in_token) open_token();
+                o += encode_utf8(lower, out + o);
+                if (ends_after) in_token = false;
+            } else {
+                in_token = false;
+            }
+        }
+    }
+    len_ = o;
+}
+
+void TokenStream::assign(size_t count, const char* const* items, const size_t* lens, InterruptPoller& poller) {
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) total += lens[i] + 1;
+    if (total > kMaxDocumentBytes) throw InvalidArgument("token stream too large");
+    buf_.reset(new char[total + 1]);
+    starts_.clear();
+    starts_.reserve(count);
+    size_t o = 0;
+    for (size_t i = 0; i < count; i++) {
+        poller.tick();
+        if (i > 0) buf_[o++] = ' ';
+        starts_.push_back(static_cast<uint32_t>(o));
+        if (lens[i] > 0) std::memcpy(buf_.get() + o, items[i], lens[i]);
+        o += lens[i];
+    }
+    len_ = o;
+}
+
+}  // namespace ndd

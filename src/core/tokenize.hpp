@@ -1,0 +1,104 @@
+// tokenize.hpp
+//    ndd's default normalization: what every word-level fingerprint sees.
+//
+//    The document (UTF-8) is lowercased exactly as Python's str.lower() does (full lowercase, final
+//    sigma included), and its tokens are the maximal runs of letters and digits (Python's
+//    str.isalnum(); everything else, underscore included, separates). This is the normalization of
+//    the evaluation ground truth, re.findall(r"[^\W_]+", text.lower()), to the code point.
+//
+//    Bytes that are not valid UTF-8 (they cannot come from a UTF-8 database, but can from SQL_ASCII)
+//    are read one at a time as a separator that is neither cased nor case-ignorable.
+//
+//    The result is a TokenStream: the tokens joined by single spaces in one buffer, plus where each
+//    token starts. A run of k tokens is then one contiguous span of that buffer ("w1 w2 w3"), which
+//    is exactly the string a k-shingle is defined as, so shingles are hashed in place without
+//    building any string.
+#ifndef NDD_TOKENIZE_HPP
+#define NDD_TOKENIZE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "guard.hpp"
+
+namespace ndd {
+
+// Largest document the core accepts (bytes). Offsets in a TokenStream are 32-bit and the stream can
+// be 1.5 times the input (a 2-byte letter can lowercase to 3 bytes); PostgreSQL values stop at 1 GB.
+constexpr size_t kMaxDocumentBytes = size_t(1) << 31;
+
+// The normalized token stream of one document.
+class TokenStream {
+public:
+    // Number of tokens.
+    size_t size() const { return starts_.size(); }
+    bool empty() const { return starts_.empty(); }
+
+    // The whole stream: the tokens joined by single spaces.
+    std::string_view text() const { return std::string_view(buf_.get(), len_); }
+
+    // Token i.
+    std::string_view token(size_t i) const { return span(i, 1); }
+
+    // Tokens first .. first+count-1 joined by single spaces (count >= 1, first+count <= size()).
+    std::string_view span(size_t first, size_t count) const {
+        size_t begin = starts_[first];
+        size_t last = first + count - 1;
+        size_t end = last + 1 < starts_.size() ? starts_[last + 1] - 1 : len_;
+        return std::string_view(buf_.get() + begin, end - begin);
+    }
+
+    // Byte offset of each token in text().
+    const std::vector<uint32_t>& starts() const { return starts_; }
+
+    // Builds the stream of doc[0..len) (replacing any previous content).
+    void tokenize(const char* doc, size_t len, InterruptPoller& poller);
+
+    // Builds a stream from ready-made items (e.g. tsvector lexemes, already normalized), joined by
+    // single spaces in the given order.
+    void assign(size_t count, const char* const* items, const size_t* lens, InterruptPoller& poller);
+
+private:
+    std::unique_ptr<char[]> buf_;
+    size_t len_ = 0;
+    std::vector<uint32_t> starts_;
+};
+
+// Number of k-shingles of a stream of n tokens: n-k+1, or 1 when 0 < n < k, or 0 when n = 0.
+inline size_t shingle_count(size_t n, size_t k) {
+    if (n == 0) return 0;
+    return n < k ? 1 : n - k + 1;
+}
+
+// Calls f(std::string_view) for every word k-shingle of the stream, in order, repeats included:
+// contiguous runs of k tokens joined by single spaces; all the tokens as one shingle when there are
+// fewer than k; nothing when there are none.
+template <typename F>
+void for_each_shingle(const TokenStream& ts, size_t k, InterruptPoller& poller, F&& f) {
+    size_t n = ts.size();
+    if (n == 0) return;
+    if (n < k) {
+        f(ts.span(0, n));
+        return;
+    }
+    for (size_t i = 0; i + k <= n; i++) {
+        poller.tick();
+        f(ts.span(i, k));
+    }
+}
+
+// Decodes one UTF-8 character at p (p < end). Returns its length in bytes (>= 1) and stores the code
+// point, or kInvalidCodePoint for a byte that does not start a valid, shortest-form, non-surrogate
+// sequence (then the length is 1).
+constexpr uint32_t kInvalidCodePoint = 0x110000;
+size_t decode_utf8(const unsigned char* p, const unsigned char* end, uint32_t* cp);
+
+// Writes cp (<= U+10FFFF) as UTF-8 at out; returns the number of bytes (1 to 4).
+size_t encode_utf8(uint32_t cp, char* out);
+
+}  // namespace ndd
+
+#endif  // NDD_TOKENIZE_HPP

@@ -1,0 +1,82 @@
+/*
+ * fingerprint_args.c
+ *    Argument handling shared by the SQL functions of the fingerprint area.
+ */
+#include "fingerprint_args.h"
+
+#include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+
+const char *
+ndd_utf8_bytes(const char *data, int len, size_t *outlen)
+{
+	int			enc = GetDatabaseEncoding();
+	const char *utf8;
+
+	if (enc == PG_UTF8 || enc == PG_SQL_ASCII || len == 0)
+	{
+		*outlen = (size_t) len;
+		return data;
+	}
+	/* returns data itself when nothing changes (pure ASCII), else a palloc'd converted copy */
+	utf8 = pg_server_to_any(data, len, PG_UTF8);
+	*outlen = utf8 == data ? (size_t) len : strlen(utf8);
+	return utf8;
+}
+
+const char *
+ndd_text_utf8(text *t, size_t *outlen)
+{
+	return ndd_utf8_bytes(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), outlen);
+}
+
+text *
+ndd_text_from_utf8(const char *data, size_t len)
+{
+	int			enc = GetDatabaseEncoding();
+	const char *server;
+
+	if (enc == PG_UTF8 || enc == PG_SQL_ASCII || len == 0)
+		return cstring_to_text_with_len(data, (int) len);
+	server = pg_any_to_server(data, (int) len, PG_UTF8);
+	return cstring_to_text_with_len(server, server == data ? (int) len : (int) strlen(server));
+}
+
+void
+ndd_check_param(const char *name, int32 value, int32 lo, int32 hi)
+{
+	if (value < lo || value > hi)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parameter \"%s\" must be between %d and %d", name, lo, hi),
+				 errdetail("The value given was %d.", value)));
+}
+
+const int64 *
+ndd_int8_array_values(ArrayType *arr, const char *name, int *count)
+{
+	if (ARR_ELEMTYPE(arr) != INT8OID)
+		elog(ERROR, "parameter \"%s\" is not a bigint array", name);
+	if (array_contains_nulls(arr))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("parameter \"%s\" must not contain nulls", name)));
+	*count = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	/* without a null bitmap, bigint elements are stored back to back and 8-byte aligned */
+	return (const int64 *) ARR_DATA_PTR(arr);
+}
+
+ArrayType *
+ndd_int8_array(const int64 *values, int n)
+{
+	Datum	   *datums;
+	int			i;
+
+	if (n == 0)
+		return construct_empty_array(INT8OID);
+	datums = palloc(sizeof(Datum) * n);
+	for (i = 0; i < n; i++)
+		datums[i] = Int64GetDatum(values[i]);
+	return construct_array(datums, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+}

@@ -1,0 +1,390 @@
+/*
+ * fingerprints.c
+ *    SQL functions that turn a document into fingerprints: simhash (words, word shingles, tsvector
+ *    lexemes, weighted feature arrays, character n-grams), shingle minhash sketches, the bit-flip
+ *    fingerprint, Pugh's word-list fingerprints, the content hash, and ndd_tokens(), the token
+ *    stream they all see.
+ *
+ * Each function checks its parameters (22023 naming the parameter), hands UTF-8 bytes to the C++
+ * core through fingerprint_api.h, and raises the core's status only after the call has returned.
+ * The algorithms, seeds and normalization are documented in src/core (tokenize.hpp, hashing.hpp and
+ * one header per fingerprint).
+ */
+#include "ndd.h"
+
+#include <limits.h>
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "tsearch/ts_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "fingerprint_api.h"
+#include "fingerprint_args.h"
+
+PG_FUNCTION_INFO_V1(ndd_simhash_text);
+PG_FUNCTION_INFO_V1(ndd_simhash_text_shingles);
+PG_FUNCTION_INFO_V1(ndd_simhash_tsvector);
+PG_FUNCTION_INFO_V1(ndd_simhash_tsvector_shingles);
+PG_FUNCTION_INFO_V1(ndd_simhash_features);
+PG_FUNCTION_INFO_V1(ndd_simhash_chars);
+PG_FUNCTION_INFO_V1(ndd_shingle_minhash);
+PG_FUNCTION_INFO_V1(ndd_bitflip_fp);
+PG_FUNCTION_INFO_V1(ndd_word_list_fingerprints);
+PG_FUNCTION_INFO_V1(ndd_content_hash);
+PG_FUNCTION_INFO_V1(ndd_tokens);
+
+/* simhash of the words (shingle 1) or word shingles of a text argument. */
+static Datum
+simhash_of_text(text *doc, int32 shingle)
+{
+	size_t		len;
+	const char *bytes = ndd_text_utf8(doc, &len);
+	uint64		fp = 0;
+
+	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
+	ndd_raise_status(ndd_fp_simhash_text(bytes, len, shingle, &fp, ndd_interrupt_pending), "simhash");
+	PG_RETURN_SIMHASH64(fp);
+}
+
+/*
+ * simhash(doc text) -> simhash64: every word votes, with weight its number of occurrences.
+ */
+Datum
+ndd_simhash_text(PG_FUNCTION_ARGS)
+{
+	return simhash_of_text(PG_GETARG_TEXT_PP(0), 1);
+}
+
+/*
+ * simhash(doc text, shingle int) -> simhash64: every word shingle of that size votes.
+ */
+Datum
+ndd_simhash_text_shingles(PG_FUNCTION_ARGS)
+{
+	return simhash_of_text(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
+}
+
+/* One lexeme occurrence of a tsvector, for sorting into document order. */
+typedef struct LexemeOccurrence
+{
+	uint16		pos;			/* position in the document (0 when the lexeme has none) */
+	int			lexeme;			/* index of the lexeme in the tsvector */
+} LexemeOccurrence;
+
+/* Orders occurrences by position, then lexeme; lexemes without positions (pos 0) come last. */
+static int
+occurrence_cmp(const void *a, const void *b)
+{
+	const LexemeOccurrence *x = a;
+	const LexemeOccurrence *y = b;
+	int			px = x->pos == 0 ? INT_MAX : x->pos;
+	int			py = y->pos == 0 ? INT_MAX : y->pos;
+
+	if (px != py)
+		return px < py ? -1 : 1;
+	return x->lexeme < y->lexeme ? -1 : (x->lexeme > y->lexeme ? 1 : 0);
+}
+
+/* The UTF-8 bytes of every lexeme of tsv (items[i], lens[i]). */
+static void
+tsvector_lexemes(TSVector tsv, const char ***items, size_t **lens)
+{
+	WordEntry  *we = ARRPTR(tsv);
+	char	   *str = STRPTR(tsv);
+	int			i;
+
+	*items = palloc(sizeof(char *) * Max(tsv->size, 1));
+	*lens = palloc(sizeof(size_t) * Max(tsv->size, 1));
+	for (i = 0; i < tsv->size; i++)
+		(*items)[i] = ndd_utf8_bytes(str + we[i].pos, we[i].len, &(*lens)[i]);
+}
+
+/*
+ * simhash(doc tsvector) -> simhash64: every lexeme votes with weight its number of positions, or 1
+ * when it has none (a stripped tsvector). With a 'simple' configuration this equals simhash(text)
+ * wherever PostgreSQL's parser and ndd's tokenizer find the same words.
+ */
+Datum
+ndd_simhash_tsvector(PG_FUNCTION_ARGS)
+{
+	TSVector	tsv = PG_GETARG_TSVECTOR(0);
+	WordEntry  *we = ARRPTR(tsv);
+	const char **items;
+	size_t	   *lens;
+	double	   *weights;
+	uint64		fp = 0;
+	int			i;
+
+	tsvector_lexemes(tsv, &items, &lens);
+	weights = palloc(sizeof(double) * Max(tsv->size, 1));
+	for (i = 0; i < tsv->size; i++)
+		weights[i] = we[i].haspos ? POSDATALEN(tsv, &we[i]) : 1;
+	ndd_raise_status(ndd_fp_simhash_features(tsv->size, items, lens, weights, &fp, ndd_interrupt_pending),
+					 "simhash");
+	PG_RETURN_SIMHASH64(fp);
+}
+
+/*
+ * simhash(doc tsvector, shingle int) -> simhash64: shingles of lexemes in document order. Each
+ * position of a lexeme is one occurrence; occurrences are sorted by position (ties by lexeme).
+ * Lexemes without positions follow, once each, in the tsvector's (alphabetical) order, so a
+ * stripped tsvector is shingled in lexeme order.
+ */
+Datum
+ndd_simhash_tsvector_shingles(PG_FUNCTION_ARGS)
+{
+	TSVector	tsv = PG_GETARG_TSVECTOR(0);
+	int32		shingle = PG_GETARG_INT32(1);
+	WordEntry  *we = ARRPTR(tsv);
+	const char **lexemes;
+	size_t	   *lexlens;
+	LexemeOccurrence *occ;
+	const char **items;
+	size_t	   *lens;
+	int			nocc = 0;
+	int			i,
+				j;
+	uint64		fp = 0;
+
+	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
+	tsvector_lexemes(tsv, &lexemes, &lexlens);
+
+	for (i = 0; i < tsv->size; i++)
+		nocc += we[i].haspos ? POSDATALEN(tsv, &we[i]) : 1;
+	occ = palloc(sizeof(LexemeOccurrence) * Max(nocc, 1));
+	nocc = 0;
+	for (i = 0; i < tsv->size; i++)
+	{
+		if (we[i].haspos)
+		{
+			WordEntryPos *pos = POSDATAPTR(tsv, &we[i]);
+
+			for (j = 0; j < POSDATALEN(tsv, &we[i]); j++)
+			{
+				/* positions start at 1; 0 cannot occur in a positioned entry */
+				occ[nocc].pos = Max(WEP_GETPOS(pos[j]), 1);
+				occ[nocc].lexeme = i;
+				nocc++;
+			}
+		}
+		else
+		{
+			occ[nocc].pos = 0;
+			occ[nocc].lexeme = i;
+			nocc++;
+		}
+	}
+	qsort(occ, nocc, sizeof(LexemeOccurrence), occurrence_cmp);
+
+	items = palloc(sizeof(char *) * Max(nocc, 1));
+	lens = palloc(sizeof(size_t) * Max(nocc, 1));
+	for (i = 0; i < nocc; i++)
+	{
+		items[i] = lexemes[occ[i].lexeme];
+		lens[i] = lexlens[occ[i].lexeme];
+	}
+	ndd_raise_status(ndd_fp_simhash_sequence(nocc, items, lens, shingle, &fp, ndd_interrupt_pending),
+					 "simhash");
+	PG_RETURN_SIMHASH64(fp);
+}
+
+/*
+ * simhash(features text[], weights float8[] DEFAULT NULL) -> simhash64: every element of features
+ * votes (its bytes are hashed as given, not normalized) with the weight at the same position of
+ * weights, or with 1 when weights is NULL. Repeated features simply vote again. Not strict: a NULL
+ * weights array means "unweighted"; a NULL features array gives NULL. Null elements are errors.
+ */
+Datum
+ndd_simhash_features(PG_FUNCTION_ARGS)
+{
+	ArrayType  *features;
+	Datum	   *fdatums;
+	bool	   *fnulls;
+	int			nfeatures;
+	const char **items;
+	size_t	   *lens;
+	double	   *weights = NULL;
+	uint64		fp = 0;
+	int			i;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	features = PG_GETARG_ARRAYTYPE_P(0);
+	deconstruct_array(features, TEXTOID, -1, false, TYPALIGN_INT, &fdatums, &fnulls, &nfeatures);
+	items = palloc(sizeof(char *) * Max(nfeatures, 1));
+	lens = palloc(sizeof(size_t) * Max(nfeatures, 1));
+	for (i = 0; i < nfeatures; i++)
+	{
+		if (fnulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("parameter \"features\" must not contain nulls")));
+		/* array elements are never toasted, but may have short headers: *_ANY reads both */
+		items[i] = ndd_text_utf8((text *) DatumGetPointer(fdatums[i]), &lens[i]);
+	}
+
+	if (!PG_ARGISNULL(1))
+	{
+		ArrayType  *warr = PG_GETARG_ARRAYTYPE_P(1);
+		Datum	   *wdatums;
+		bool	   *wnulls;
+		int			nweights;
+
+		deconstruct_array(warr, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+						  &wdatums, &wnulls, &nweights);
+		if (nweights != nfeatures)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("parameter \"weights\" must have one element per feature"),
+					 errdetail("Parameter \"features\" has %d elements and \"weights\" has %d.", nfeatures, nweights)));
+		weights = palloc(sizeof(double) * Max(nweights, 1));
+		for (i = 0; i < nweights; i++)
+		{
+			if (wnulls[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("parameter \"weights\" must not contain nulls")));
+			weights[i] = DatumGetFloat8(wdatums[i]);
+			if (isnan(weights[i]) || isinf(weights[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("parameter \"weights\" must contain only finite values"),
+						 errdetail("Element %d is %s.", i + 1, isnan(weights[i]) ? "NaN" : "infinite")));
+		}
+	}
+	ndd_raise_status(ndd_fp_simhash_features(nfeatures, items, lens, weights, &fp, ndd_interrupt_pending),
+					 "simhash");
+	PG_RETURN_SIMHASH64(fp);
+}
+
+/*
+ * simhash_chars(doc text, n int DEFAULT 4) -> simhash64: every character n-gram of the normalized
+ * token stream (the tokens joined by single spaces; n counts characters) votes.
+ */
+Datum
+ndd_simhash_chars(PG_FUNCTION_ARGS)
+{
+	size_t		len;
+	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	int32		n = PG_GETARG_INT32(1);
+	uint64		fp = 0;
+
+	ndd_check_param("n", n, 1, NDD_MAX_SHINGLE);
+	ndd_raise_status(ndd_fp_simhash_chars(bytes, len, n, &fp, ndd_interrupt_pending), "simhash_chars");
+	PG_RETURN_SIMHASH64(fp);
+}
+
+/*
+ * shingle_minhash(doc text, shingle int DEFAULT 4, hashes int DEFAULT 84) -> bigint[]: the minima of
+ * `hashes` independent permutations over the distinct word shingles. A text without words gives
+ * `hashes` copies of -1 (all bits set: the minimum over nothing), so empty texts resemble each other.
+ */
+Datum
+ndd_shingle_minhash(PG_FUNCTION_ARGS)
+{
+	size_t		len;
+	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	int32		shingle = PG_GETARG_INT32(1);
+	int32		hashes = PG_GETARG_INT32(2);
+	int64	   *sketch;
+
+	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
+	ndd_check_param("hashes", hashes, 1, NDD_MAX_MINHASHES);
+	sketch = palloc(sizeof(int64) * hashes);
+	ndd_raise_status(ndd_fp_shingle_minhash(bytes, len, shingle, hashes, sketch, ndd_interrupt_pending),
+					 "shingle_minhash");
+	PG_RETURN_ARRAYTYPE_P(ndd_int8_array(sketch, hashes));
+}
+
+/*
+ * bitflip_fp(doc text, window int DEFAULT 64, samples int DEFAULT 128) -> fp128: the fingerprint of
+ * patent 7,707,157 over the raw (UTF-8) bytes of the text; see src/core/bitflip.hpp.
+ */
+Datum
+ndd_bitflip_fp(PG_FUNCTION_ARGS)
+{
+	size_t		len;
+	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	int32		window = PG_GETARG_INT32(1);
+	int32		samples = PG_GETARG_INT32(2);
+	NddFp128	fp = {0, 0};
+	Fp128	   *result;
+
+	ndd_check_param("window", window, 1, NDD_MAX_BITFLIP_WINDOW);
+	ndd_check_param("samples", samples, 1, NDD_MAX_BITFLIP_SAMPLES);
+	ndd_raise_status(ndd_fp_bitflip_fp(bytes, len, window, samples, &fp, ndd_interrupt_pending), "bitflip_fp");
+	result = palloc(sizeof(Fp128));
+	result->hi = fp.hi;
+	result->lo = fp.lo;
+	PG_RETURN_FP128_P(result);
+}
+
+/*
+ * word_list_fingerprints(doc text, lists int DEFAULT 4) -> bigint[]: one fingerprint per non-empty
+ * word list, in list order; the low 8 bits of each are its list number. Empty for a text without
+ * words.
+ */
+Datum
+ndd_word_list_fingerprints(PG_FUNCTION_ARGS)
+{
+	size_t		len;
+	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	int32		lists = PG_GETARG_INT32(1);
+	int64		fps[NDD_MAX_WORD_LISTS];
+	int32		count = 0;
+
+	ndd_check_param("lists", lists, 1, NDD_MAX_WORD_LISTS);
+	ndd_raise_status(ndd_fp_word_list_fingerprints(bytes, len, lists, fps, &count, ndd_interrupt_pending),
+					 "word_list_fingerprints");
+	PG_RETURN_ARRAYTYPE_P(ndd_int8_array(fps, count));
+}
+
+/*
+ * content_hash(doc text) -> fp128: XXH3-128 of the normalized token stream, the key for exact
+ * duplicates up to case, punctuation and spacing.
+ */
+Datum
+ndd_content_hash(PG_FUNCTION_ARGS)
+{
+	size_t		len;
+	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	NddFp128	fp = {0, 0};
+	Fp128	   *result;
+
+	ndd_raise_status(ndd_fp_content_hash(bytes, len, &fp, ndd_interrupt_pending), "content_hash");
+	result = palloc(sizeof(Fp128));
+	result->hi = fp.hi;
+	result->lo = fp.lo;
+	PG_RETURN_FP128_P(result);
+}
+
+/*
+ * ndd_tokens(doc text) -> text[]: the tokens every word-level function sees, in order.
+ */
+Datum
+ndd_tokens(PG_FUNCTION_ARGS)
+{
+	size_t		len;
+	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	NddTokens	tokens = {NULL, 0, NULL, 0};
+	Datum	   *datums;
+	size_t		i;
+
+	ndd_raise_status(ndd_fp_tokens(bytes, len, ndd_alloc_noerror, &tokens, ndd_interrupt_pending), "ndd_tokens");
+	if (tokens.count == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(TEXTOID));
+	datums = palloc_extended(sizeof(Datum) * tokens.count, MCXT_ALLOC_HUGE);
+	for (i = 0; i < tokens.count; i++)
+	{
+		size_t		start = tokens.starts[i];
+		size_t		end = i + 1 < tokens.count ? tokens.starts[i + 1] - 1 : tokens.text_len;
+
+		datums[i] = PointerGetDatum(ndd_text_from_utf8(tokens.text + start, end - start));
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
+	}
+	PG_RETURN_ARRAYTYPE_P(construct_array(datums, (int) tokens.count, TEXTOID, -1, false, TYPALIGN_INT));
+}

@@ -1,0 +1,171 @@
+// test_similarity.cpp
+//    Exact Jaccard/containment on hand-made cases and the word edit distance against a plain full
+//    dynamic program and against the corpus ground truth.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "content_hash.hpp"
+#include "corpus_reader.hpp"
+#include "similarity.hpp"
+#include "tokenize.hpp"
+
+namespace {
+
+ndd::TokenStream stream(const std::string& s) {
+    ndd::InterruptPoller poller(nullptr);
+    ndd::TokenStream ts;
+    ts.tokenize(s.data(), s.size(), poller);
+    return ts;
+}
+
+ndd::ShingleOverlap overlap(const std::string& a, const std::string& b, size_t k) {
+    ndd::InterruptPoller poller(nullptr);
+    ndd::TokenStream ta = stream(a), tb = stream(b);
+    return ndd::shingle_overlap(ta, tb, k, poller);
+}
+
+TEST(Jaccard, HandMadeSets) {
+    // A = {abcd, bcde}, B = {abcd, bcdf}: J = 1/3, containment 1/2.
+    ndd::ShingleOverlap o = overlap("a b c d e", "A B C D F", 4);
+    EXPECT_EQ(o.size_a, 2u);
+    EXPECT_EQ(o.size_b, 2u);
+    EXPECT_EQ(o.inter, 1u);
+    EXPECT_DOUBLE_EQ(ndd::jaccard_of(o), 1.0 / 3);
+    EXPECT_DOUBLE_EQ(ndd::containment_of(o), 0.5);
+    // Repeated shingles count once: {"x x"}.
+    o = overlap("x x x x", "x x", 2);
+    EXPECT_EQ(o.size_a, 1u);
+    EXPECT_DOUBLE_EQ(ndd::jaccard_of(o), 1.0);
+    // Fewer tokens than k: one shingle of all of them.
+    o = overlap("a b", "a b c", 4);
+    EXPECT_EQ(o.size_a, 1u);
+    EXPECT_EQ(o.inter, 0u);
+    // Containment is asymmetric.
+    o = overlap("p q r", "p q r s t u", 2);
+    EXPECT_DOUBLE_EQ(ndd::containment_of(o), 1.0);
+    EXPECT_DOUBLE_EQ(ndd::jaccard_of(o), 2.0 / 5);
+}
+
+TEST(Jaccard, EmptyDocuments) {
+    ndd::ShingleOverlap both = overlap("", "!!", 4);
+    EXPECT_DOUBLE_EQ(ndd::jaccard_of(both), 1.0);
+    EXPECT_DOUBLE_EQ(ndd::containment_of(both), 1.0);
+    ndd::ShingleOverlap one = overlap("", "words here", 4);
+    EXPECT_DOUBLE_EQ(ndd::jaccard_of(one), 0.0);
+    EXPECT_DOUBLE_EQ(ndd::containment_of(one), 1.0);
+    ndd::ShingleOverlap other = overlap("words here", "", 4);
+    EXPECT_DOUBLE_EQ(ndd::containment_of(other), 0.0);
+}
+
+// Plain O(n*m) dynamic program.
+size_t full_dp(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, size_t sub) {
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); j++) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= b.size(); j++)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1] ? sub : 0)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+TEST(EditDistance, HandMadeCases) {
+    ndd::InterruptPoller poller(nullptr);
+    auto d = [&](const std::string& a, const std::string& b, unsigned sub = 1) {
+        ndd::TokenStream ta = stream(a), tb = stream(b);
+        return ndd::word_edit_distance(ta, tb, sub, poller);
+    };
+    EXPECT_EQ(d("k i t t e n", "s i t t i n g"), 3u);
+    EXPECT_EQ(d("", ""), 0u);
+    EXPECT_EQ(d("", "a b c"), 3u);
+    EXPECT_EQ(d("a b c", ""), 3u);
+    EXPECT_EQ(d("The cat sat.", "the CAT sat"), 0u);
+    EXPECT_EQ(d("a b c d", "b c d a"), 2u);
+    EXPECT_EQ(d("one two three", "one 2 three"), 1u);
+    // Substitution cost 2: a replaced word is a deletion plus an insertion.
+    EXPECT_EQ(d("one two three", "one 2 three", 2), 2u);
+    EXPECT_EQ(d("k i t t e n", "s i t t i n g", 2), 5u);
+    EXPECT_EQ(d("a b c d", "b c d a", 2), 2u);
+    ndd::TokenStream x = stream("a"), y = stream("b");
+    EXPECT_THROW(ndd::word_edit_distance(x, y, 3, poller), ndd::InvalidArgument);
+}
+
+TEST(EditDistance, BandedMatchesFullDynamicProgramming) {
+    std::mt19937_64 rng(4);
+    ndd::InterruptPoller poller(nullptr);
+    for (int t = 0; t < 3000; t++) {
+        size_t n = rng() % 60, alphabet = 1 + rng() % 6;
+        std::vector<uint32_t> a(n);
+        for (auto& x : a) x = static_cast<uint32_t>(rng() % alphabet);
+        std::vector<uint32_t> b = a;
+        // A few random edits, or an unrelated sequence.
+        if (rng() % 4 == 0) {
+            b.resize(rng() % 60);
+            for (auto& x : b) x = static_cast<uint32_t>(rng() % alphabet);
+        } else {
+            for (int e = rng() % 8; e > 0; e--) {
+                size_t op = rng() % 3, pos = b.empty() ? 0 : rng() % b.size();
+                if (op == 0 || b.empty())
+                    b.insert(b.begin() + (b.empty() ? 0 : pos), static_cast<uint32_t>(rng() % alphabet));
+                else if (op == 1)
+                    b.erase(b.begin() + pos);
+                else
+                    b[pos] = static_cast<uint32_t>(rng() % alphabet);
+            }
+        }
+        for (unsigned sub : {1u, 2u})
+            ASSERT_EQ(ndd::edit_distance_ids(a.data(), a.size(), b.data(), b.size(), sub, poller), full_dp(a, b, sub))
+                << "case " << t << ", substitution cost " << sub;
+    }
+    // Long sequences with a band wider than the first guess.
+    std::vector<uint32_t> a(3000), b;
+    for (auto& x : a) x = static_cast<uint32_t>(rng() % 50);
+    b = a;
+    for (int e = 0; e < 300; e++) b[rng() % b.size()] = static_cast<uint32_t>(rng() % 50);
+    b.erase(b.begin() + 100, b.begin() + 180);
+    for (unsigned sub : {1u, 2u})
+        EXPECT_EQ(ndd::edit_distance_ids(a.data(), a.size(), b.data(), b.size(), sub, poller), full_dp(a, b, sub));
+}
+
+// The corpus's edit_dist is the insert/delete distance (substitution cost 2); Levenshtein is never
+// larger, and equal to it only where no substitution helps.
+TEST(EditDistance, MatchesCorpusGroundTruth) {
+    for (const char* corpus : {"legal", "web"}) {
+        std::vector<ndd_test::Doc> docs = ndd_test::read_docs(std::string("dev/") + corpus + ".jsonl.gz");
+        std::vector<ndd_test::TruthPair> pairs = ndd_test::read_pairs(std::string("dev/") + corpus + ".pairs.k4.tsv.gz");
+        auto by_id = ndd_test::index_by_id(docs);
+        ndd::InterruptPoller poller(nullptr);
+        int checked = 0, bad = 0;
+        for (const auto& p : pairs) {
+            // Pairs of documents up to 5,000 words keep the test quick (the distance is O(n d)).
+            if (p.edit_dist < 0 || p.ntok_a > 5000 || p.ntok_b > 5000 || checked >= 400) continue;
+            checked++;
+            ndd::TokenStream ta = stream(docs[by_id.at(p.a)].text), tb = stream(docs[by_id.at(p.b)].text);
+            long d = static_cast<long>(ndd::word_edit_distance(ta, tb, 2, poller));
+            long lev = static_cast<long>(ndd::word_edit_distance(ta, tb, 1, poller));
+            if ((d != p.edit_dist || lev > d || 2 * lev < d) && bad++ < 5)
+                ADD_FAILURE() << p.a << " " << p.b << ": " << d << " (Levenshtein " << lev << ") vs " << p.edit_dist;
+        }
+        EXPECT_GT(checked, 300) << corpus;
+        EXPECT_EQ(bad, 0) << corpus;
+    }
+}
+
+TEST(ContentHash, NormalizedTextDecides) {
+    auto h = [](const std::string& s) { return ndd::content_hash(stream(s)); };
+    ndd::Fingerprint128 a = h("Hello,   World!"), b = h("hello world"), c = h("hello world!!! again");
+    EXPECT_EQ(a.hi, b.hi);
+    EXPECT_EQ(a.lo, b.lo);
+    EXPECT_NE(a.hi, c.hi);
+    XXH128_hash_t ref = XXH3_128bits_withSeed("hello world", 11, ndd::kContentSeed);
+    EXPECT_EQ(a.hi, ref.high64);
+    EXPECT_EQ(a.lo, ref.low64);
+    XXH128_hash_t empty = XXH3_128bits_withSeed("", 0, ndd::kContentSeed);
+    EXPECT_EQ(h(" - ").lo, empty.low64);
+}
+
+}  // namespace
