@@ -212,7 +212,7 @@ ndd_index_check(PG_FUNCTION_ARGS)
 	if (!OidIsValid(heapoid))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("relation with OID %u is not an index", indexoid)));
+				 errmsg("\"%s\" is not an index", get_rel_name(indexoid) ? get_rel_name(indexoid) : "?")));
 	heap = table_open(heapoid, ShareLock);
 	index = index_open(indexoid, ShareLock);
 	if (index->rd_rel->relam != get_index_am_oid("ndd", false))

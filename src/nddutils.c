@@ -349,6 +349,8 @@ qual_radius(PlannerInfo *root, Node *clause)
 {
 	Node	   *ball;
 
+	if (IsA(clause, RestrictInfo))
+		clause = (Node *) ((RestrictInfo *) clause)->clause;
 	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
 		return -2;
 	ball = lsecond(((OpExpr *) clause)->args);
