@@ -62,6 +62,70 @@ NDD_API uint64_t ndd_layout_key(const NddLayout *layout, int table, const uint64
  */
 NDD_API int ndd_layout_key_radius(const NddLayout *layout, int k);
 
+
+/*
+ * The permuted fingerprint of table t: the table's key blocks in block order, then the remaining
+ * blocks in block order, as a bits-wide value in out[0] (first 64 bits) and out[1] (the rest, 0 for
+ * 64-bit layouts). A bit permutation, so Hamming distances are the same before and after; the first
+ * key_bits[t] bits are the table's key. The index stores fingerprints in this form so that a table's
+ * entries sort and bucket by their key.
+ */
+NDD_API void ndd_layout_permute(const NddLayout *layout, int table, const uint64_t fp[2], uint64_t out[2]);
+
+/* The inverse of ndd_layout_permute. */
+NDD_API void ndd_layout_unpermute(const NddLayout *layout, int table, const uint64_t perm[2], uint64_t out[2]);
+
+/*
+ * The number of width-bit values within radius bits of a given one (sum of C(width, i) for
+ * i <= radius), saturating at UINT64_MAX. width is 0..64.
+ */
+NDD_API uint64_t ndd_ball_volume(int width, int radius);
+
+/*
+ * Writes every width-bit value (width 0..64) within radius bits of center into out, in increasing
+ * order, and their number into *count. Returns NDD_INVALID_ARGUMENT (and writes nothing) when more
+ * than cap values would be written; check ndd_ball_volume() first.
+ */
+NDD_API NddStatus ndd_prefix_ball(uint64_t center, int width, int radius, uint64_t *out, size_t cap,
+								  size_t *count);
+
+/*
+ * The page map of the index: a table's primary pages split the 64-bit space of permuted-fingerprint
+ * heads (out[0] of ndd_layout_permute) into npages contiguous ranges of near-equal width. Page p holds
+ * heads h with floor(h * npages / 2^64) = p, i.e. ndd_page_low(p) <= h < ndd_page_low(p + 1). Any
+ * npages >= 1 works (no power of two needed, so pages can be filled evenly at any row count), and an
+ * entry only stores h - ndd_page_low(p), which needs ndd_page_delta_bits(npages) bits.
+ */
+static inline uint32_t
+ndd_page_of(uint64_t head, uint32_t npages)
+{
+	return (uint32_t) (((unsigned __int128) head * npages) >> 64);
+}
+
+/* The smallest head on page p (p = npages gives 2^64, returned as 0: callers never need it). */
+static inline uint64_t
+ndd_page_low(uint32_t p, uint32_t npages)
+{
+	/* ceil(p * 2^64 / npages) */
+	unsigned __int128 num = ((unsigned __int128) p << 64) + (npages - 1);
+
+	return (uint64_t) (num / npages);
+}
+
+/* The width in bits of head - ndd_page_low(page) over every page (1..64). */
+static inline int
+ndd_page_delta_bits(uint32_t npages)
+{
+	/* the widest page spans ceil(2^64 / npages) heads, so deltas are below that */
+	unsigned __int128 span = (((unsigned __int128) 1 << 64) + (npages - 1)) / npages;
+	uint64_t	maxdelta = (uint64_t) (span - 1);
+	int			bits = 0;
+
+	while (bits < 64 && (maxdelta >> bits) != 0)
+		bits++;
+	return bits == 0 ? 1 : bits;
+}
+
 #ifdef __cplusplus
 }
 #endif

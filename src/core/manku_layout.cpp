@@ -111,3 +111,66 @@ extern "C" int ndd_layout_key_radius(const NddLayout* l, int k) {
 }
 
 static_assert(sizeof(NddLayout) % 4 == 0, "NddLayout is stored verbatim in index metapages");
+
+namespace {
+
+// Appends len (<= 64) right-aligned bits v to the 128-bit accumulator out[0..1] at bit position pos.
+inline void put_bits(uint64_t out[2], int pos, int len, uint64_t v) {
+    if (len == 0) return;
+    int word = pos >> 6, off = pos & 63;
+    if (off + len <= 64) {
+        out[word] |= v << (64 - off - len);
+        return;
+    }
+    int first = 64 - off;  // bits that still fit in out[word]
+    out[0] |= v >> (len - first);
+    out[1] |= v << (64 - (len - first));
+}
+
+// The blocks of table t in permuted order: its key blocks, then the others, each in block order.
+int permuted_blocks(const NddLayout* l, int table, int order[NDD_LAYOUT_MAX_BLOCKS]) {
+    int n = 0;
+    uint32_t mask = l->table_blocks[table];
+    for (int b = 0; b < l->nblocks; b++)
+        if (mask & (1u << b)) order[n++] = b;
+    for (int b = 0; b < l->nblocks; b++)
+        if (!(mask & (1u << b))) order[n++] = b;
+    return n;
+}
+
+}  // namespace
+
+extern "C" void ndd_layout_permute(const NddLayout* l, int table, const uint64_t fp[2], uint64_t out[2]) {
+    int order[NDD_LAYOUT_MAX_BLOCKS];
+    int n = permuted_blocks(l, table, order);
+    uint64_t src[2] = {fp[0], l->bits == 128 ? fp[1] : 0};
+    out[0] = out[1] = 0;
+    int pos = 0;
+    for (int i = 0; i < n; i++) {
+        int b = order[i];
+        // a block may be wider than 64 bits (one 128-bit block): move it in pieces
+        for (int done = 0; done < l->block_len[b];) {
+            int len = l->block_len[b] - done > 64 ? 64 : l->block_len[b] - done;
+            put_bits(out, pos, len, bits_range(src, l->block_start[b] + done, len));
+            pos += len;
+            done += len;
+        }
+    }
+}
+
+extern "C" void ndd_layout_unpermute(const NddLayout* l, int table, const uint64_t perm[2], uint64_t out[2]) {
+    int order[NDD_LAYOUT_MAX_BLOCKS];
+    int n = permuted_blocks(l, table, order);
+    uint64_t src[2] = {perm[0], l->bits == 128 ? perm[1] : 0};
+    out[0] = out[1] = 0;
+    int pos = 0;
+    for (int i = 0; i < n; i++) {
+        int b = order[i];
+        for (int done = 0; done < l->block_len[b];) {
+            int len = l->block_len[b] - done > 64 ? 64 : l->block_len[b] - done;
+            put_bits(out, l->block_start[b] + done, len, bits_range(src, pos, len));
+            pos += len;
+            done += len;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+-- The ndd index under writes: INSERT, UPDATE, DELETE, VACUUM, REINDEX keep it exact; fp128;
+-- options and their errors; empty and unlogged tables.
+SET client_min_messages = warning;
+
+-- built on an empty table, then filled by inserts (the chains grow overflow pages)
+CREATE TABLE t (id int PRIMARY KEY, fp simhash64);
+CREATE INDEX t_fp ON t USING ndd (fp);
+SELECT ndd_index_check('t_fp') LIKE '%: ok' AS empty_ok;
+SELECT count(*) FROM t WHERE fp <~> '0123456789abcdef' <= 3;
+INSERT INTO t SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 5000) g;
+INSERT INTO t SELECT 10000 + g, (('x' || md5(g::text))::bit(64)::bigint # 5)::simhash64 FROM generate_series(1, 200) g;
+INSERT INTO t VALUES (-1, NULL);
+SELECT ndd_index_check('t_fp') LIKE '%: ok' AS after_inserts_ok;
+
+-- the exactness check, run after each change: index answers minus seq-scan answers, both ways
+CREATE FUNCTION mismatches() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint;
+BEGIN
+	CREATE TEMP TABLE a AS SELECT k, q.id AS qid, d.id FROM t q, generate_series(0, 5) k,
+		LATERAL (SELECT id FROM t WHERE fp <~> q.fp <= k) d WHERE q.id % 50 = 0;
+	SET LOCAL enable_indexscan = off;
+	SET LOCAL enable_bitmapscan = off;
+	CREATE TEMP TABLE b AS SELECT k, q.id AS qid, d.id FROM t q, generate_series(0, 5) k,
+		LATERAL (SELECT id FROM t WHERE fp <~> q.fp <= k) d WHERE q.id % 50 = 0;
+	SELECT count(*) INTO n FROM ((SELECT * FROM a EXCEPT ALL SELECT * FROM b) UNION ALL (SELECT * FROM b EXCEPT ALL SELECT * FROM a)) x;
+	DROP TABLE a, b;
+	RETURN n;
+END
+$$;
+SET enable_seqscan = off;
+SELECT mismatches();
+SELECT count(*) FROM t WHERE fp <~> (SELECT fp FROM t WHERE id = 11) <= 3;
+
+UPDATE t SET fp = (fp::bigint # 1)::simhash64 WHERE id % 7 = 0;
+SELECT mismatches();
+DELETE FROM t WHERE id % 5 = 0;
+SELECT mismatches();
+-- dead entries are still in the index until VACUUM: the check says so
+SELECT ndd_index_check('t_fp');
+VACUUM t;
+SELECT ndd_index_check('t_fp') LIKE '%: ok' AS after_vacuum_ok;
+SELECT mismatches();
+-- emptied pages are refilled
+INSERT INTO t SELECT 20000 + g, ('x' || md5('again' || g))::bit(64)::bigint::simhash64 FROM generate_series(1, 2000) g;
+SELECT mismatches();
+REINDEX INDEX t_fp;
+SELECT ndd_index_check('t_fp') LIKE '%: ok' AS after_reindex_ok;
+SELECT mismatches();
+-- a heap TID whose block needs a wider field than the build chose: the entry goes to a wider page
+INSERT INTO t SELECT 50000 + g, ('x' || md5('wide' || g))::bit(64)::bigint::simhash64 FROM generate_series(1, 30000) g;
+SELECT ndd_index_check('t_fp') LIKE '%: ok' AS after_growth_ok;
+SELECT mismatches();
+RESET enable_seqscan;
+SELECT count(*) FROM t WHERE fp IS NULL;
+
+-- fp128: the same, with the default layout k = 7 (8 tables)
+CREATE TABLE w (id int PRIMARY KEY, fp fp128);
+INSERT INTO w SELECT g, ('x' || md5(g::text) || md5('2' || g::text))::bit(128)::fp128 FROM generate_series(1, 5000) g;
+INSERT INTO w SELECT 10000 + g, (('x' || md5(g::text) || md5('2' || g::text))::bit(128) # ('x' || '80000000000000000000000000000041')::bit(128))::fp128
+FROM generate_series(1, 300) g;
+CREATE INDEX w_fp ON w USING ndd (fp);
+SELECT ndd_index_check('w_fp') ~ '8 tables x 5300 rows' AS fp128_ok;
+EXPLAIN (COSTS OFF) SELECT id FROM w WHERE fp <~> (SELECT fp FROM w WHERE id = 1) <= 3;
+SELECT id FROM w WHERE fp <~> (SELECT fp FROM w WHERE id = 1) <= 3 ORDER BY id;
+SELECT id, fp <~> (SELECT fp FROM w WHERE id = 2) AS dist FROM w ORDER BY fp <~> (SELECT fp FROM w WHERE id = 2) LIMIT 3;
+CREATE TEMP TABLE wa AS SELECT k, q.id AS qid, d.id FROM w q, (VALUES (0), (3), (7), (12), (18)) v(k),
+	LATERAL (SELECT id FROM w WHERE fp <~> q.fp <= k) d WHERE q.id % 100 = 0 OR q.id > 10290;
+SET enable_indexscan = off; SET enable_bitmapscan = off;
+CREATE TEMP TABLE wb AS SELECT k, q.id AS qid, d.id FROM w q, (VALUES (0), (3), (7), (12), (18)) v(k),
+	LATERAL (SELECT id FROM w WHERE fp <~> q.fp <= k) d WHERE q.id % 100 = 0 OR q.id > 10290;
+RESET enable_indexscan; RESET enable_bitmapscan;
+SELECT count(*) AS fp128_rows FROM wb;
+(SELECT * FROM wa EXCEPT ALL SELECT * FROM wb) UNION ALL (SELECT * FROM wb EXCEPT ALL SELECT * FROM wa);
+DELETE FROM w WHERE id % 3 = 0;
+VACUUM w;
+SELECT ndd_index_check('w_fp') LIKE '%: ok' AS fp128_vacuum_ok;
+
+-- options
+CREATE INDEX t_fp_10 ON t USING ndd (fp) WITH (k = 3, blocks = 5);
+SELECT ndd_index_check('t_fp_10') ~ '^ndd index "t_fp_10": 10 tables' AS manku_10_tables;
+CREATE INDEX t_fp_k1 ON t USING ndd (fp) WITH (k = 1, fillfactor = 50, rows = 100000);
+SELECT ndd_index_check('t_fp_k1') ~ '2 tables' AS k1_two_tables;
+SET enable_seqscan = off;
+SELECT count(*) FROM t WHERE fp <~> (SELECT fp FROM t WHERE id = 11) <= 3;
+DROP INDEX t_fp, t_fp_10;
+SELECT count(*) FROM t WHERE fp <~> (SELECT fp FROM t WHERE id = 11) <= 3;
+RESET enable_seqscan;
+SELECT reloptions FROM pg_class WHERE relname = 't_fp_k1';
+-- bad options
+CREATE INDEX ON t USING ndd (fp) WITH (k = 3, blocks = 3);
+CREATE INDEX ON t USING ndd (fp) WITH (k = 6, blocks = 12);
+CREATE INDEX ON t USING ndd (fp) WITH (k = -2);
+CREATE INDEX ON t USING ndd (fp) WITH (fillfactor = 5);
+CREATE INDEX ON t USING ndd (fp) WITH (rows = -1);
+CREATE INDEX ON t USING ndd (fp) WITH (colour = 1);
+CREATE INDEX ON w USING ndd (fp) WITH (k = 40);
+CREATE INDEX ON w USING ndd (fp) WITH (blocks = 4);
+-- what the index cannot do
+CREATE UNIQUE INDEX ON t USING ndd (fp);
+CREATE INDEX ON t USING ndd (id, fp);
+CREATE INDEX ON t USING ndd (id);
+
+-- an unlogged table and an expression index
+CREATE UNLOGGED TABLE u (body text);
+CREATE INDEX u_fp ON u USING ndd ((('x' || md5(body))::bit(64)::bigint::simhash64));
+INSERT INTO u SELECT 'doc ' || g FROM generate_series(1, 1000) g;
+SELECT body FROM u WHERE ('x' || md5(body))::bit(64)::bigint::simhash64 <~> ('x' || md5('doc 77'))::bit(64)::bigint::simhash64 <= 2;
+SELECT ndd_index_check('u_fp') LIKE '%: ok' AS unlogged_ok;
+-- the check refuses what is not an ndd index
+SELECT ndd_index_check('t_pkey');
+SELECT ndd_index_check('t');

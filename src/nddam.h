@@ -1,0 +1,230 @@
+/*-------------------------------------------------------------------------
+ *
+ * nddam.h
+ *	  The ndd index access method: Manku's permuted-block tables for exact Hamming-radius search
+ *	  over simhash64 and fp128 columns.
+ *
+ * On-disk format, locking and invariants: src/README.index.md. The table layout (blocks, keys,
+ * pigeonhole) and the page map come from the core (src/core/layout_api.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NDDAM_H
+#define NDDAM_H
+
+#include "ndd.h"
+
+#include "access/amapi.h"
+#include "access/generic_xlog.h"
+#include "access/itup.h"
+#include "access/relscan.h"
+#include "nodes/pathnodes.h"
+#include "storage/bufpage.h"
+
+#include "layout_api.h"
+
+/* ---- on-disk constants ---- */
+
+#define NDD_MAGIC			0x4E444431	/* "NDD1" */
+#define NDD_VERSION			1
+#define NDD_METAPAGE_BLKNO	0
+
+/* page kinds, in the special space of every page */
+#define NDD_PAGE_META		1
+#define NDD_PAGE_PRIMARY	2		/* first page of a bucket: its block number is computable */
+#define NDD_PAGE_OVERFLOW	3		/* a later page of a bucket's chain */
+#define NDD_PAGE_NULLS		4		/* a page of the chain of NULL rows */
+
+/* Strategy numbers of the operator classes. */
+#define NDD_STRATEGY_WITHIN		1	/* fp <@ hamming_ball */
+#define NDD_STRATEGY_DISTANCE	2	/* fp <~> q, ORDER BY */
+#define NDD_NSTRATEGIES			2
+
+/* Build-phase numbers reported in pg_stat_progress_create_index.subphase... */
+#define NDD_BUILD_PHASE_SCAN	2
+#define NDD_BUILD_PHASE_WRITE	3
+
+/*
+ * The special space of every page. A bucket's pages form a chain through next. The entry format is
+ * per page: pages created later may need wider heap block or offset fields than the build chose.
+ */
+typedef struct NddPageOpaqueData
+{
+	BlockNumber next;			/* next page of the chain, or InvalidBlockNumber */
+	uint8		kind;			/* NDD_PAGE_* */
+	uint8		entry_bytes;	/* size of one entry on this page */
+	uint8		block_bits;		/* width of the heap block field */
+	uint8		offset_bits;	/* width of the heap offset field */
+} NddPageOpaqueData;
+
+typedef NddPageOpaqueData *NddPageOpaque;
+
+#define NddPageGetOpaque(page) ((NddPageOpaque) PageGetSpecialPointer(page))
+
+/* Bytes of a page that hold entries. */
+#define NDD_PAGE_CAPACITY_BYTES \
+	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(NddPageOpaqueData)))
+
+/* Entries of the NULL chain: just the heap TID, in the same encoding with no fingerprint. */
+#define NDD_NULL_ENTRY_BYTES	8
+#define NDD_NULL_BLOCK_BITS		32
+#define NDD_NULL_OFFSET_BITS	16
+
+/* Options as given in WITH (...); frozen into the metapage at build. */
+typedef struct NddOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	int			k;				/* layout radius; -1: 3 for simhash64, 7 for fp128 */
+	int			blocks;			/* blocks of the layout; 0: k + 1 */
+	int			fillfactor;		/* target fill of primary pages at build, percent */
+	double		rows;			/* rows to size the buckets for; 0: the rows found at build */
+} NddOptions;
+
+#define NDD_DEFAULT_K64			3
+#define NDD_DEFAULT_K128		7
+#define NDD_DEFAULT_FILLFACTOR	85
+
+/*
+ * The metapage (block 0), written once by the build and never changed: an index's shape is fixed
+ * until REINDEX. Cached per backend in rd_amcache.
+ */
+typedef struct NddMetaPageData
+{
+	uint32		magic;
+	uint32		version;
+	int32		bits;			/* 64 or 128 */
+	int32		ntables;		/* = layout.ntables */
+	uint32		npages;			/* primary pages per table */
+	int32		delta_bits;		/* width of an entry's head - page_low field */
+	int32		block_bits;		/* heap block field width chosen at build */
+	int32		offset_bits;	/* heap offset field width chosen at build */
+	BlockNumber null_start;		/* primary page of the NULL chain */
+	int32		opt_k;			/* the options the layout was made from */
+	int32		opt_blocks;
+	int32		opt_fillfactor;
+	double		opt_rows;
+	int64		build_rows;		/* non-NULL rows indexed by the build */
+	int64		build_nulls;	/* NULL rows indexed by the build */
+	BlockNumber table_start[NDD_LAYOUT_MAX_TABLES];	/* block of each table's page 0 */
+	NddLayout	layout;
+} NddMetaPageData;
+
+typedef NddMetaPageData *NddMetaPage;
+
+#define NddPageGetMeta(page) ((NddMetaPage) PageGetContents(page))
+
+/* The format of the entries of one page. */
+typedef struct NddFormat
+{
+	int			entry_bytes;
+	int			block_bits;
+	int			offset_bits;
+	int			delta_bits;		/* 0 on NULL pages */
+	bool		wide;			/* 128-bit fingerprints: the low word follows as 8 bytes */
+} NddFormat;
+
+/*
+ * A fingerprint of a table in the index's terms: its permuted form (ndd_layout_permute), whose head
+ * (first 64 bits) picks the primary page, and the heap TID.
+ */
+typedef struct NddEntry
+{
+	uint64		head;			/* first 64 bits of the permuted fingerprint */
+	uint64		tail;			/* last 64 bits (fp128), 0 for simhash64 */
+	BlockNumber block;
+	OffsetNumber offset;
+} NddEntry;
+
+/* ---- nddutils.c ---- */
+extern void ndd_init_reloptions(void);
+extern bytea *ndd_options(Datum reloptions, bool validate);
+extern NddMetaPage ndd_get_meta(Relation index);
+extern int	ndd_index_bits(Relation index);
+extern void ndd_fingerprint_words(Datum value, int bits, uint64 words[2]);
+extern int	ndd_bits_for(uint64 x);
+extern void ndd_format_for(const NddMetaPageData *meta, int block_bits, int offset_bits, NddFormat *f);
+extern int	ndd_format_capacity(const NddFormat *f);
+extern void ndd_page_init(Page page, uint8 kind, const NddFormat *f);
+extern void ndd_page_format(Page page, int delta_bits, bool wide, NddFormat *f);
+extern int	ndd_page_nentries(Page page, const NddFormat *f);
+extern bool ndd_page_has_room(Page page, const NddFormat *f);
+extern bool ndd_format_fits(const NddFormat *f, BlockNumber block, OffsetNumber offset);
+extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
+							BlockNumber block, OffsetNumber offset);
+extern Buffer ndd_new_buffer(Relation index);
+extern BlockNumber ndd_primary_block(const NddMetaPageData *meta, int table, uint32 page);
+extern void ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
+							 Cost *indexStartupCost, Cost *indexTotalCost,
+							 Selectivity *indexSelectivity, double *indexCorrelation,
+							 double *indexPages);
+extern bool ndd_validate(Oid opclassoid);
+extern char *ndd_buildphasename(int64 phasenum);
+extern void ndd_check_ball_width(const HammingBall *ball, int bits);
+
+/* ---- nddbuild.c ---- */
+extern IndexBuildResult *ndd_build(Relation heap, Relation index, struct IndexInfo *indexInfo);
+extern void ndd_buildempty(Relation index);
+
+/* ---- nddinsert.c ---- */
+extern bool ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
+					   Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
+					   struct IndexInfo *indexInfo);
+
+/* ---- nddscan.c ---- */
+extern IndexScanDesc ndd_beginscan(Relation index, int nkeys, int norderbys);
+extern void ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+					   ScanKey orderbys, int norderbys);
+extern bool ndd_gettuple(IndexScanDesc scan, ScanDirection dir);
+extern int64 ndd_getbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void ndd_endscan(IndexScanDesc scan);
+
+/* ---- nddvacuum.c ---- */
+extern IndexBulkDeleteResult *ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
+											 IndexBulkDeleteCallback callback, void *callback_state);
+extern IndexBulkDeleteResult *ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats);
+
+/* ---- entry encoding (hot: inline) ----
+ *
+ * An entry is entry_bytes bytes. Its first bytes hold a little-endian bit string: the heap offset
+ * (offset_bits), then the heap block (block_bits), then delta = head - ndd_page_low(page)
+ * (delta_bits). For fp128 the last 8 bytes of the entry hold the permuted fingerprint's tail. The
+ * bit string is at most 16 + 32 + 64 bits, so one unaligned 16-byte load reads it; pages keep at
+ * least 16 readable bytes after every entry's start (entries are >= 8 bytes, the special space
+ * follows them).
+ */
+
+/* Loads the bit string of the entry at p. */
+static inline unsigned __int128
+ndd_entry_bits(const char *p)
+{
+	unsigned __int128 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Mask of the low n bits (n <= 64). */
+static inline uint64
+ndd_mask(int n)
+{
+	return n >= 64 ? ~UINT64CONST(0) : ((UINT64CONST(1) << n) - 1);
+}
+
+/* Decodes the entry at p of a page whose entries have format f and whose heads start at low. */
+static inline void
+ndd_entry_decode(const char *p, const NddFormat *f, uint64 low, NddEntry *e)
+{
+	unsigned __int128 v = ndd_entry_bits(p);
+
+	e->offset = (OffsetNumber) ((uint64) v & ndd_mask(f->offset_bits));
+	v >>= f->offset_bits;
+	e->block = (BlockNumber) ((uint64) v & ndd_mask(f->block_bits));
+	v >>= f->block_bits;
+	e->head = low + ((uint64) v & ndd_mask(f->delta_bits));
+	if (f->wide)
+		memcpy(&e->tail, p + f->entry_bytes - 8, 8);
+	else
+		e->tail = 0;
+}
+
+#endif							/* NDDAM_H */

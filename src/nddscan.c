@@ -1,0 +1,611 @@
+/*-------------------------------------------------------------------------
+ *
+ * nddscan.c
+ *	  Searching an ndd index: `fp <@ hamming_ball(q, r)` (strategy 1) and
+ *	  `ORDER BY fp <~> q` (strategy 2, KNN).
+ *
+ * Where the candidates come from (the "source" of a pass):
+ *  - PROBE: for each table, the buckets whose entries can hold a match. For r <= the layout
+ *    radius that is the one key range of q's key in each table (pigeonhole: a match shares a full
+ *    key with q in at least one table). For larger r every key prefix within
+ *    e = ndd_layout_key_radius(r) bits of q's is probed (generalized pigeonhole).
+ *  - FULL: every entry of table 0, when the probes would read more (every row is in every table).
+ *  - NULLS: the NULL chain, for scans without a WHERE key (KNN returns NULL rows last).
+ * Every candidate is checked against every ball by its full Hamming distance here, so the scan is
+ * exact and needs no heap recheck; a row found in several tables is reported once.
+ *
+ * Results are keys (distance << 48 | heap block << 16 | offset): sorted, they give KNN order (and
+ * heap order for plain searches). A pass keeps the smallest keys above the last one returned, at
+ * most work_mem's worth; when a pass had to drop keys, another pass over the same source follows.
+ * Memory stays bounded whatever the number of matches. KNN without a WHERE key first probes the
+ * layout radius around q (the near duplicates, usually the whole answer), then passes over table 0
+ * for everything further.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "nddam.h"
+
+#include "lib/qunique.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "storage/bufmgr.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+/* A fingerprint in every table's permuted form. */
+typedef struct NddPoint
+{
+	uint64		perm[NDD_LAYOUT_MAX_TABLES][2];
+} NddPoint;
+
+typedef enum NddSourceKind
+{
+	SRC_PROBE,
+	SRC_FULL,
+	SRC_NULLS,
+	SRC_DONE
+} NddSourceKind;
+
+/* A run of consecutive primary pages of one table. */
+typedef struct NddRange
+{
+	uint32		first;
+	uint32		last;
+} NddRange;
+
+typedef struct NddScanOpaqueData
+{
+	NddMetaPageData meta;
+	MemoryContext cxt;			/* reset at every rescan */
+
+	/* the WHERE keys */
+	bool		empty;			/* a key can match nothing (NULL ball, negative radius) */
+	int			nballs;
+	int			driving;		/* the ball with the smallest radius picks the buckets */
+	int		   *radius;
+	NddPoint   *balls;
+
+	/* the ORDER BY key */
+	bool		ordered;
+	bool		order_null;		/* ORDER BY fp <~> NULL: every distance is NULL */
+	NddPoint   *order;
+
+	/* the plan of the current source */
+	bool		planned;
+	NddSourceKind source;
+	int			max_dist;		/* KNN first stage: only distances <= this; else -1 */
+	bool		knn_probe_stage;	/* the source is KNN's first-stage probe */
+	NddPoint   *center;			/* what the probes are centered on */
+	int			probe_radius;
+	NddRange  **ranges;			/* per table */
+	int		   *nranges;
+
+	/* the results of the current pass */
+	uint64	   *items;
+	int			nitems;
+	int			cap;
+	int			pos;
+	bool		has_lower;
+	uint64		lower;			/* keys <= lower were returned already */
+	uint64		upper;			/* keys > upper were dropped in this pass */
+	bool		truncated;		/* this pass dropped keys: pass again */
+	NddSourceKind items_source;	/* where the items came from */
+} NddScanOpaqueData;
+
+typedef NddScanOpaqueData *NddScanOpaque;
+
+#define KEY_TID_MASK	UINT64CONST(0xFFFFFFFFFFFF)
+
+/* qsort/qunique comparator of uint64 keys. */
+static int
+cmp_key(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static inline uint64
+make_key(int dist, BlockNumber block, OffsetNumber offset)
+{
+	return ((uint64) dist << 48) | ((uint64) block << 16) | offset;
+}
+
+/* Permutes a fingerprint for every table. */
+static void
+make_point(const NddMetaPageData *meta, const uint64 words[2], NddPoint *pt)
+{
+	int			t;
+
+	for (t = 0; t < meta->ntables; t++)
+		ndd_layout_permute(&meta->layout, t, words, pt->perm[t]);
+}
+
+/* ambeginscan */
+IndexScanDesc
+ndd_beginscan(Relation index, int nkeys, int norderbys)
+{
+	IndexScanDesc scan = RelationGetIndexScan(index, nkeys, norderbys);
+	NddScanOpaque so = palloc0(sizeof(NddScanOpaqueData));
+
+	so->meta = *ndd_get_meta(index);
+	if (norderbys > 0)
+	{
+		/* the AM owns the arrays the executor reads the ORDER BY distances from */
+		scan->xs_orderbyvals = palloc0(sizeof(Datum) * norderbys);
+		scan->xs_orderbynulls = palloc(sizeof(bool) * norderbys);
+	}
+	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "ndd scan", ALLOCSET_DEFAULT_SIZES);
+	scan->opaque = so;
+	return scan;
+}
+
+/* amrescan: takes the new keys; the work happens at the first fetch. */
+void
+ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys, int norderbys)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	int			bits = so->meta.bits;
+	MemoryContext old;
+	int			i;
+
+	if (scankey && scan->numberOfKeys > 0)
+		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
+	if (orderbys && scan->numberOfOrderBys > 0)
+		memmove(scan->orderByData, orderbys, scan->numberOfOrderBys * sizeof(ScanKeyData));
+
+	MemoryContextReset(so->cxt);
+	old = MemoryContextSwitchTo(so->cxt);
+
+	so->empty = false;
+	so->nballs = 0;
+	so->driving = -1;
+	so->radius = palloc(sizeof(int) * Max(1, scan->numberOfKeys));
+	so->balls = palloc(sizeof(NddPoint) * Max(1, scan->numberOfKeys));
+	for (i = 0; i < scan->numberOfKeys; i++)
+	{
+		ScanKey		key = &scan->keyData[i];
+		HammingBall *ball;
+		int			r;
+
+		if (key->sk_flags & SK_ISNULL)
+		{
+			so->empty = true;	/* the operator is strict */
+			continue;
+		}
+		if (key->sk_strategy != NDD_STRATEGY_WITHIN)
+			elog(ERROR, "ndd index: unsupported strategy %d", key->sk_strategy);
+		ball = DatumGetHammingBallP(key->sk_argument);
+		ndd_check_ball_width(ball, bits);
+		r = ball->radius;
+		if (r < 0)
+			so->empty = true;
+		so->radius[so->nballs] = Min(r, bits);
+		make_point(&so->meta, ball->words, &so->balls[so->nballs]);
+		if (so->driving < 0 || so->radius[so->nballs] < so->radius[so->driving])
+			so->driving = so->nballs;
+		so->nballs++;
+	}
+
+	so->ordered = scan->numberOfOrderBys > 0;
+	so->order_null = false;
+	so->order = NULL;
+	if (so->ordered)
+	{
+		ScanKey		key = &scan->orderByData[0];
+
+		if (key->sk_flags & SK_ISNULL)
+			so->order_null = true;
+		else
+		{
+			uint64		words[2];
+
+			if (key->sk_strategy != NDD_STRATEGY_DISTANCE)
+				elog(ERROR, "ndd index: unsupported ordering strategy %d", key->sk_strategy);
+			ndd_fingerprint_words(key->sk_argument, bits, words);
+			so->order = palloc(sizeof(NddPoint));
+			make_point(&so->meta, words, so->order);
+		}
+	}
+
+	so->planned = false;
+	so->items = NULL;
+	so->nitems = so->pos = 0;
+	so->cap = (int) Min((int64) work_mem * 1024L / sizeof(uint64), (int64) (MaxAllocSize / sizeof(uint64)));
+	so->cap = Max(so->cap, 1024);
+	so->has_lower = false;
+	so->lower = 0;
+	MemoryContextSwitchTo(old);
+}
+
+/* The page ranges of table t to probe for keys within e bits of center's key (false: too many). */
+static bool
+plan_table_ranges(NddScanOpaque so, int t, const uint64 head, int e, uint64 limit)
+{
+	const NddMetaPageData *meta = &so->meta;
+	int			kb = Min(64, (int) meta->layout.key_bits[t]);
+	int			w;
+	uint64		nprefix;
+	uint64	   *prefixes;
+	size_t		n = 0;
+	size_t		i;
+	NddRange   *ranges;
+	int			nr = 0;
+
+	if (e == 0)
+		w = kb;
+	else
+		w = Min(kb, ndd_bits_for(meta->npages) + 1);
+	nprefix = ndd_ball_volume(w, e);
+	if (nprefix > limit)
+		return false;
+	prefixes = palloc(sizeof(uint64) * nprefix);
+	ndd_raise_status(ndd_prefix_ball(w == 64 ? head : head >> (64 - w), w, e, prefixes, nprefix, &n),
+					 "the probes of an ndd scan");
+	ranges = palloc(sizeof(NddRange) * Max(n, 1));
+	for (i = 0; i < n; i++)
+	{
+		uint64		lo = w == 64 ? prefixes[i] : prefixes[i] << (64 - w);
+		uint64		hi = w == 64 ? prefixes[i] : lo | ndd_mask(64 - w);
+		uint32		first = ndd_page_of(lo, meta->npages);
+		uint32		last = ndd_page_of(hi, meta->npages);
+
+		/* prefixes come in increasing order, so ranges do too: merge touching ones */
+		if (nr > 0 && first <= ranges[nr - 1].last + 1)
+			ranges[nr - 1].last = Max(ranges[nr - 1].last, last);
+		else
+		{
+			ranges[nr].first = first;
+			ranges[nr].last = last;
+			nr++;
+		}
+	}
+	pfree(prefixes);
+	so->ranges[t] = ranges;
+	so->nranges[t] = nr;
+	return true;
+}
+
+/* Chooses PROBE around center with radius r, or FULL when probing would read more. */
+static void
+plan_source(NddScanOpaque so, NddPoint *center, int r)
+{
+	const NddMetaPageData *meta = &so->meta;
+	int			e;
+	int			t;
+	uint64		pages = 0;
+
+	so->source = SRC_FULL;
+	so->center = center;
+	so->probe_radius = r;
+	if (r >= meta->bits)
+		return;
+	e = ndd_layout_key_radius(&meta->layout, r);
+	so->ranges = palloc0(sizeof(NddRange *) * meta->ntables);
+	so->nranges = palloc0(sizeof(int) * meta->ntables);
+	for (t = 0; t < meta->ntables; t++)
+	{
+		int			i;
+
+		if (!plan_table_ranges(so, t, center->perm[t][0], e, meta->npages))
+			return;
+		for (i = 0; i < so->nranges[t]; i++)
+			pages += so->ranges[t][i].last - so->ranges[t][i].first + 1;
+		if (pages >= meta->npages && e > 0)
+			return;				/* one whole table is cheaper */
+	}
+	so->source = SRC_PROBE;
+}
+
+/* Adds a key to the pass's results, keeping only the smallest cap of those above lower. */
+static inline void
+collect(NddScanOpaque so, uint64 key)
+{
+	if ((so->has_lower && key <= so->lower) || key > so->upper)
+		return;
+	so->items[so->nitems++] = key;
+	if (so->nitems >= so->cap)
+	{
+		/* keep the smaller half and drop everything above it from now on */
+		int			keep = so->cap / 2;
+
+		pg_qsort(so->items, so->nitems, sizeof(uint64), cmp_key);
+		so->nitems = (int) qunique(so->items, so->nitems, sizeof(uint64), cmp_key);
+		if (so->nitems > keep)
+		{
+			so->nitems = keep;
+			so->upper = so->items[keep - 1];
+			so->truncated = true;
+		}
+	}
+}
+
+/*
+ * Checks the entries of one chain (the bucket of table t starting at primary page p, or the NULL
+ * chain when t < 0) and reports each qualifying one to the TID bitmap or the collector. Returns
+ * the number reported.
+ */
+static int64
+scan_chain(IndexScanDesc scan, int t, uint32 p, TIDBitmap *tbm)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	const NddMetaPageData *meta = &so->meta;
+	Relation	index = scan->indexRelation;
+	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(meta, t, p);
+	uint64		low = t < 0 ? 0 : ndd_page_low(p, meta->npages);
+	Buffer		pbuf;
+	Buffer		cur;
+	int64		found = 0;
+	const uint64 *ord = (so->order && t >= 0) ? so->order->perm[t] : NULL;
+
+	pbuf = ReadBuffer(index, blkno);
+	LockBuffer(pbuf, BUFFER_LOCK_SHARE);
+	cur = pbuf;
+	for (;;)
+	{
+		Page		page = BufferGetPage(cur);
+		NddFormat	f;
+		int			n;
+		int			i;
+		const char *ptr;
+		BlockNumber next;
+
+		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		n = ndd_page_nentries(page, &f);
+		ptr = (const char *) page + MAXALIGN(SizeOfPageHeaderData);
+		for (i = 0; i < n; i++, ptr += f.entry_bytes)
+		{
+			NddEntry	e;
+			int			b;
+			int			dist = 0;
+			bool		ok = true;
+
+			ndd_entry_decode(ptr, &f, low, &e);
+			if (t >= 0)
+			{
+				for (b = 0; b < so->nballs; b++)
+				{
+					const uint64 *c = so->balls[b].perm[t];
+
+					if (ndd_popcount64(e.head ^ c[0]) + ndd_popcount64(e.tail ^ c[1]) > so->radius[b])
+					{
+						ok = false;
+						break;
+					}
+				}
+				if (!ok)
+					continue;
+				if (ord)
+				{
+					dist = ndd_popcount64(e.head ^ ord[0]) + ndd_popcount64(e.tail ^ ord[1]);
+					if (so->max_dist >= 0 && dist > so->max_dist)
+						continue;
+				}
+			}
+			found++;
+			if (tbm)
+			{
+				ItemPointerData tid;
+
+				ItemPointerSet(&tid, e.block, e.offset);
+				tbm_add_tuples(tbm, &tid, 1, false);
+			}
+			else
+				collect(so, make_key(dist, e.block, e.offset));
+		}
+		next = NddPageGetOpaque(page)->next;
+		if (cur != pbuf)
+			UnlockReleaseBuffer(cur);
+		if (next == InvalidBlockNumber)
+			break;
+		/* the primary's share lock keeps the chain still (README.index.md); lock each page anyway */
+		cur = ReadBuffer(index, next);
+		LockBuffer(cur, BUFFER_LOCK_SHARE);
+	}
+	UnlockReleaseBuffer(pbuf);
+	return found;
+}
+
+/* One pass over the current source. */
+static int64
+run_source(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	const NddMetaPageData *meta = &so->meta;
+	int64		found = 0;
+	int			t;
+	uint32		p;
+
+	switch (so->source)
+	{
+		case SRC_PROBE:
+			for (t = 0; t < meta->ntables; t++)
+			{
+				int			i;
+
+				for (i = 0; i < so->nranges[t]; i++)
+					for (p = so->ranges[t][i].first; p <= so->ranges[t][i].last; p++)
+					{
+						CHECK_FOR_INTERRUPTS();
+						found += scan_chain(scan, t, p, tbm);
+					}
+			}
+			break;
+		case SRC_FULL:
+			for (p = 0; p < meta->npages; p++)
+			{
+				CHECK_FOR_INTERRUPTS();
+				found += scan_chain(scan, 0, p, tbm);
+			}
+			break;
+		case SRC_NULLS:
+			found += scan_chain(scan, -1, 0, tbm);
+			break;
+		case SRC_DONE:
+			break;
+	}
+	return found;
+}
+
+/* Sets up the first source of a scan. */
+static void
+plan_first_source(NddScanOpaque so)
+{
+	so->planned = true;
+	so->max_dist = -1;
+	so->knn_probe_stage = false;
+	if (so->empty)
+		so->source = SRC_DONE;
+	else if (so->nballs > 0)
+		plan_source(so, &so->balls[so->driving], so->radius[so->driving]);
+	else if (so->order)
+	{
+		/* KNN: the near duplicates first, from the probes of the layout radius */
+		plan_source(so, so->order, so->meta.layout.radius);
+		if (so->source == SRC_PROBE)
+		{
+			so->knn_probe_stage = true;
+			so->max_dist = so->meta.layout.radius;
+		}
+	}
+	else
+		so->source = SRC_FULL;
+}
+
+/* Moves to the source after the current one has been exhausted. */
+static void
+next_source(IndexScanDesc scan)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+
+	if (so->knn_probe_stage)
+	{
+		/* everything within the layout radius has been returned; now the rest, from table 0 */
+		so->knn_probe_stage = false;
+		so->max_dist = -1;
+		so->source = SRC_FULL;
+		so->has_lower = true;
+		so->lower = make_key(so->meta.layout.radius, 0, 0) | KEY_TID_MASK;
+		return;
+	}
+	if (so->source != SRC_NULLS && scan->numberOfKeys == 0)
+	{
+		/* a scan without WHERE keys returns every row: the NULL rows come last */
+		so->source = SRC_NULLS;
+		so->has_lower = false;
+		return;
+	}
+	so->source = SRC_DONE;
+}
+
+/* Fills so->items with the next batch of results; false when the scan is over. */
+static bool
+next_batch(IndexScanDesc scan)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+
+	if (!so->planned)
+		plan_first_source(so);
+	while (so->source != SRC_DONE)
+	{
+		NddSourceKind was = so->source;
+
+		if (so->items == NULL)
+			so->items = MemoryContextAllocHuge(so->cxt, sizeof(uint64) * (Size) so->cap);
+		so->nitems = 0;
+		so->pos = 0;
+		so->upper = PG_UINT64_MAX;
+		so->truncated = false;
+		run_source(scan, NULL);
+		pg_qsort(so->items, so->nitems, sizeof(uint64), cmp_key);
+		so->nitems = (int) qunique(so->items, so->nitems, sizeof(uint64), cmp_key);
+		if (so->truncated)
+		{
+			/* the next pass over this source resumes after the last key returned */
+			so->has_lower = true;
+			so->lower = so->items[so->nitems - 1];
+		}
+		else
+			next_source(scan);
+		so->items_source = was;
+		if (so->nitems > 0)
+			return true;
+	}
+	return false;
+}
+
+/* amgettuple: the next matching row, in distance order for KNN scans. */
+bool
+ndd_gettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	uint64		key;
+	int			i;
+
+	if (dir != ForwardScanDirection)
+		elog(ERROR, "ndd indexes support only forward scans");
+
+	if (so->pos >= so->nitems && !next_batch(scan))
+		return false;
+	key = so->items[so->pos++];
+	ItemPointerSet(&scan->xs_heaptid, (BlockNumber) ((key >> 16) & 0xFFFFFFFF),
+				   (OffsetNumber) (key & 0xFFFF));
+	scan->xs_recheck = false;	/* every entry was checked by its full distance */
+	if (scan->numberOfOrderBys > 0)
+	{
+		bool		null = so->order_null || so->items_source == SRC_NULLS;
+
+		scan->xs_orderbyvals[0] = HammingDistanceGetDatum(null ? 0 : (int32) (key >> 48));
+		scan->xs_orderbynulls[0] = null;
+		/*
+		 * Further ORDER BY distances (ORDER BY fp <~> a, fp <~> b) are not computed: report 0, a
+		 * lower bound, and let the executor recheck and reorder ties of the first.
+		 */
+		for (i = 1; i < scan->numberOfOrderBys; i++)
+		{
+			scan->xs_orderbyvals[i] = HammingDistanceGetDatum(0);
+			scan->xs_orderbynulls[i] = false;
+		}
+		scan->xs_recheckorderby = scan->numberOfOrderBys > 1;
+	}
+	return true;
+}
+
+/* amgetbitmap: every matching row into the bitmap. */
+int64
+ndd_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	int64		found = 0;
+
+	plan_first_source(so);
+	while (so->source != SRC_DONE)
+	{
+		found += run_source(scan, tbm);
+		/* no ordering in a bitmap: the KNN stages collapse into one full pass */
+		if (so->knn_probe_stage)
+		{
+			so->knn_probe_stage = false;
+			so->max_dist = -1;
+			so->source = SRC_FULL;
+			continue;
+		}
+		if (so->source != SRC_NULLS && scan->numberOfKeys == 0)
+			so->source = SRC_NULLS;
+		else
+			so->source = SRC_DONE;
+	}
+	return found;
+}
+
+/* amendscan */
+void
+ndd_endscan(IndexScanDesc scan)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+
+	MemoryContextDelete(so->cxt);
+	pfree(so);
+	scan->opaque = NULL;
+}

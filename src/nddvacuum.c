@@ -1,0 +1,194 @@
+/*-------------------------------------------------------------------------
+ *
+ * nddvacuum.c
+ *	  VACUUM of an ndd index: removing the entries of dead heap rows from every table and the
+ *	  NULL chain, compacting each page in place.
+ *
+ * Entries never move between pages, and emptied overflow pages stay in their chain (inserts refill
+ * the first page with room), so a bucket's chain never shrinks and needs no page recycling.
+ * Statistics count table 0 and the NULL chain: one entry per indexed heap row.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "nddam.h"
+
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+/*
+ * Removes dead entries from the chain starting at primary. Returns the entries kept and adds the
+ * removed ones to *removed.
+ */
+static int64
+vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
+			 IndexBulkDeleteCallback callback, void *callback_state, int64 *removed)
+{
+	Buffer		pbuf = ReadBufferExtended(index, MAIN_FORKNUM, primary, RBM_NORMAL, NULL);
+	Buffer		cur = pbuf;
+	int64		kept = 0;
+
+	/* the primary's exclusive lock is the bucket lock: no reader is inside the chain */
+	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+	for (;;)
+	{
+		Page		page = BufferGetPage(cur);
+		NddFormat	f;
+		int			n;
+		int			i;
+		int			ndead = 0;
+		BlockNumber next;
+
+		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		n = ndd_page_nentries(page, &f);
+		/* a first look without changing anything: most pages have nothing to remove */
+		for (i = 0; i < n; i++)
+		{
+			NddEntry	e;
+			ItemPointerData tid;
+
+			ndd_entry_decode((char *) page + MAXALIGN(SizeOfPageHeaderData) + i * f.entry_bytes,
+							 &f, 0, &e);
+			ItemPointerSet(&tid, e.block, e.offset);
+			if (callback(&tid, callback_state))
+				ndead++;
+		}
+		if (ndead > 0)
+		{
+			GenericXLogState *state = GenericXLogStart(index);
+			Page		wpage = GenericXLogRegisterBuffer(state, cur, 0);
+			char	   *base = (char *) wpage + MAXALIGN(SizeOfPageHeaderData);
+			int			out = 0;
+
+			for (i = 0; i < n; i++)
+			{
+				NddEntry	e;
+				ItemPointerData tid;
+				char	   *src = base + i * f.entry_bytes;
+
+				ndd_entry_decode(src, &f, 0, &e);
+				ItemPointerSet(&tid, e.block, e.offset);
+				if (callback(&tid, callback_state))
+					continue;
+				if (out != i)
+					memmove(base + out * f.entry_bytes, src, f.entry_bytes);
+				out++;
+			}
+			((PageHeader) wpage)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + out * f.entry_bytes;
+			GenericXLogFinish(state);
+			*removed += n - out;
+			kept += out;
+		}
+		else
+			kept += n;
+
+		next = NddPageGetOpaque(page)->next;
+		if (cur != pbuf)
+			UnlockReleaseBuffer(cur);
+		if (next == InvalidBlockNumber)
+			break;
+		vacuum_delay_point();
+		cur = ReadBufferExtended(index, MAIN_FORKNUM, next, RBM_NORMAL, NULL);
+		LockBuffer(cur, BUFFER_LOCK_EXCLUSIVE);
+	}
+	UnlockReleaseBuffer(pbuf);
+	return kept;
+}
+
+/* ambulkdelete: removes the entries of the heap rows the callback names. */
+IndexBulkDeleteResult *
+ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
+			   IndexBulkDeleteCallback callback, void *callback_state)
+{
+	Relation	index = info->index;
+	NddMetaPageData meta = *ndd_get_meta(index);
+	int64		kept = 0;
+	int64		removed = 0;
+	int			t;
+	uint32		p;
+
+	if (stats == NULL)
+		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
+
+	for (t = 0; t < meta.ntables; t++)
+	{
+		for (p = 0; p < meta.npages; p++)
+		{
+			int64		r = 0;
+			int64		k;
+
+			vacuum_delay_point();
+			k = vacuum_chain(index, &meta, ndd_primary_block(&meta, t, p), callback, callback_state, &r);
+			if (t == 0)
+			{
+				kept += k;
+				removed += r;
+			}
+		}
+	}
+	kept += vacuum_chain(index, &meta, meta.null_start, callback, callback_state, &removed);
+
+	stats->num_pages = RelationGetNumberOfBlocks(index);
+	stats->num_index_tuples = (double) kept;
+	stats->tuples_removed += (double) removed;
+	stats->estimated_count = false;
+	return stats;
+}
+
+/* Counts the entries of a chain without changing it. */
+static int64
+count_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary)
+{
+	Buffer		pbuf = ReadBuffer(index, primary);
+	Buffer		cur = pbuf;
+	int64		n = 0;
+
+	LockBuffer(pbuf, BUFFER_LOCK_SHARE);
+	for (;;)
+	{
+		Page		page = BufferGetPage(cur);
+		NddFormat	f;
+		BlockNumber next;
+
+		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		n += ndd_page_nentries(page, &f);
+		next = NddPageGetOpaque(page)->next;
+		if (cur != pbuf)
+			UnlockReleaseBuffer(cur);
+		if (next == InvalidBlockNumber)
+			break;
+		cur = ReadBuffer(index, next);
+		LockBuffer(cur, BUFFER_LOCK_SHARE);
+	}
+	UnlockReleaseBuffer(pbuf);
+	return n;
+}
+
+/* amvacuumcleanup: statistics, counted from table 0 when no bulk delete ran. */
+IndexBulkDeleteResult *
+ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
+{
+	Relation	index = info->index;
+	NddMetaPageData meta;
+	int64		n = 0;
+	uint32		p;
+
+	if (info->analyze_only)
+		return stats;
+	if (stats != NULL)
+		return stats;
+
+	meta = *ndd_get_meta(index);
+	stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
+	for (p = 0; p < meta.npages; p++)
+	{
+		vacuum_delay_point();
+		n += count_chain(index, &meta, ndd_primary_block(&meta, 0, p));
+	}
+	n += count_chain(index, &meta, meta.null_start);
+	stats->num_pages = RelationGetNumberOfBlocks(index);
+	stats->num_index_tuples = (double) n;
+	stats->estimated_count = false;
+	return stats;
+}

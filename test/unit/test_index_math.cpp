@@ -1,0 +1,105 @@
+// Unit tests of the index's pure arithmetic: permuted fingerprints, prefix balls and the page map.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "layout_api.h"
+
+namespace {
+
+NddLayout make(int bits, int radius, int nblocks = 0) {
+    NddLayout l;
+    EXPECT_EQ(ndd_layout_make(bits, radius, nblocks, &l), NDD_OK);
+    return l;
+}
+
+int dist(const uint64_t a[2], const uint64_t b[2]) {
+    return __builtin_popcountll(a[0] ^ b[0]) + __builtin_popcountll(a[1] ^ b[1]);
+}
+
+}  // namespace
+
+TEST(IndexMath, PermuteKeepsDistancesAndStartsWithTheKey) {
+    std::mt19937_64 rng(11);
+    for (int bits : {64, 128}) {
+        for (int radius : {0, 1, 3, 7}) {
+            for (int extra : {1, 2}) {
+                NddLayout l;
+                if (ndd_layout_make(bits, radius, radius + extra, &l) != NDD_OK) continue;
+                for (int rep = 0; rep < 300; rep++) {
+                    uint64_t a[2] = {rng(), bits == 128 ? rng() : 0}, b[2] = {rng(), bits == 128 ? rng() : 0};
+                    for (int t = 0; t < l.ntables; t++) {
+                        uint64_t pa[2], pb[2], back[2];
+                        ndd_layout_permute(&l, t, a, pa);
+                        ndd_layout_permute(&l, t, b, pb);
+                        ASSERT_EQ(dist(pa, pb), dist(a, b));
+                        if (bits == 64) ASSERT_EQ(pa[1], 0u);
+                        int kb = l.key_bits[t] < 64 ? l.key_bits[t] : 64;
+                        ASSERT_EQ(kb == 64 ? pa[0] : pa[0] >> (64 - kb), ndd_layout_key(&l, t, a, kb));
+                        ndd_layout_unpermute(&l, t, pa, back);
+                        ASSERT_EQ(back[0], a[0]);
+                        ASSERT_EQ(back[1], a[1]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(IndexMath, BallVolume) {
+    EXPECT_EQ(ndd_ball_volume(16, 0), 1u);
+    EXPECT_EQ(ndd_ball_volume(16, 1), 17u);
+    EXPECT_EQ(ndd_ball_volume(16, 2), 137u);
+    EXPECT_EQ(ndd_ball_volume(14, 14), 16384u);
+    EXPECT_EQ(ndd_ball_volume(14, 40), 16384u);
+    EXPECT_EQ(ndd_ball_volume(64, 64), UINT64_MAX);  // 2^64 saturates
+    EXPECT_EQ(ndd_ball_volume(0, 3), 1u);
+}
+
+TEST(IndexMath, PrefixBallIsExactlyTheBall) {
+    std::mt19937_64 rng(5);
+    for (int width : {0, 1, 5, 12}) {
+        for (int radius : {0, 1, 2, 3, 12}) {
+            uint64_t center = rng() & ((1ULL << width) - 1);
+            std::vector<uint64_t> out(ndd_ball_volume(width, radius));
+            size_t n = 0;
+            ASSERT_EQ(ndd_prefix_ball(center, width, radius, out.data(), out.size(), &n), NDD_OK);
+            ASSERT_EQ(n, out.size());
+            std::set<uint64_t> got(out.begin(), out.end());
+            ASSERT_EQ(got.size(), n);  // distinct
+            for (uint64_t v = 0; v < (1ULL << width); v++)
+                ASSERT_EQ(got.count(v) == 1, __builtin_popcountll(v ^ center) <= radius);
+            for (size_t i = 1; i < n; i++) ASSERT_LT(out[i - 1], out[i]);
+        }
+    }
+    uint64_t small[4];
+    size_t n = 0;
+    EXPECT_EQ(ndd_prefix_ball(0, 16, 1, small, 4, &n), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_prefix_ball(0, 65, 1, small, 4, &n), NDD_INVALID_ARGUMENT);
+}
+
+TEST(IndexMath, PageMapCoversTheSpaceInOrder) {
+    std::mt19937_64 rng(9);
+    for (uint32_t np : {1u, 2u, 3u, 7u, 1000u, 16340u, 65536u, 4000000u}) {
+        int db = ndd_page_delta_bits(np);
+        EXPECT_EQ(ndd_page_of(0, np), 0u);
+        EXPECT_EQ(ndd_page_of(UINT64_MAX, np), np - 1);
+        for (uint32_t p = 0; p < np && p < 2000; p++) {
+            uint64_t lo = ndd_page_low(p, np);
+            ASSERT_EQ(ndd_page_of(lo, np), p);
+            if (lo > 0) ASSERT_EQ(ndd_page_of(lo - 1, np), p - 1);
+        }
+        for (int rep = 0; rep < 10000; rep++) {
+            uint64_t h = rng();
+            uint32_t p = ndd_page_of(h, np);
+            uint64_t delta = h - ndd_page_low(p, np);
+            if (db < 64) ASSERT_LT(delta, 1ULL << db);
+        }
+        // the widest page needs all db bits: the delta bound is tight to one bit
+        if (np > 1) EXPECT_GE(ndd_page_low(1, np) - 1, db > 1 ? (1ULL << (db - 1)) : 0);
+    }
+    EXPECT_EQ(ndd_page_delta_bits(1), 64);
+    EXPECT_EQ(ndd_page_delta_bits(16384), 50);
+    EXPECT_EQ(ndd_page_delta_bits(16340), 51);
+}
