@@ -73,6 +73,10 @@ ndd_hamming_words(const uint64 *a, const uint64 *b)
 	return ndd_popcount64(a[0] ^ b[0]) + ndd_popcount64(a[1] ^ b[1]);
 }
 
+/* Text form of fingerprints (fingerprint_types.c): parse 1..16*nwords hex digits, print 16 per word. */
+extern void ndd_parse_hex_fingerprint(const char *str, int nwords, uint64 *words, const char *typname);
+extern void ndd_word_to_hex(uint64 w, char *out);
+
 /* ---- bridge to the C++ core (ndd.c) ---- */
 
 /* The NddInterruptFn handed to the core: nonzero once a cancel or terminate is pending. */

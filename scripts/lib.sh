@@ -1,0 +1,85 @@
+# scripts/lib.sh: shared by scripts/test.sh, scripts/demo.sh and bench/*: installing what ndd needs
+# on Debian 12 and running a throwaway PostgreSQL 15 cluster. Source it; it defines functions only.
+
+NDD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NDD_PG_VERSION=15
+NDD_PGBIN=/usr/lib/postgresql/$NDD_PG_VERSION/bin
+
+# The Debian packages a build, the tests and the demo need.
+NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION
+  libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps"
+
+ndd_log() { printf '==> %s\n' "$*" >&2; }
+
+# Installs the missing packages (apt-get update only when something is missing). Needs root.
+ndd_install_deps() {
+	local missing=() p
+	for p in $NDD_PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		if [ "$(id -u)" -ne 0 ]; then
+			echo "missing packages: ${missing[*]} (run as root, or install them)" >&2
+			return 1
+		fi
+		ndd_log "installing ${missing[*]}"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+}
+
+# Builds the extension and installs it into the system PostgreSQL.
+ndd_build_install() {
+	ndd_log "building and installing the extension"
+	make -C "$NDD_ROOT" -s -j"$(nproc)" PG_CONFIG=$NDD_PGBIN/pg_config
+	make -C "$NDD_ROOT" -s install PG_CONFIG=$NDD_PGBIN/pg_config >/dev/null
+}
+
+# Runs a command as the cluster's owner (initdb and postgres refuse to run as root).
+ndd_as_owner() {
+	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# Starts a private cluster in a new temporary directory and exports PGHOST, PGPORT, PGUSER,
+# PGDATABASE for the clients, and NDD_PGDATA, NDD_PGBIN, NDD_PGOPTS, NDD_PGLOG for tests that stop
+# and restart the server (ndd_restart_cluster). Extra server settings: "$@" as -c options.
+ndd_start_cluster() {
+	NDD_CLUSTER_DIR=$(mktemp -d /tmp/ndd-cluster.XXXXXX)
+	chmod 755 "$NDD_CLUSTER_DIR"
+	[ "$(id -u)" -eq 0 ] && chown postgres: "$NDD_CLUSTER_DIR"
+	export NDD_PGDATA=$NDD_CLUSTER_DIR/data NDD_PGBIN
+	ndd_as_owner "$NDD_PGBIN/initdb" -D "$NDD_PGDATA" -A trust -U postgres -E UTF8 --no-locale >/dev/null
+	# a free port: the first one nobody listens on, from a per-process offset
+	local port=$((50000 + $$ % 10000))
+	while ss -ltn 2>/dev/null | grep -q ":$port\b"; do port=$((port + 1)); done
+	local opts="-p $port -k $NDD_CLUSTER_DIR -c listen_addresses='' -c shared_buffers=512MB"
+	local o
+	for o in "$@"; do opts+=" -c $o"; done
+	export NDD_PGOPTS=$opts NDD_PGLOG=$NDD_CLUSTER_DIR/server.log
+	export PGHOST=$NDD_CLUSTER_DIR PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+	ndd_restart_cluster
+	ndd_log "throwaway cluster on port $port in $NDD_CLUSTER_DIR"
+}
+
+# (Re)starts the cluster of ndd_start_cluster if it is not running, e.g. after a crash test.
+ndd_restart_cluster() {
+	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" status >/dev/null 2>&1 && return 0
+	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -o "$NDD_PGOPTS" -l "$NDD_PGLOG" -w -t 300 start >/dev/null
+}
+
+# Stops the cluster and removes its directory; keeps it (and says where) when NDD_KEEP_CLUSTER=1.
+ndd_stop_cluster() {
+	[ -n "${NDD_CLUSTER_DIR:-}" ] || return 0
+	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -m fast -w stop >/dev/null 2>&1 || true
+	if [ "${NDD_KEEP_CLUSTER:-0}" = 1 ]; then
+		ndd_log "kept $NDD_CLUSTER_DIR"
+	else
+		rm -rf "$NDD_CLUSTER_DIR"
+	fi
+	NDD_CLUSTER_DIR=
+}
+
+# Where the evaluation corpus is: NDD_CORPUS_DIR, else shared/ beside the repository.
+ndd_corpus_dir() {
+	if [ -n "${NDD_CORPUS_DIR:-}" ]; then echo "$NDD_CORPUS_DIR"; else echo "$NDD_ROOT/../shared/corpus"; fi
+}
