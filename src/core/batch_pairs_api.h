@@ -73,7 +73,7 @@ NDD_API NddStatus ndd_hamming_pairs(int bits, const int64_t *ids, const uint64_t
  * duplicates inside one document count once). Features held by more than max_df (>= 2)
  * documents are ignored; their number is stored in *skipped. n must be below 2^32.
  */
-NDD_API NddStatus ndd_feature_pairs(const int64_t *ids, const int64_t *features,
+NDD_API NddStatus ndd_shared_feature_pairs(const int64_t *ids, const int64_t *features,
 									const size_t *offsets, size_t n, int min_shared,
 									size_t max_df, NddInterruptFn interrupt, NddAllocFn alloc,
 									NddPair **pairs, size_t *npairs, size_t *skipped);

@@ -42,7 +42,7 @@ private:
 
 }  // namespace
 
-extern "C" NddStatus ndd_clusters(const int64_t* order, size_t n, const int64_t* pairs,
+extern "C" NddStatus ndd_cluster_pairs(const int64_t* order, size_t n, const int64_t* pairs,
                                   size_t npairs, int conservative, NddInterruptFn interrupt,
                                   NddAllocFn alloc, NddClusterRow** rows, size_t* nrows,
                                   NddClusterProblem* problem, int64_t* problem_id) {

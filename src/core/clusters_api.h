@@ -48,7 +48,7 @@ typedef enum NddClusterProblem
  * order (caller memory from alloc), unless *problem is set, in which case *problem_id names the
  * offending id.
  */
-NDD_API NddStatus ndd_clusters(const int64_t *order, size_t n, const int64_t *pairs, size_t npairs,
+NDD_API NddStatus ndd_cluster_pairs(const int64_t *order, size_t n, const int64_t *pairs, size_t npairs,
 							   int conservative, NddInterruptFn interrupt, NddAllocFn alloc,
 							   NddClusterRow **rows, size_t *nrows, NddClusterProblem *problem,
 							   int64_t *problem_id);

@@ -53,7 +53,7 @@ std::vector<FeatureEntry> drop_unique(const std::vector<FeatureEntry>& in, ndd::
 
 }  // namespace
 
-extern "C" NddStatus ndd_feature_pairs(const int64_t* ids, const int64_t* features,
+extern "C" NddStatus ndd_shared_feature_pairs(const int64_t* ids, const int64_t* features,
                                        const size_t* offsets, size_t n, int min_shared,
                                        size_t max_df, NddInterruptFn interrupt, NddAllocFn alloc,
                                        NddPair** pairs, size_t* npairs, size_t* skipped) {

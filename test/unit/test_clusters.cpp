@@ -26,7 +26,7 @@ Result cluster(const std::vector<int64_t>* order, const std::vector<int64_t>& pa
     NddClusterRow* rows = nullptr;
     size_t nrows = 0;
     Result r;
-    EXPECT_EQ(ndd_clusters(order ? order->data() : nullptr, order ? order->size() : 0, pairs.data(),
+    EXPECT_EQ(ndd_cluster_pairs(order ? order->data() : nullptr, order ? order->size() : 0, pairs.data(),
                            pairs.size() / 2, conservative, nullptr, test_alloc, &rows, &nrows,
                            &r.problem, &r.problem_id),
               NDD_OK);
@@ -116,12 +116,16 @@ TEST(Clusters, RandomGraphsMatchDefinitions) {
             } else {
                 // a representative has no earlier representative neighbour
                 for (int j = 0; j < i; j++)
-                    if (c.cluster[j] == order[j] && order[j] != id) EXPECT_FALSE(adj.count({id, order[j]}));
+                    if (c.cluster[j] == order[j] && order[j] != id) {
+                        EXPECT_FALSE(adj.count({id, order[j]}));
+                    }
             }
             // transitive: neighbours share the cluster; the cluster id is the earliest member
             EXPECT_LE(pos[t.cluster[i]], i);
             for (int j = 0; j < n; j++)
-                if (adj.count({id, order[j]})) EXPECT_EQ(t.cluster[i], t.cluster[j]);
+                if (adj.count({id, order[j]})) {
+                    EXPECT_EQ(t.cluster[i], t.cluster[j]);
+                }
             // every conservative cluster lies inside one transitive cluster
             EXPECT_EQ(t.cluster[i], t.cluster[pos[rid]]);
         }

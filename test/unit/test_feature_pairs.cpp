@@ -31,7 +31,7 @@ struct Docs {
 std::vector<Triple> run(const Docs& d, int r, size_t max_df, size_t* skipped) {
     NddPair* pairs = nullptr;
     size_t npairs = 0;
-    EXPECT_EQ(ndd_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), d.ids.size(), r,
+    EXPECT_EQ(ndd_shared_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), d.ids.size(), r,
                                 max_df, nullptr, test_alloc, &pairs, &npairs, skipped),
               NDD_OK);
     std::vector<Triple> out;
@@ -121,10 +121,10 @@ TEST(FeaturePairs, RejectsBadParameters) {
     d.add(1, {1});
     NddPair* pairs;
     size_t npairs, skipped;
-    EXPECT_EQ(ndd_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), 1, 0, 10, nullptr,
+    EXPECT_EQ(ndd_shared_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), 1, 0, 10, nullptr,
                                 test_alloc, &pairs, &npairs, &skipped),
               NDD_INVALID_ARGUMENT);
-    EXPECT_EQ(ndd_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), 1, 1, 1, nullptr,
+    EXPECT_EQ(ndd_shared_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), 1, 1, 1, nullptr,
                                 test_alloc, &pairs, &npairs, &skipped),
               NDD_INVALID_ARGUMENT);
 }
