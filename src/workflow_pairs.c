@@ -313,8 +313,9 @@ ndd_feature_pairs(PG_FUNCTION_ARGS)
 	ndd_raise_status(status, "pairs sharing features");
 	if (skipped > 0)
 		ereport(NOTICE,
-				(errmsg("ndd_feature_pairs ignored %zu features held by more than %d documents each",
-						skipped, max_df),
+				(errmsg_plural("ndd_feature_pairs ignored %zu feature held by more than %d documents",
+							   "ndd_feature_pairs ignored %zu features held by more than %d documents each",
+							   skipped, skipped, max_df),
 				 errhint("Raise max_df to count them; exact duplicates are best removed first (content_hash).")));
 	emit_pairs(fcinfo, pairs, npairs);
 	MemoryContextDelete(work);
