@@ -109,3 +109,11 @@ SELECT * FROM ndd_feature_pairs('SELECT id, f::int[] FROM wp_features');
 SELECT * FROM ndd_feature_pairs('SELECT id::text, f FROM wp_features');
 SELECT * FROM ndd_feature_pairs('SELECT 10::bigint, f FROM wp_features');
 SELECT * FROM ndd_feature_pairs(NULL);
+
+-- long runs respond to cancel: 32768 fingerprints agree on their first 16-bit block (one run of
+-- 32768 in that table, 5e8 comparisons) but are pairwise at least 6 bits apart
+SET statement_timeout = '100ms';
+SELECT count(*) FROM ndd_pairs($$SELECT i, ((i::bigint << 32) | (i::bigint << 16) | i)::simhash64
+  FROM generate_series(1, 65535) AS i WHERE bit_count(i::bit(16)) % 2 = 0$$, 3);
+RESET statement_timeout;
+SELECT count(*) AS still_alive FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3);
