@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""bench/quality/run.py: precision and recall of every near-duplicate method of ndd on the dev
+corpus, in the manner of Henzinger's and Manku's evaluations.
+
+Loads ../shared/corpus/dev (web pages, man pages, licence texts, labelled strings; NDD_CORPUS_DIR
+overrides) into a table, computes each fingerprint once, turns it into the pairs it reports with
+ndd_pairs (Hamming fingerprints, k = 0..6 or several k for bitflip_fp) or ndd_feature_pairs
+(supershingles, word-list fingerprints, minhash thresholds), and scores them with the corpus'
+tools/eval_pairs.py against the exact word-4-shingle Jaccard of every pair, at J >= 0.9 and J >= 0.8.
+Prints one row per method and parameter: precision, recall, certain false positives (J < 0.5) and
+seconds (fingerprints + pairs). Then, per method, the recommended setting: the highest recall at
+J >= 0.8 among the settings whose precision at J >= 0.8 is at least 0.95.
+
+Connects with the usual PG* environment variables to a database with ndd installed
+(bench/quality/run.sh starts a throwaway cluster and sets them). Usage:
+  bench/quality/run.py [--only WORD] [--markdown FILE]
+"""
+import argparse, gzip, json, math, os, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.environ.get("NDD_CORPUS_DIR") or os.path.join(ROOT, "..", "shared", "corpus")
+PARTS = ["web", "man", "legal", "labelled"]
+
+
+def psql(sql, *extra):
+    """Runs sql with psql; returns stdout (unaligned, tuples only). Stops on the first error."""
+    r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", *extra],
+                       input=sql, text=True, capture_output=True)
+    if r.returncode != 0:
+        sys.exit("psql failed:\n" + sql[:2000] + "\n" + r.stderr)
+    return r.stdout
+
+
+def have_function(name):
+    return psql("SELECT count(*) FROM pg_proc WHERE proname = '%s'" % name).strip() != "0"
+
+
+def load_corpus(work):
+    """corpus_docs(n bigint, id text, corpus text, body text); combined ground truth and id list."""
+    psql("DROP TABLE IF EXISTS corpus_docs; "
+         "CREATE TABLE corpus_docs (id text PRIMARY KEY, corpus text, source text, path text, body text);")
+    for part in PARTS:
+        tsv = os.path.join(work, part + ".tsv")
+        with open(tsv, "w") as out:
+            subprocess.run([sys.executable, os.path.join(CORPUS, "tools", "to_copy_tsv.py"),
+                            os.path.join(CORPUS, "dev", part + ".jsonl.gz")], stdout=out, check=True)
+        psql("\\copy corpus_docs FROM '%s'" % tsv)
+    psql("ALTER TABLE corpus_docs ADD COLUMN n bigserial; CREATE UNIQUE INDEX ON corpus_docs (n); "
+         "ANALYZE corpus_docs;")
+    gt = os.path.join(work, "gt.tsv")
+    with open(gt, "w") as out:
+        for i, part in enumerate(PARTS):
+            with gzip.open(os.path.join(CORPUS, "dev", part + ".pairs.k4.tsv.gz"), "rt") as f:
+                header = next(f)
+                if i == 0:
+                    out.write(header)
+                out.writelines(f)
+    ids = os.path.join(work, "ids.jsonl")
+    with open(ids, "w") as out:
+        for line in psql("SELECT id FROM corpus_docs ORDER BY n").split("\n"):
+            if line:
+                out.write(json.dumps({"id": line}) + "\n")
+    return gt, ids
+
+
+def timed(sql):
+    """Seconds the statement takes inside the server."""
+    out = psql("SELECT extract(epoch FROM clock_timestamp()) AS t0 \\gset\n" + sql +
+               "\nSELECT extract(epoch FROM clock_timestamp()) - :t0;")
+    return float(out.strip().split("\n")[-1])
+
+
+def evaluate(gt, ids, pred, pos):
+    r = subprocess.run([sys.executable, os.path.join(CORPUS, "tools", "eval_pairs.py"), "--gt", gt,
+                        "--docs", ids, "--pred", pred, "--pos", str(pos)],
+                       capture_output=True, text=True, check=True)
+    j = json.loads(r.stdout)
+    fp = next(v for k, v in j.items() if k.startswith("strict_false_positives"))
+    return j["precision"], j["recall"], fp, j["reported_pairs"]
+
+
+# Each method: (name, function it needs, fingerprint expression over body, kind, settings).
+# kind "hamming": settings are k for ndd_pairs; "features": (min_shared, label) for ndd_feature_pairs.
+def methods():
+    sketch_t = "ARRAY(SELECT v # hashint8extended(i, 7) FROM unnest(shingle_minhash(body, 4, 84)) " \
+               "WITH ORDINALITY AS u(v, i))"
+    return [
+        ("simhash words", "simhash", "simhash(body)", "hamming", list(range(0, 7))),
+        ("simhash 2-shingles", "simhash", "simhash(body, 2)", "hamming", list(range(0, 7))),
+        ("simhash 4-shingles", "simhash", "simhash(body, 4)", "hamming", list(range(0, 7))),
+        ("simhash tsvector (english)", "simhash", "simhash(to_tsvector('english', body))", "hamming",
+         list(range(0, 7))),
+        ("simhash char 5-grams", "simhash_chars", "simhash_chars(body, 5)", "hamming", list(range(0, 7))),
+        ("simhash words, filtered (numbers, english stop words)", "ndd_filter",
+         "simhash(ndd_filter(body, true, 'english'))", "hamming", [1, 2, 3, 4]),
+        ("supershingles 84 hashes / 6 groups", "supershingles",
+         "supershingles(shingle_minhash(body, 4, 84), 6)", "features", [(1, "r=1"), (2, "r=2"), (3, "r=3")]),
+        ("bitflip_fp", "bitflip_fp", "bitflip_fp(body)", "hamming", [4, 8, 12, 18, 24]),
+        ("word_list_fingerprints 4 lists", "word_list_fingerprints", "word_list_fingerprints(body, 4)",
+         "features", [(1, "any shared"), (2, "r=2")]),
+        ("word_list_fingerprints 8 lists", "word_list_fingerprints", "word_list_fingerprints(body, 8)",
+         "features", [(2, "r=2"), (3, "r=3")]),
+        ("minhash_similarity (84 hashes)", "minhash_similarity", sketch_t, "features",
+         [(math.ceil(t * 84 - 1e-9), "t=%.2f" % t) for t in (0.5, 0.7, 0.8, 0.9)]),
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", help="run only methods whose name contains this word")
+    ap.add_argument("--markdown", help="also write the table to this file")
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="ndd-quality.")
+    gt, ids = load_corpus(work)
+    ndocs = psql("SELECT count(*) || ' documents, ' || round(sum(octet_length(body)) / 1e6, 1) || ' MB' "
+                 "FROM corpus_docs").strip()
+    rows = []
+    header = "| method | setting | P@0.9 | R@0.9 | P@0.8 | R@0.8 | certain FP (J<0.5) | pairs | seconds |"
+    print("dev corpus: %s; positives: word 4-shingle Jaccard >= 0.9 / >= 0.8" % ndocs)
+    print(header)
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, needs, expr, kind, settings in methods():
+        if a.only and a.only not in name:
+            continue
+        if not have_function(needs):
+            print("| %s | skipped: function %s is missing | | | | | | | |" % (name, needs))
+            continue
+        fp_s = timed("DROP TABLE IF EXISTS fp; CREATE TABLE fp AS SELECT n AS id, %s AS fp FROM corpus_docs;"
+                     % expr)
+        for s in settings:
+            if kind == "hamming":
+                call, label = "ndd_pairs('SELECT id, fp FROM fp', %d)" % s, "k=%d" % s
+            else:
+                call, label = "ndd_feature_pairs('SELECT id, fp FROM fp', %d, 100000)" % s[0], s[1]
+            pairs_s = timed("DROP TABLE IF EXISTS pairs; CREATE TABLE pairs AS SELECT * FROM %s;" % call)
+            pred = os.path.join(work, "pred.tsv")
+            psql("\\copy (SELECT x.id, y.id FROM pairs p JOIN corpus_docs x ON x.n = p.a "
+                 "JOIN corpus_docs y ON y.n = p.b) TO '%s'" % pred)
+            p9, r9, fp9, npairs = evaluate(gt, ids, pred, 0.9)
+            p8, r8, _, _ = evaluate(gt, ids, pred, 0.8)
+            row = (name, label, p9, r9, p8, r8, fp9, npairs, fp_s + pairs_s)
+            rows.append(row)
+            print("| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |" % row, flush=True)
+    print()
+    print("Recommended (highest recall at J >= 0.8 with precision >= 0.95 at J >= 0.8):")
+    best = {}
+    for row in rows:
+        if row[4] is not None and row[4] >= 0.95 and (row[0] not in best or row[5] > best[row[0]][5]):
+            best[row[0]] = row
+    for name in dict.fromkeys(r[0] for r in rows):
+        if name in best:
+            b = best[name]
+            print("  %s: %s  (P@0.8 %.3f, R@0.8 %.3f, P@0.9 %.3f, R@0.9 %.3f)" % (name, b[1], b[4], b[5], b[2], b[3]))
+        else:
+            print("  %s: no setting reaches precision 0.95 at J >= 0.8" % name)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(header + "\n|---|---|---|---|---|---|---|---|---|\n")
+            for row in rows:
+                f.write("| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |\n" % row)
+
+
+if __name__ == "__main__":
+    main()

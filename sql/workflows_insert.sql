@@ -1,0 +1,56 @@
+-- Labelling rows on insert: ndd_nearest_cluster and the ndd_assign_cluster_trigger trigger.
+
+CREATE TABLE wi_docs (id bigserial PRIMARY KEY, fp simhash64, cluster_id bigint);
+CREATE TRIGGER label BEFORE INSERT ON wi_docs
+  FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp');
+-- conservative (default): rows 2 and 3 are within 3 bits of representative 1; row 4 is within
+-- 3 bits of 2 and 3 but 4 bits from 1, so it becomes a representative; a NULL fingerprint is a
+-- cluster of its own; a cluster given by the inserter is kept.
+INSERT INTO wi_docs (fp) VALUES ('ffff0000ffff0000'), ('ffff0000ffff0001'), ('ffff0000ffff0003'),
+                                ('ffff0000ffff000f'), ('0000000000000000'), (NULL);
+INSERT INTO wi_docs (fp, cluster_id) VALUES ('ffff0000ffff0000', 42);
+SELECT * FROM wi_docs ORDER BY id;
+
+-- the function alone: "is this new fingerprint a near-duplicate of a document I have?"
+SELECT ndd_nearest_cluster('wi_docs', 'fp', 'ffff0000ffff0002'::simhash64, 1);
+SELECT ndd_nearest_cluster('wi_docs', 'fp', 'ffff0000ffff001f'::simhash64, 1);
+SELECT ndd_nearest_cluster('wi_docs', 'fp', 'ffff0000ffff001f'::simhash64, 1, representatives_only => false);
+SELECT ndd_nearest_cluster('wi_docs', 'fp', '1234567812345678'::simhash64, 3);
+SELECT ndd_nearest_cluster('wi_docs', 'fp', NULL::simhash64, 3);
+SELECT ndd_nearest_cluster('wi_docs', 'fp', 'ffff0000ffff0002'::simhash64, -1);
+SELECT ndd_nearest_cluster('wi_docs', 'nosuch', 'ffff0000ffff0002'::simhash64, 1);
+
+-- other names, fp128, k = 2 and the 'nearest' mode, which follows chains like transitive clusters
+CREATE TABLE wi_wide (key int PRIMARY KEY, f fp128, grp bigint);
+CREATE TRIGGER label BEFORE INSERT ON wi_wide
+  FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('f', 'grp', '2', 'key', 'nearest');
+INSERT INTO wi_wide VALUES (1, '0'), (2, '1'), (3, '3'), (4, '7'), (5, 'f'), (6, 'ff00');
+SELECT * FROM wi_wide ORDER BY key;
+
+-- errors
+CREATE TABLE wi_bad (id int, fp simhash64, cluster_id bigint);
+CREATE TRIGGER bad BEFORE INSERT ON wi_bad FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger();
+INSERT INTO wi_bad VALUES (1, '0');
+DROP TRIGGER bad ON wi_bad;
+CREATE TRIGGER bad BEFORE INSERT ON wi_bad FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp', 'cluster_id', 'three');
+INSERT INTO wi_bad VALUES (1, '0');
+DROP TRIGGER bad ON wi_bad;
+CREATE TRIGGER bad BEFORE INSERT ON wi_bad FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp', 'cluster_id', '-1');
+INSERT INTO wi_bad VALUES (1, '0');
+DROP TRIGGER bad ON wi_bad;
+CREATE TRIGGER bad BEFORE INSERT ON wi_bad FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp', 'cluster_id', '3', 'id', 'greedy');
+INSERT INTO wi_bad VALUES (1, '0');
+DROP TRIGGER bad ON wi_bad;
+CREATE TRIGGER bad BEFORE INSERT ON wi_bad FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fingerprint');
+INSERT INTO wi_bad VALUES (1, '0');
+DROP TRIGGER bad ON wi_bad;
+CREATE TRIGGER bad AFTER INSERT ON wi_bad FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp');
+INSERT INTO wi_bad VALUES (1, '0');
+DROP TRIGGER bad ON wi_bad;
+-- REPEATABLE READ would hide concurrent near-duplicates: refused
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+INSERT INTO wi_docs (fp) VALUES ('ffff0000ffff0000');
+ROLLBACK;
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+INSERT INTO wi_docs (fp) VALUES ('ffff0000ffff0000') RETURNING cluster_id;
+ROLLBACK;

@@ -1,0 +1,331 @@
+-- 40_workflows.sql: the papers' workflows over a whole collection: all near-duplicate pairs in one
+-- call, clusters from pairs, labelling rows on insert, verification with exact measures, and the
+-- filters applied before fingerprinting.
+--
+-- The collection-level functions take the query that produces their input as text (docs_sql,
+-- pairs_sql, order_sql), like pgRouting: any table, view, join or WHERE clause can feed them.
+-- Columns are taken by position; their names do not matter.
+
+-- ---------------------------------------------------------------------------------------------
+-- All pairs (Manku's batch mode; Pugh's iceberg query)
+-- ---------------------------------------------------------------------------------------------
+
+-- Every pair of documents whose fingerprints are within k bits. docs_sql returns (id, fp) with an
+-- integer id and a simhash64, fp128 or bigint fingerprint. blocks = 0 picks the table layout.
+CREATE FUNCTION ndd_pairs(docs_sql text, k int, blocks int DEFAULT 0,
+                          OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- Every pair of documents sharing at least min_shared distinct features. docs_sql returns
+-- (id, features bigint[]): supershingles, word_list_fingerprints, or any feature array.
+CREATE FUNCTION ndd_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
+                                  OUT a bigint, OUT b bigint, OUT shared int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_feature_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- ---------------------------------------------------------------------------------------------
+-- Clusters
+-- ---------------------------------------------------------------------------------------------
+
+-- Clusters from near-duplicate pairs (pairs_sql returns (a, b, ...)). Fully transitive by default;
+-- conservative: a document joins only the cluster of a representative it is a near-duplicate of,
+-- representatives being taken earliest first. order_sql returns every document's id in that
+-- order (use ORDER BY); without it the documents are the ids of the pairs, ascending.
+CREATE FUNCTION ndd_clusters(pairs_sql text, conservative boolean DEFAULT false,
+                             order_sql text DEFAULT NULL,
+                             OUT id bigint, OUT cluster_id bigint, OUT representative boolean)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_clusters'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- ---------------------------------------------------------------------------------------------
+-- On insert: label a new row with the cluster of an existing near-duplicate
+-- ---------------------------------------------------------------------------------------------
+
+-- The cluster of an existing row of tbl whose fingerprint is within k bits of fp, found through
+-- the table's index on fp_column when there is one; NULL when there is none. With
+-- representatives_only (the conservative rule) only representatives (rows whose cluster is their
+-- own id) count, and the earliest (lowest id) wins; otherwise the nearest row wins, then the
+-- lowest id.
+CREATE FUNCTION ndd_nearest_cluster(tbl regclass, fp_column name, fp anyelement, k int,
+                                    cluster_column name DEFAULT 'cluster_id',
+                                    id_column name DEFAULT 'id',
+                                    representatives_only boolean DEFAULT true)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    result bigint;
+BEGIN
+    IF tbl IS NULL OR fp_column IS NULL OR fp IS NULL OR k IS NULL OR cluster_column IS NULL
+       OR id_column IS NULL OR representatives_only IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF k < 0 THEN
+        RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = format('k is %s.', k);
+    END IF;
+    IF representatives_only THEN
+        EXECUTE format('SELECT %1$I FROM %2$s WHERE %3$I <~> $1 <= $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
+                       cluster_column, tbl, fp_column, id_column)
+            INTO result USING fp, k;
+    ELSE
+        EXECUTE format('SELECT %1$I FROM %2$s WHERE %3$I <~> $1 <= $2 ORDER BY %3$I <~> $1, %4$I LIMIT 1',
+                       cluster_column, tbl, fp_column, id_column)
+            INTO result USING fp, k;
+    END IF;
+    RETURN result;
+END
+$$;
+
+-- A BEFORE INSERT row trigger that sets the new row's cluster column: the cluster of an existing
+-- near-duplicate (ndd_nearest_cluster), or the row's own id when it has none (a new
+-- representative). Arguments: fingerprint column, cluster column (default cluster_id), k (default
+-- 3), id column (default id), mode 'conservative' (default) or 'nearest'. A cluster value given in
+-- the INSERT is kept.
+--
+-- Concurrency: two near-duplicates inserted by concurrent transactions would both look, see
+-- neither the other (uncommitted) row, and both become representatives. Near-duplicates share no
+-- single key to lock (simhash neighbours differ in unpredictable bits), so the trigger serialises
+-- labelling per table with a transaction-scoped advisory lock: the second inserter waits until the
+-- first commits or aborts, and under READ COMMITTED its lookup (a new statement, so a new
+-- snapshot) then sees the first row. Inserts into one table are thereby serialised from the
+-- trigger to commit; keep such transactions short. REPEATABLE READ is refused because its
+-- snapshot predates the lock; SERIALIZABLE is safe (the conflict aborts one transaction).
+CREATE FUNCTION ndd_assign_cluster_trigger()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE
+AS $$
+DECLARE
+    fp_column name;
+    cluster_column name := 'cluster_id';
+    k int := 3;
+    id_column name := 'id';
+    mode text := 'conservative';
+    given bigint;
+    own_id bigint;
+    found_cluster bigint;
+    column_name name;
+BEGIN
+    IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' THEN
+        RAISE EXCEPTION 'ndd_assign_cluster_trigger must be a BEFORE INSERT ... FOR EACH ROW trigger'
+            USING ERRCODE = '39P01';
+    END IF;
+    IF TG_NARGS < 1 THEN
+        RAISE EXCEPTION 'ndd_assign_cluster_trigger needs the fingerprint column as its first argument'
+            USING ERRCODE = '22023',
+                  HINT = 'EXECUTE FUNCTION ndd_assign_cluster_trigger(''fp'', ''cluster_id'', ''3'').';
+    END IF;
+    fp_column := TG_ARGV[0];
+    IF TG_NARGS >= 2 THEN cluster_column := TG_ARGV[1]; END IF;
+    IF TG_NARGS >= 3 THEN
+        BEGIN
+            k := TG_ARGV[2]::int;
+        EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range THEN
+            RAISE EXCEPTION 'k must be an integer' USING ERRCODE = '22023',
+                  DETAIL = format('The trigger''s third argument is "%s".', TG_ARGV[2]);
+        END;
+        IF k < 0 THEN
+            RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023';
+        END IF;
+    END IF;
+    IF TG_NARGS >= 4 THEN id_column := TG_ARGV[3]; END IF;
+    IF TG_NARGS >= 5 THEN mode := TG_ARGV[4]; END IF;
+    IF mode NOT IN ('conservative', 'nearest') THEN
+        RAISE EXCEPTION 'mode must be conservative or nearest' USING ERRCODE = '22023',
+              DETAIL = format('The trigger''s fifth argument is "%s".', mode);
+    END IF;
+
+    FOR i IN 1..3 LOOP
+        column_name := (ARRAY[fp_column, cluster_column, id_column])[i];
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute
+                       WHERE attrelid = TG_RELID AND attname = column_name AND attnum > 0
+                         AND NOT attisdropped) THEN
+            RAISE EXCEPTION 'column "%" of relation "%" does not exist', column_name, TG_TABLE_NAME
+                USING ERRCODE = '42703',
+                      HINT = 'The trigger''s arguments are: fingerprint column, cluster column (cluster_id), k (3), id column (id), mode (conservative).';
+        END IF;
+    END LOOP;
+
+    EXECUTE format('SELECT ($1).%I::bigint, ($1).%I::bigint', cluster_column, id_column)
+        INTO given, own_id USING NEW;
+    IF given IS NOT NULL THEN
+        RETURN NEW;             -- labelled by the inserter
+    END IF;
+    IF current_setting('transaction_isolation') = 'repeatable read' THEN
+        RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows under REPEATABLE READ'
+            USING ERRCODE = '0A000',
+                  DETAIL = 'The transaction''s snapshot would hide near-duplicates committed while it waited for the labelling lock.',
+                  HINT = 'Insert under READ COMMITTED or SERIALIZABLE.';
+    END IF;
+
+    -- One lock per table: the first key is ndd's ('ndd' in ASCII), the second the table's oid.
+    PERFORM pg_advisory_xact_lock(7234660, TG_RELID::int);
+
+    EXECUTE format('SELECT ndd_nearest_cluster($2, %L, ($1).%I, $3, %L, %L, $4)',
+                   fp_column, fp_column, cluster_column, id_column)
+        INTO found_cluster USING NEW, TG_RELID::regclass, k, mode = 'conservative';
+    NEW := jsonb_populate_record(NEW, jsonb_build_object(cluster_column, coalesce(found_cluster, own_id)));
+    RETURN NEW;
+END
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Verification: exact measures for pairs and clusters
+-- ---------------------------------------------------------------------------------------------
+
+-- Exact measures of each pair of pairs_sql (a, b, ...) over the texts of docs_sql (id, doc):
+-- Jaccard resemblance and containment of word shingle sets (both directions), the word edit
+-- distance, and edit_similarity = 1 - distance / (tokens of a + tokens of b) (the corpus ground
+-- truth's definition). A pair whose document is missing gets NULL measures.
+CREATE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format($q$
+        SELECT p.a::bigint, p.b::bigint,
+               jaccard(x.doc, y.doc, $1), containment(x.doc, y.doc, $1), containment(y.doc, x.doc, $1),
+               w.d, 1 - w.d::float8 / nullif(cardinality(ndd_tokens(x.doc)) + cardinality(ndd_tokens(y.doc)), 0)
+        FROM (%s) AS p(a, b)
+        LEFT JOIN (%s) AS x(id, doc) ON x.id = p.a
+        LEFT JOIN (%s) AS y(id, doc) ON y.id = p.b
+        CROSS JOIN LATERAL (SELECT word_edit_distance(x.doc, y.doc) AS d) AS w
+        ORDER BY 1, 2 $q$, pairs_sql, docs_sql, docs_sql) USING shingle;
+END
+$$;
+
+-- For every cluster of clusters_sql (id, cluster_id, ...) with two members or more, its worst
+-- pair: the two members with the lowest exact Jaccard resemblance (all member pairs are compared,
+-- so a cluster of s members costs s(s-1)/2 comparisons), with that pair's word edit distance and
+-- edit similarity. Shows what hiding a cluster behind its representative would hide.
+CREATE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format($q$
+        WITH m AS (
+            SELECT c.id::bigint AS id, c.cluster_id::bigint AS cluster_id, d.doc,
+                   count(*) OVER (PARTITION BY c.cluster_id) AS size
+            FROM (%s) AS c(id, cluster_id) JOIN (%s) AS d(id, doc) ON d.id = c.id),
+        worst AS (
+            SELECT DISTINCT ON (x.cluster_id) x.cluster_id, x.size, x.id AS a, y.id AS b,
+                   jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
+            FROM m x JOIN m y ON y.cluster_id = x.cluster_id AND y.id > x.id
+            ORDER BY x.cluster_id, 5, x.id, y.id)
+        SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.d,
+               1 - e.d::float8 / nullif(cardinality(ndd_tokens(w.da)) + cardinality(ndd_tokens(w.db)), 0)
+        FROM worst w CROSS JOIN LATERAL (SELECT word_edit_distance(w.da, w.db) AS d) e
+        ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
+END
+$$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Filters before fingerprinting (the research report's number, stop-word and low-IDF filters)
+-- ---------------------------------------------------------------------------------------------
+
+-- The document's tokens (ndd_tokens: lowercase runs of letters and digits) joined by single
+-- spaces, without numbers (tokens made only of the digits 0-9) when numbers is true, and without
+-- the stop words of a text search configuration when stopwords is given: a token is a stop word
+-- when to_tsvector(stopwords, token) is empty, i.e. the configuration's dictionaries discard it.
+-- Fingerprints of the result see exactly the kept tokens. Immutable like to_tsvector(regconfig,
+-- text): changing a configuration's dictionaries does not recompute stored results.
+CREATE FUNCTION ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    WITH tok AS (SELECT u.t, u.i FROM unnest(ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)),
+         stop AS (SELECT d.t FROM (SELECT DISTINCT tok.t FROM tok) AS d
+                  WHERE stopwords IS NOT NULL AND to_tsvector(stopwords, d.t) = ''::tsvector)
+    SELECT CASE WHEN doc IS NULL THEN NULL ELSE
+        coalesce((SELECT string_agg(tok.t, ' ' ORDER BY tok.i) FROM tok
+                  WHERE NOT (coalesce(numbers, false) AND tok.t ~ '^[0-9]+$')
+                    AND tok.t NOT IN (SELECT stop.t FROM stop)), '') END
+$$;
+
+-- Document frequencies kept by the extension, per named collection: how many documents a
+-- collection has, and in how many of them each token occurs. Dumped by pg_dump.
+CREATE TABLE ndd_collection (
+    name text PRIMARY KEY,
+    ndocs bigint NOT NULL DEFAULT 0 CHECK (ndocs >= 0),
+    built_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE ndd_df (
+    collection text NOT NULL REFERENCES ndd_collection (name) ON DELETE CASCADE ON UPDATE CASCADE,
+    token text NOT NULL,
+    df bigint NOT NULL CHECK (df > 0),
+    PRIMARY KEY (collection, token)
+);
+SELECT pg_catalog.pg_extension_config_dump('ndd_collection', '');
+SELECT pg_catalog.pg_extension_config_dump('ndd_df', '');
+
+-- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
+-- token of every document, as ndd_tokens sees it. Returns the number of documents.
+CREATE FUNCTION ndd_df_collect(collection text, docs_sql text)
+RETURNS bigint
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    DELETE FROM ndd_collection WHERE name = collection;
+    INSERT INTO ndd_collection (name, ndocs) VALUES (collection, 0);
+    EXECUTE format($q$
+        WITH docs AS MATERIALIZED (SELECT d.doc FROM (%s) AS d(id, doc) WHERE d.doc IS NOT NULL),
+             counted AS (UPDATE ndd_collection SET ndocs = (SELECT count(*) FROM docs), built_at = now()
+                         WHERE name = $1 RETURNING ndocs)
+        INSERT INTO ndd_df (collection, token, df)
+        SELECT $1, t.token, count(*)
+        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM unnest(ndd_tokens(docs.doc)) AS u) AS t
+        GROUP BY t.token $q$, docs_sql) USING collection;
+    SELECT ndocs INTO n FROM ndd_collection WHERE name = collection;
+    RETURN n;
+END
+$$;
+
+-- Adds one document to a collection's frequencies (e.g. from an insert trigger); creates the
+-- collection when it does not exist. Returns the collection's new document count.
+CREATE FUNCTION ndd_df_add(collection text, doc text)
+RETURNS bigint
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    INSERT INTO ndd_collection AS c (name, ndocs) VALUES (collection, 1)
+        ON CONFLICT (name) DO UPDATE SET ndocs = c.ndocs + 1
+        RETURNING c.ndocs INTO n;
+    INSERT INTO ndd_df AS f (collection, token, df)
+        SELECT collection, t, 1 FROM (SELECT DISTINCT u AS t FROM unnest(ndd_tokens(doc)) AS u) AS d
+        ON CONFLICT ON CONSTRAINT ndd_df_pkey DO UPDATE SET df = f.df + 1;
+    RETURN n;
+END
+$$;
+
+-- The document's tokens joined by single spaces, keeping only those whose inverse document
+-- frequency in the collection, ln(ndocs / df), is at least min_idf. Tokens the collection has
+-- never seen have an infinite IDF and are kept. (The research report tried thresholds 4 and 5.)
+CREATE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
+RETURNS text
+LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    SELECT c.ndocs INTO n FROM ndd_collection AS c WHERE c.name = collection;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'collection "%" has no document frequencies', collection
+            USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
+    END IF;
+    RETURN coalesce((
+        SELECT string_agg(u.t, ' ' ORDER BY u.i)
+        FROM unnest(ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)
+        LEFT JOIN ndd_df AS f ON f.collection = ndd_filter_low_idf.collection AND f.token = u.t
+        WHERE f.df IS NULL OR ln(n::float8 / f.df) >= min_idf), '');
+END
+$$;
