@@ -3,7 +3,9 @@
 
 NDD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NDD_PG_VERSION=15
-NDD_PGBIN=/usr/lib/postgresql/$NDD_PG_VERSION/bin
+# A private copy of the server tree (relocated, with ndd installed by make install DESTDIR=...) can
+# stand in for the system one: set NDD_PGBIN to its bin directory.
+NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
 
 # The Debian packages a build, the tests and the demo need.
 NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION

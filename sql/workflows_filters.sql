@@ -1,0 +1,31 @@
+-- Filters before fingerprinting: numbers, stop words (text search configurations), low IDF.
+
+SELECT ndd_filter('The 3 quick brown foxes, in 2024, jumped over 12 lazy dogs! B52 x86_64');
+SELECT ndd_filter('The 3 quick brown foxes, in 2024, jumped over 12 lazy dogs! B52 x86_64', numbers => false);
+SELECT ndd_filter('The 3 quick brown foxes, in 2024, jumped over 12 lazy dogs! B52 x86_64', true, 'english');
+SELECT ndd_filter('The 3 quick brown foxes, in 2024, jumped over 12 lazy dogs!', false, 'simple');
+SELECT ndd_filter('Der schnelle braune Fuchs springt über den faulen Hund', true, 'german');
+SELECT ndd_filter('2024 12 7') AS only_numbers, ndd_filter('') AS empty, ndd_filter(NULL) IS NULL AS null_in_null_out;
+SELECT ndd_filter('the and of', true, NULL) AS no_stopword_config, ndd_filter('the and of', true, 'english') AS all_stop_words;
+-- fingerprints of the filtered text see exactly the kept tokens
+SELECT simhash(ndd_filter('In 2024 the fox ran, and in 2025 the fox ran again', true, 'english'))
+     = simhash('fox ran fox ran') AS same_fingerprint;
+SELECT ndd_filter('some text', true, 'no_such_config');
+
+-- document frequencies of a collection, and the low-IDF filter
+SELECT ndd_df_collect('tiny', $$VALUES (1, 'a b c'), (2, 'A b d b'), (3, 'a e f'), (4, NULL)$$) AS ndocs;
+SELECT name, ndocs FROM ndd_collection;
+SELECT token, df FROM ndd_df WHERE collection = 'tiny' ORDER BY token;
+-- idf: a = ln(3/3) = 0, b = ln(3/2) = 0.41, c = d = e = f = ln(3) = 1.10; z unseen, kept
+SELECT ndd_filter_low_idf('a b c z', 'tiny', 0.5);
+SELECT ndd_filter_low_idf('a b c z', 'tiny', 0.0);
+SELECT ndd_filter_low_idf('a b c z', 'tiny', 2.0);
+SELECT ndd_filter_low_idf('', 'tiny', 1.0) AS empty, ndd_filter_low_idf(NULL, 'tiny', 1.0) IS NULL AS null_in_null_out;
+-- adding a document updates the counts; collecting again replaces them
+SELECT ndd_df_add('tiny', 'c c g') AS ndocs;
+SELECT token, df FROM ndd_df WHERE collection = 'tiny' AND token IN ('c', 'g') ORDER BY token;
+SELECT ndd_df_add('other', 'x y') AS ndocs;
+SELECT ndd_df_collect('tiny', $$VALUES (1, 'q')$$) AS ndocs;
+SELECT collection, token, df FROM ndd_df ORDER BY collection, token;
+SELECT ndd_filter_low_idf('a b', 'missing', 1.0);
+SELECT ndd_df_collect('tiny', 'SELECT 1');
