@@ -66,7 +66,14 @@ ndd_start_cluster() {
 # (Re)starts the cluster of ndd_start_cluster if it is not running, e.g. after a crash test.
 ndd_restart_cluster() {
 	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" status >/dev/null 2>&1 && return 0
-	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -o "$NDD_PGOPTS" -l "$NDD_PGLOG" -w -t 300 start >/dev/null
+	# The server must not inherit our open files: a caller's lock (flock) would live as long as it.
+	(
+		for fd in /proc/$BASHPID/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+		done
+		ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -o "$NDD_PGOPTS" -l "$NDD_PGLOG" -w -t 300 start >/dev/null
+	)
 }
 
 # Stops the cluster and removes its directory; keeps it (and says where) when NDD_KEEP_CLUSTER=1.

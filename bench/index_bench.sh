@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# bench/index_bench.sh: radius-3 lookups over random 64-bit fingerprints, side by side:
+# sequential scan (bit_count), Manku's scheme emulated with stock btrees (4 blocks of 16 bits; 10
+# tables of 2 of 5 blocks), and USING ndd. Prints build time, size, median and p95 latency
+# (pgbench -M prepared, client and server pinned to one CPU) and recall against brute force.
+# Not a test: it asserts nothing.
+#
+#   bench/index_bench.sh [rows]        default 1000000; needs a running server (PG* variables)
+#                                      with ndd installed, or NDD_BENCH_CLUSTER=1 to start one
+set -euo pipefail
+ROWS=${1:-1000000}
+QUERIES=1000
+CLIENT_SECONDS=${NDD_BENCH_SECONDS:-20}
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+if [ "${NDD_BENCH_CLUSTER:-0}" = 1 ]; then
+	ndd_build_install
+	ndd_start_cluster "shared_buffers=4GB" "max_wal_size=8GB" "maintenance_work_mem=1GB" "work_mem=64MB"
+	trap ndd_stop_cluster EXIT
+fi
+PSQL="psql -X -q -v ON_ERROR_STOP=1"
+CPU=${NDD_BENCH_CPU:-1}
+
+ndd_log "data: $ROWS rows, 1% planted near-duplicates, $QUERIES queries"
+$PSQL <<SQL
+DROP TABLE IF EXISTS bench, queries CASCADE;
+CREATE EXTENSION IF NOT EXISTS ndd;
+CREATE TABLE bench (id bigint, fpb bigint);
+INSERT INTO bench SELECT g, ('x' || md5(g::text))::bit(64)::bigint FROM generate_series(1, ($ROWS * 99) / 100) g;
+CREATE UNIQUE INDEX bench_id ON bench (id);
+-- 1% planted: copies of random rows with 1..3 flipped bits
+INSERT INTO bench SELECT ($ROWS * 99) / 100 + g,
+	fpb # (1::bigint << (g % 64)) # CASE WHEN g % 3 >= 1 THEN 1::bigint << ((g * 7 + 3) % 64) ELSE 0 END
+	    # CASE WHEN g % 3 = 2 THEN 1::bigint << ((g * 13 + 5) % 64) ELSE 0 END
+FROM (SELECT g, (SELECT fpb FROM bench WHERE id = 1 + (g * 7919) % (($ROWS * 99) / 100)) AS fpb
+      FROM generate_series(1, $ROWS / 100) g) s;
+ALTER TABLE bench ADD COLUMN fp simhash64;
+UPDATE bench SET fp = fpb::simhash64;
+-- half the queries are planted originals (their near-duplicates exist), half random
+CREATE TABLE queries (qid int PRIMARY KEY, q bigint);
+INSERT INTO queries SELECT g, (SELECT fpb FROM bench WHERE id = 1 + (g * 7919) % (($ROWS * 99) / 100)) FROM generate_series(1, $QUERIES / 2) g;
+INSERT INTO queries SELECT $QUERIES / 2 + g, ('x' || md5('q' || g))::bit(64)::bigint FROM generate_series(1, $QUERIES / 2) g;
+DROP INDEX bench_id;
+VACUUM FULL bench;
+VACUUM ANALYZE bench; VACUUM ANALYZE queries;
+SQL
+
+# the 10-table emulation: 5 blocks (13,13,13,13,12 bits), one expression per pair of blocks
+blk() { # block i of fpb as an SQL expression
+	local start=(0 13 26 39 52) len=(13 13 13 13 12)
+	echo "((fpb >> $((64 - ${start[$1]} - ${len[$1]}))) & $(((1 << ${len[$1]}) - 1)))"
+}
+pairs=() ; for a in 0 1 2 3 4; do for b in 0 1 2 3 4; do [ $a -lt $b ] && pairs+=("$a$b"); done; done
+pair_expr() { local a=${1:0:1} b=${1:1:1} lb=$([ "${1:1:1}" = 4 ] && echo 12 || echo 13); echo "(($(blk $a) << $lb) | $(blk $b))"; }
+
+timed() { # label, SQL: prints seconds
+	local t0 t1
+	t0=$(date +%s.%N); $PSQL -c "$2" >/dev/null; t1=$(date +%s.%N)
+	echo "$(echo "$t1 - $t0" | bc)"
+}
+declare -A build size
+build[btree_bigint]=$(timed btree "CREATE INDEX bench_plain ON bench (fpb)")
+size[btree_bigint]=$($PSQL -Atc "SELECT pg_relation_size('bench_plain')")
+s4=""; for i in 0 1 2 3; do s4+="CREATE INDEX bench_b4_$i ON bench (((fpb >> $((48 - 16 * i))) & 65535));"; done
+build[btree_4block]=$(timed b4 "$s4")
+size[btree_4block]=$($PSQL -Atc "SELECT sum(pg_relation_size(oid)) FROM pg_class WHERE relname LIKE 'bench_b4_%'")
+s10=""; for p in "${pairs[@]}"; do s10+="CREATE INDEX bench_b10_$p ON bench ($(pair_expr $p));"; done
+build[btree_10table]=$(timed b10 "$s10")
+size[btree_10table]=$($PSQL -Atc "SELECT sum(pg_relation_size(oid)) FROM pg_class WHERE relname LIKE 'bench_b10_%'")
+build[ndd]=$(timed ndd "CREATE INDEX bench_ndd ON bench USING ndd (fp)")
+size[ndd]=$($PSQL -Atc "SELECT pg_relation_size('bench_ndd')")
+$PSQL -c "ANALYZE bench"
+
+# the queries, each reading its fingerprint by qid (the same btree lookup for every method)
+Q='(SELECT q FROM queries WHERE qid = :i)'
+declare -A sql
+sql[seqscan]="SELECT id FROM bench WHERE bit_count((fpb # $Q)::bit(64)) <= 3"
+w4=""; for i in 0 1 2 3; do e="((fpb >> $((48 - 16 * i))) & 65535)"; w4+="${w4:+ OR }$e = ((q >> $((48 - 16 * i))) & 65535)"; done
+sql[btree_4block]="SELECT id FROM bench, (SELECT q FROM queries WHERE qid = :i) s WHERE ($w4) AND bit_count((fpb # q)::bit(64)) <= 3"
+w10=""; for p in "${pairs[@]}"; do e=$(pair_expr $p); w10+="${w10:+ OR }$e = ${e//fpb/q}"; done
+sql[btree_10table]="SELECT id FROM bench, (SELECT q FROM queries WHERE qid = :i) s WHERE ($w10) AND bit_count((fpb # q)::bit(64)) <= 3"
+sql[ndd]="SELECT id FROM bench WHERE fp <~> $Q::simhash64 <= 3"
+
+# brute force answers, then each method's answers for every query: recall
+$PSQL -c "DROP TABLE IF EXISTS truth; CREATE TABLE truth AS SELECT qid, id FROM queries, bench WHERE bit_count((fpb # q)::bit(64)) <= 3"
+declare -A recall plan
+for m in btree_4block btree_10table ndd; do
+	one=${sql[$m]//:i/qq.qid}
+	recall[$m]=$($PSQL -Atc "SET enable_seqscan = off; WITH got AS (SELECT qq.qid, r.id FROM queries qq, LATERAL ($one) r)
+		SELECT round((SELECT count(*) FROM got JOIN truth USING (qid, id))::numeric / greatest(1, (SELECT count(*) FROM truth)), 4)
+		       || CASE WHEN EXISTS (SELECT * FROM got EXCEPT SELECT * FROM truth) THEN ' (false positives!)' ELSE '' END")
+done
+recall[seqscan]=1
+
+# latency: pgbench -M prepared, one client, pinned with the server to one CPU: new backends inherit
+# the postmaster's CPU affinity, so pin the postmaster (needs its data directory, NDD_PGDATA)
+if [ -n "${NDD_PGDATA:-}" ] && [ -f "$NDD_PGDATA/postmaster.pid" ]; then
+	taskset -a -p -c "$CPU" "$(head -1 "$NDD_PGDATA/postmaster.pid")" >/dev/null
+else
+	ndd_log "NDD_PGDATA not set: the server is not pinned, latencies include cross-CPU round trips"
+fi
+printf '%-14s %10s %12s %12s %10s %10s %8s\n' method build_s size_MB size_vs_bt median_ms p95_ms recall
+for m in seqscan btree_4block btree_10table ndd; do
+	f=$(mktemp); printf '\\set i random(1, %d)\n%s;\n' "$QUERIES" "${sql[$m]}" >"$f"
+	secs=$CLIENT_SECONDS; [ $m = seqscan ] && secs=$((CLIENT_SECONDS / 2 + 1))
+	d=$(mktemp -d)
+	# warm up, then measure
+	( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T 3 >/dev/null 2>&1 )
+	( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T "$secs" -l --log-prefix=lat >/dev/null 2>&1 )
+	read -r med p95 < <(cat "$d"/lat* | awk '{print $3/1000}' | sort -n | awk '{a[NR]=$1} END {print a[int(NR*0.5)+1], a[int(NR*0.95)+1]}')
+	bsz=${size[$m]:-0}
+	printf '%-14s %10s %12s %12s %10s %10s %8s\n' "$m" "${build[$m]:-—}" "$(( bsz / 1048576 ))" \
+		"$( [ "$bsz" -gt 0 ] && echo "scale=2; $bsz / ${size[btree_bigint]}" | bc || echo —)" "$med" "$p95" "${recall[$m]}"
+	rm -rf "$d" "$f"
+done
+[ -n "${NDD_PGDATA:-}" ] && taskset -a -p -c 0-$(($(nproc) - 1)) "$(head -1 "$NDD_PGDATA/postmaster.pid")" >/dev/null
+echo "plain btree on the bigint column: $(( ${size[btree_bigint]} / 1048576 )) MB, built in ${build[btree_bigint]} s"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Script test: the ndd index returns exactly what a sequential scan returns on 200k+ rows with
+# planted near-duplicates, random and clustered fingerprints, k = 0..6, simhash64 and fp128.
+# Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
+set -euo pipefail
+PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+fail=0
+$PSQL <<'SQL'
+CREATE EXTENSION IF NOT EXISTS ndd;
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS ex64, ex128 CASCADE;
+-- 150k uniform + 50k clustered (20 centers, each member within 0..12 bits of its center) + planted
+CREATE TABLE ex64 (id int, fp simhash64);
+INSERT INTO ex64 SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 150000) g;
+INSERT INTO ex64 SELECT 150000 + g,
+	(('x' || md5('c' || (g % 20)))::bit(64)::bigint
+	 # (('x' || md5('m' || g))::bit(64)::bigint & ('x' || md5('n' || g))::bit(64)::bigint
+	    & ('x' || md5('o' || g))::bit(64)::bigint & ('x' || md5('p' || g))::bit(64)::bigint))::simhash64
+FROM generate_series(1, 50000) g;
+INSERT INTO ex64 SELECT 300000 + id, (fp::bigint # (1::bigint << (id % 64)) # (1::bigint << ((id * 5) % 64)))::simhash64
+FROM ex64 WHERE id % 50 = 0 AND id <= 150000;
+INSERT INTO ex64 SELECT -g, NULL FROM generate_series(1, 10) g;
+CREATE TABLE ex128 (id int, fp fp128);
+INSERT INTO ex128 SELECT g, ('x' || md5(g::text) || md5('b' || g))::bit(128)::fp128 FROM generate_series(1, 200000) g;
+INSERT INTO ex128 SELECT 300000 + id,
+	(fp::bit(128) # ('x' || lpad(to_hex(1::bigint << (id % 60)), 16, '0') || lpad(to_hex(1::bigint << ((id * 7) % 60)), 16, '0'))::bit(128))::fp128
+FROM ex128 WHERE id % 50 = 0;
+CREATE INDEX ex64_fp ON ex64 USING ndd (fp);
+CREATE INDEX ex128_fp ON ex128 USING ndd (fp);
+ANALYZE ex64; ANALYZE ex128;
+SQL
+for tab in ex64 ex128; do
+	$PSQL -c "SELECT ndd_index_check('${tab}_fp')"
+	for spec in "uniform:q.id % 4000 = 0 AND q.id <= 150000" "clustered:q.id > 150000 AND q.id <= 200000 AND q.id % 2500 = 0" "planted:q.id > 300000 AND q.id % 100 = 0"; do
+		name=${spec%%:*}; cond=${spec#*:}
+		[ $tab = ex128 ] && [ $name = clustered ] && continue
+		out=$($PSQL <<SQL
+CREATE TEMP TABLE a AS SELECT k, q.id AS qid, d.id FROM $tab q, generate_series(0, 6) k,
+	LATERAL (SELECT id FROM $tab WHERE fp <~> q.fp <= k) d WHERE $cond;
+SET enable_indexscan = off; SET enable_bitmapscan = off;
+CREATE TEMP TABLE b AS SELECT k, q.id AS qid, d.id FROM $tab q, generate_series(0, 6) k,
+	LATERAL (SELECT id FROM $tab WHERE fp <~> q.fp <= k) d WHERE $cond;
+SELECT (SELECT count(*) FROM b) || ' ' ||
+	(SELECT count(*) FROM ((SELECT * FROM a EXCEPT ALL SELECT * FROM b) UNION ALL (SELECT * FROM b EXCEPT ALL SELECT * FROM a)) x);
+SQL
+)
+		read -r rows bad <<<"$out"
+		if [ "$bad" = 0 ] && [ "$rows" -gt 0 ]; then echo "ok   $tab $name: $rows (query, k, row) answers identical to a sequential scan"
+		else echo "FAIL $tab $name: $bad differences among $rows answers"; fail=1; fi
+	done
+	# KNN: the first 20 distances equal a sort's
+	bad=$($PSQL <<SQL
+CREATE TEMP TABLE ka AS SELECT q.id AS qid, d.n, d.dist FROM $tab q, LATERAL (SELECT row_number() OVER () n, dist FROM
+	(SELECT fp <~> q.fp AS dist FROM $tab ORDER BY fp <~> q.fp LIMIT 20) s) d WHERE q.id % 20000 = 7;
+SET enable_indexscan = off;
+CREATE TEMP TABLE kb AS SELECT q.id AS qid, d.n, d.dist FROM $tab q, LATERAL (SELECT row_number() OVER () n, dist FROM
+	(SELECT fp <~> q.fp AS dist FROM $tab ORDER BY fp <~> q.fp LIMIT 20) s) d WHERE q.id % 20000 = 7;
+SELECT count(*) FROM ((SELECT * FROM ka EXCEPT ALL SELECT * FROM kb) UNION ALL (SELECT * FROM kb EXCEPT ALL SELECT * FROM ka)) x;
+SQL
+)
+	if [ "$bad" = 0 ]; then echo "ok   $tab KNN: distances equal a sort's"; else echo "FAIL $tab KNN: $bad differences"; fail=1; fi
+done
+$PSQL -c "DROP TABLE ex64, ex128"
+exit $fail
