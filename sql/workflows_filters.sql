@@ -29,3 +29,11 @@ SELECT ndd_df_collect('tiny', $$VALUES (1, 'q')$$) AS ndocs;
 SELECT collection, token, df FROM ndd_df ORDER BY collection, token;
 SELECT ndd_filter_low_idf('a b', 'missing', 1.0);
 SELECT ndd_df_collect('tiny', 'SELECT 1');
+
+-- ndd_filter is bound when created, so it works in generated columns and index expressions even
+-- with an empty search_path (as while pg_dump's output is restored)
+CREATE TABLE wf_gen (body text, fp simhash64 GENERATED ALWAYS AS (simhash(ndd_filter(body, true, 'english'))) STORED);
+SET search_path = '';
+INSERT INTO public.wf_gen VALUES ('The 3 quick foxes'), ('The 4 quick foxes'), ('Other words entirely');
+RESET search_path;
+SELECT count(*) AS rows, count(DISTINCT fp) AS distinct_fingerprints FROM wf_gen;
