@@ -3,9 +3,10 @@
 # transactions must not both become representatives.
 #  1. Two sessions: A inserts a row and holds its transaction open; B inserts a near-duplicate
 #     meanwhile. B must wait for A (the per-table advisory lock) and then join A's cluster.
+#  1b. The same under SERIALIZABLE: the second transaction aborts (40001) or joins the cluster.
 #  2. Four sessions insert 150 rows each, all within 1 bit of one base fingerprint (so all are
 #     within 2 bits of each other, k = 3): exactly one representative must result, and every row
-#     must carry its id as cluster.
+#     must be in its cluster. The lookups go through an ndd index on the fingerprint.
 # Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
 set -euo pipefail
 db=ndd_trigger_concurrency
@@ -17,6 +18,7 @@ q <<'SQL'
 CREATE EXTENSION ndd;
 CREATE TABLE docs (id bigserial PRIMARY KEY, fp simhash64, cluster_id bigint);
 CREATE TRIGGER label BEFORE INSERT ON docs FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp');
+CREATE INDEX ON docs USING ndd (fp);
 SQL
 
 # 1. the two-session race
@@ -30,6 +32,22 @@ result=$(q -c "SELECT string_agg(id || ':' || cluster_id, ' ' ORDER BY id) FROM 
 echo "two sessions: rows $result; the second insert waited ${waited}s"
 if [ "$result" != "1:1 2:1" ]; then
 	echo "FAILED: the concurrent near-duplicate did not join the first row's cluster"
+	exit 1
+fi
+
+# 1b. the same race under SERIALIZABLE: the second transaction's snapshot predates the first's
+# commit, so it cannot see the first row; serializable snapshot isolation must then abort it
+# (40001, to be retried) rather than let it commit a second representative.
+q -c "TRUNCATE docs RESTART IDENTITY"
+q -c "BEGIN ISOLATION LEVEL SERIALIZABLE; INSERT INTO docs (fp) VALUES ('00000000ffffffff'); SELECT pg_sleep(2); COMMIT;" &
+sleep 0.7
+second=$(psql -X -q -A -t -d $db -c "BEGIN ISOLATION LEVEL SERIALIZABLE" \
+	-c "INSERT INTO docs (fp) VALUES ('00000000fffffffe')" -c "COMMIT" 2>&1 || true)
+wait
+result=$(q -c "SELECT string_agg(id || ':' || cluster_id, ' ' ORDER BY id) FROM docs")
+echo "serializable: rows $result; second session: $(echo "$second" | grep -o 'could not serialize[^.]*' || echo committed)"
+if [ "$result" != "1:1" ] && [ "$result" != "1:1 2:1" ]; then
+	echo "FAILED: under SERIALIZABLE a concurrent near-duplicate became a second representative"
 	exit 1
 fi
 
