@@ -2,7 +2,9 @@
 # bench/index_bench.sh: radius-3 lookups over random 64-bit fingerprints, side by side:
 # sequential scan (bit_count), Manku's scheme emulated with stock btrees (4 blocks of 16 bits; 10
 # tables of 2 of 5 blocks), and USING ndd. Prints build time, size, median and p95 latency
-# (pgbench -M prepared, client and server pinned to one CPU) and recall against brute force.
+# (pgbench -M prepared, client and server pinned to one CPU: what an application sees), the median
+# and p95 execution time inside the server (EXPLAIN ANALYZE of each query, no planning, no round
+# trip: the work of the method itself) and recall against brute force.
 # Not a test: it asserts nothing.
 #
 #   bench/index_bench.sh [rows]        default 1000000; needs a running server (PG* variables)
@@ -56,7 +58,7 @@ pair_expr() { local a=${1:0:1} b=${1:1:1} lb=$([ "${1:1:1}" = 4 ] && echo 12 || 
 timed() { # label, SQL: prints seconds
 	local t0 t1
 	t0=$(date +%s.%N); $PSQL -c "$2" >/dev/null; t1=$(date +%s.%N)
-	echo "$(echo "$t1 - $t0" | bc)"
+	printf '%.2f\n' "$(echo "$t1 - $t0" | bc)"
 }
 declare -A build size
 build[btree_bigint]=$(timed btree "CREATE INDEX bench_plain ON bench (fpb)")
@@ -99,7 +101,22 @@ if [ -n "${NDD_PGDATA:-}" ] && [ -f "$NDD_PGDATA/postmaster.pid" ]; then
 else
 	ndd_log "NDD_PGDATA not set: the server is not pinned, latencies include cross-CPU round trips"
 fi
-printf '%-14s %10s %12s %12s %10s %10s %8s\n' method build_s size_MB size_vs_bt median_ms p95_ms recall
+# server-side execution time of query i of a method, from EXPLAIN ANALYZE (TIMING OFF: no per-node
+# clock reads); the sequential scan runs on the first 20 queries only
+$PSQL <<'SQL'
+CREATE OR REPLACE FUNCTION bench_server_ms(q text, n int) RETURNS TABLE (med float8, p95 float8)
+LANGUAGE plpgsql AS $$
+DECLARE plan json; times float8[] := '{}';
+BEGIN
+	FOR i IN 1..n LOOP
+		EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || replace(q, ':i', i::text) INTO plan;
+		times := times || (plan->0->>'Execution Time')::float8;
+	END LOOP;
+	RETURN QUERY SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY t), percentile_disc(0.95) WITHIN GROUP (ORDER BY t)
+		FROM unnest(times) t;
+END $$;
+SQL
+printf '%-14s %10s %12s %12s %10s %10s %12s %12s %8s\n' method build_s size_MB size_vs_bt median_ms p95_ms server_med server_p95 recall
 for m in seqscan btree_4block btree_10table ndd; do
 	f=$(mktemp); printf '\\set i random(1, %d)\n%s;\n' "$QUERIES" "${sql[$m]}" >"$f"
 	secs=$CLIENT_SECONDS; [ $m = seqscan ] && secs=$((CLIENT_SECONDS / 2 + 1))
@@ -108,9 +125,12 @@ for m in seqscan btree_4block btree_10table ndd; do
 	( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T 3 >/dev/null 2>&1 )
 	( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T "$secs" -l --log-prefix=lat >/dev/null 2>&1 )
 	read -r med p95 < <(cat "$d"/lat* | awk '{print $3/1000}' | sort -n | awk '{a[NR]=$1} END {print a[int(NR*0.5)+1], a[int(NR*0.95)+1]}')
+	n=$QUERIES; [ $m = seqscan ] && n=20
+	IFS='|' read -r smed sp95 < <(taskset -c "$CPU" $PSQL -At \
+		-c "SELECT round(med::numeric, 3), round(p95::numeric, 3) FROM bench_server_ms(\$q\$${sql[$m]}\$q\$, $n)")
 	bsz=${size[$m]:-0}
-	printf '%-14s %10s %12s %12s %10s %10s %8s\n' "$m" "${build[$m]:-—}" "$(( bsz / 1048576 ))" \
-		"$( [ "$bsz" -gt 0 ] && echo "scale=2; $bsz / ${size[btree_bigint]}" | bc || echo —)" "$med" "$p95" "${recall[$m]}"
+	printf '%-14s %10s %12s %12s %10s %10s %12s %12s %8s\n' "$m" "${build[$m]:-—}" "$(( bsz / 1048576 ))" \
+		"$( [ "$bsz" -gt 0 ] && echo "scale=2; $bsz / ${size[btree_bigint]}" | bc || echo —)" "$med" "$p95" "$smed" "$sp95" "${recall[$m]}"
 	rm -rf "$d" "$f"
 done
 [ -n "${NDD_PGDATA:-}" ] && taskset -a -p -c 0-$(($(nproc) - 1)) "$(head -1 "$NDD_PGDATA/postmaster.pid")" >/dev/null

@@ -103,6 +103,28 @@ SELECT r,
   (SELECT count(*) FROM ndd_feature_pairs('SELECT id, f FROM wp_random', r, 100000)) AS pairs
 FROM generate_series(1, 3) AS r;
 
+-- minhash thresholds exactly: supershingles with one value per group tag each minimum with its
+-- position, so two sketches share m such features iff they agree in m positions, and
+-- ndd_feature_pairs(..., m) returns exactly the pairs with minhash_similarity >= m / hashes
+CREATE TABLE wp_texts AS
+  SELECT i AS id, (SELECT string_agg('w' || (abs(hashint4((i % 20) * 100 + j + CASE WHEN i > 20 AND j % 9 = i % 9 THEN 7000 ELSE 0 END)) % 400), ' ')
+                   FROM generate_series(1, 40) AS j) AS body
+  FROM generate_series(1, 40) AS i;
+CREATE TABLE wp_sketches AS SELECT id, shingle_minhash(body, 2, 16) AS sk FROM wp_texts;
+SELECT m,
+  (SELECT count(*) FROM ndd_feature_pairs('SELECT id, supershingles(sk, 16) FROM wp_sketches', m, 100000)) AS pairs,
+  (SELECT count(*) FROM (
+     (SELECT a, b, shared FROM ndd_feature_pairs('SELECT id, supershingles(sk, 16) FROM wp_sketches', m, 100000)
+      EXCEPT
+      SELECT x.id, y.id, round(minhash_similarity(x.sk, y.sk) * 16)::int FROM wp_sketches x JOIN wp_sketches y ON x.id < y.id
+      WHERE minhash_similarity(x.sk, y.sk) * 16 >= m - 0.001)
+     UNION ALL
+     (SELECT x.id, y.id, round(minhash_similarity(x.sk, y.sk) * 16)::int FROM wp_sketches x JOIN wp_sketches y ON x.id < y.id
+      WHERE minhash_similarity(x.sk, y.sk) * 16 >= m - 0.001
+      EXCEPT
+      SELECT a, b, shared FROM ndd_feature_pairs('SELECT id, supershingles(sk, 16) FROM wp_sketches', m, 100000))) d) AS mismatches
+FROM unnest(ARRAY[4, 8, 12, 16]) AS m;
+
 SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 0);
 SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 2, 1);
 SELECT * FROM ndd_feature_pairs('SELECT id, f::int[] FROM wp_features');

@@ -90,8 +90,9 @@ def evaluate(parts, pred, pos):
 # verified: settings whose pairs are also filtered by the exact Jaccard (jaccard(a, b) >= 0.8 and
 # >= 0.9), the candidate-then-verify pipeline: fingerprints find candidates, exact Jaccard decides.
 def methods():
-    sketch_t = "ARRAY(SELECT v # hashint8extended(i, 7) FROM unnest(shingle_minhash(body, 4, 84)) " \
-               "WITH ORDINALITY AS u(v, i))"
+    # one supershingle per minimum: each value tagged with its position, so m shared features are
+    # m equal positions and min_shared = ceil(84 t) is the minhash_similarity threshold t itself
+    sketch_t = "supershingles(shingle_minhash(body, 4, 84), 84)"
     thresholds = [(math.ceil(t * 84 - 1e-9), "t=%.2f" % t) for t in (0.5, 0.7, 0.8, 0.85, 0.9)]
     return [
         ("simhash words", "simhash", "simhash(body)", "hamming", list(range(0, 7)), [6]),

@@ -5,7 +5,7 @@
 # Loads each corpus with the corpus's own tools/to_copy_tsv.py into a fresh database and checks,
 # per pair and shingle size (k = 4, and 3 where the corpus has it):
 #   - token counts: cardinality(ndd_tokens(doc)) = ntok_a, ntok_b;
-#   - shingle sets, computed independently in SQL from ndd_tokens (array slices joined by spaces):
+#   - shingle sets, computed independently in SQL from ndd_tokens (window frames of k tokens):
 #     distinct counts = size_a, size_b and the intersection = inter;
 #   - jaccard(a, b, k) = inter / (size_a + size_b - inter) exactly, and rounds to the 6-digit truth;
 #   - containment(a, b, k) = inter / size_a and containment(b, a, k) = inter / size_b exactly;
