@@ -133,3 +133,30 @@ SELECT id FROM docs WHERE fp = (SELECT fp FROM docs WHERE id = 11);
 
 -- the operator classes validate
 SELECT opcname, amvalidate(oid) FROM pg_opclass WHERE opcmethod = (SELECT oid FROM pg_am WHERE amname = 'ndd') ORDER BY 1;
+
+-- more results than work_mem holds: the scan keeps the smallest keys, passes over its source again
+-- for the rest (several passes here), and stays exact, in both plain and KNN order
+CREATE TABLE ws AS
+  SELECT g AS id, ('x' || md5(g::text))::bit(64)::bigint::simhash64 AS fp FROM generate_series(1, 20000) g;
+CREATE INDEX ws_fp ON ws USING ndd (fp);
+ANALYZE ws;
+SET work_mem = '64kB';
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM ws WHERE fp <~> '0123456789abcdef' <= 36;
+-- the reference: bit_count over bigint, which no index serves
+WITH idx AS (SELECT id FROM ws WHERE fp <~> '0123456789abcdef' <= 36),
+     ref AS (SELECT id FROM ws WHERE bit_count((fp::bigint # x'0123456789abcdef'::bigint)::bit(64)) <= 36)
+SELECT (SELECT count(*) FROM idx) AS rows, (SELECT count(*) FROM ref) AS reference,
+       (SELECT count(*) FROM (SELECT * FROM idx EXCEPT SELECT * FROM ref) d) AS extra,
+       (SELECT count(*) FROM (SELECT * FROM ref EXCEPT SELECT * FROM idx) m) AS missing;
+EXPLAIN (COSTS OFF) SELECT id FROM ws ORDER BY fp <~> '0123456789abcdef' LIMIT 15000;
+WITH idx AS (SELECT row_number() OVER () AS n, d
+             FROM (SELECT fp <~> '0123456789abcdef' AS d FROM ws ORDER BY fp <~> '0123456789abcdef' LIMIT 15000) x),
+     ref AS (SELECT row_number() OVER (ORDER BY d) AS n, d
+             FROM (SELECT bit_count((fp::bigint # x'0123456789abcdef'::bigint)::bit(64)) AS d FROM ws) y)
+SELECT count(*) AS rows, count(*) FILTER (WHERE idx.d <> ref.d) AS out_of_order
+FROM idx JOIN ref USING (n);
+RESET work_mem;
+RESET enable_seqscan;
+RESET enable_bitmapscan;

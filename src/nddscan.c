@@ -83,7 +83,8 @@ typedef struct NddScanOpaqueData
 	/* the results of the current pass */
 	uint64	   *items;
 	int			nitems;
-	int			cap;
+	int			nalloc;			/* items allocated: grows by doubling up to cap */
+	int			cap;			/* work_mem's worth of items */
 	int			pos;
 	bool		has_lower;
 	uint64		lower;			/* keys <= lower were returned already */
@@ -211,6 +212,7 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 
 	so->planned = false;
 	so->items = NULL;
+	so->nalloc = 0;
 	so->nitems = so->pos = 0;
 	so->cap = (int) Min((int64) work_mem * 1024L / sizeof(uint64), (int64) (MaxAllocSize / sizeof(uint64)));
 	so->cap = Max(so->cap, 1024);
@@ -305,7 +307,19 @@ collect(NddScanOpaque so, uint64 key)
 	if ((so->has_lower && key <= so->lower) || key > so->upper)
 		return;
 	so->items[so->nitems++] = key;
-	if (so->nitems >= so->cap)
+	if (so->nitems < so->nalloc)
+		return;
+	if (so->nalloc < so->cap)
+	{
+		/*
+		 * Grow instead of allocating work_mem up front: a radius query usually collects a handful
+		 * of keys, and a multi-megabyte allocation per scan (malloc, page faults, free) would cost
+		 * more than the search itself.
+		 */
+		so->nalloc = (int) Min((int64) so->nalloc * 2, (int64) so->cap);
+		so->items = repalloc_huge(so->items, sizeof(uint64) * (Size) so->nalloc);
+	}
+	else
 	{
 		/* keep the smaller half and drop everything above it from now on */
 		int			keep = so->cap / 2;
@@ -512,7 +526,10 @@ next_batch(IndexScanDesc scan)
 		NddSourceKind was = so->source;
 
 		if (so->items == NULL)
-			so->items = MemoryContextAllocHuge(so->cxt, sizeof(uint64) * (Size) so->cap);
+		{
+			so->nalloc = Min(so->cap, 256);
+			so->items = MemoryContextAllocHuge(so->cxt, sizeof(uint64) * (Size) so->nalloc);
+		}
 		so->nitems = 0;
 		so->pos = 0;
 		so->upper = PG_UINT64_MAX;
