@@ -110,3 +110,59 @@ SELECT ndd_index_check('u_fp') LIKE '%: ok' AS unlogged_ok;
 -- the check refuses what is not an ndd index
 SELECT ndd_index_check('t_pkey');
 SELECT ndd_index_check('t');
+
+-- growth: an index made on an empty table appends segments as rows arrive (README.index.md,
+-- "Growth"), and stays exact across them: radius queries, KNN, NULLs, VACUUM, REINDEX
+CREATE TABLE gr (id int, fp simhash64);
+CREATE INDEX gr_fp ON gr USING ndd (fp);
+INSERT INTO gr SELECT g, CASE WHEN g % 1000 = 0 THEN NULL ELSE ('x' || md5(g::text))::bit(64)::bigint::simhash64 END
+  FROM generate_series(1, 20000) g;
+INSERT INTO gr SELECT 100000 + id, (fp::bigint # (1::bigint << (id % 64)))::simhash64 FROM gr WHERE id % 10 = 1;
+SELECT ndd_index_check('gr_fp');
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM gr WHERE fp <~> '0123456789abcdef' <= 3;
+CREATE TEMP TABLE gr_idx AS
+  SELECT q.id AS qid, k, d.id FROM gr q, generate_series(0, 5) k, LATERAL (SELECT id FROM gr WHERE fp <~> q.fp <= k) d
+  WHERE q.id % 397 = 0;
+CREATE TEMP TABLE gr_knn AS
+  SELECT q.id AS qid, n, dist FROM gr q, LATERAL (SELECT row_number() OVER () AS n, dist
+    FROM (SELECT fp <~> q.fp AS dist FROM gr ORDER BY fp <~> q.fp LIMIT 25) s) d
+  WHERE q.id % 1999 = 0;
+RESET enable_seqscan;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SELECT (SELECT count(*) FROM gr_idx) AS answers,
+       (SELECT count(*) FROM (
+          (SELECT * FROM gr_idx EXCEPT ALL
+           SELECT q.id, k, d.id FROM gr q, generate_series(0, 5) k, LATERAL (SELECT id FROM gr WHERE fp <~> q.fp <= k) d
+           WHERE q.id % 397 = 0)
+          UNION ALL
+          (SELECT q.id, k, d.id FROM gr q, generate_series(0, 5) k, LATERAL (SELECT id FROM gr WHERE fp <~> q.fp <= k) d
+           WHERE q.id % 397 = 0
+           EXCEPT ALL SELECT * FROM gr_idx)) x) AS differences,
+       (SELECT count(*) FROM (
+          (SELECT * FROM gr_knn EXCEPT ALL
+           SELECT q.id, n, dist FROM gr q, LATERAL (SELECT row_number() OVER () AS n, dist
+             FROM (SELECT fp <~> q.fp AS dist FROM gr ORDER BY fp <~> q.fp LIMIT 25) s) d WHERE q.id % 1999 = 0)
+          UNION ALL
+          (SELECT q.id, n, dist FROM gr q, LATERAL (SELECT row_number() OVER () AS n, dist
+             FROM (SELECT fp <~> q.fp AS dist FROM gr ORDER BY fp <~> q.fp LIMIT 25) s) d WHERE q.id % 1999 = 0
+           EXCEPT ALL SELECT * FROM gr_knn)) y) AS knn_differences;
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+SET enable_seqscan = off;
+SELECT count(*) AS null_rows FROM gr WHERE fp IS NULL;
+DELETE FROM gr WHERE id % 7 = 0;
+VACUUM gr;
+SELECT ndd_index_check('gr_fp');
+SELECT count(*) FROM gr WHERE fp <~> (SELECT fp FROM gr WHERE id = 100011) <= 1;
+REINDEX INDEX gr_fp;
+SELECT ndd_index_check('gr_fp');
+SELECT count(*) FROM gr WHERE fp <~> (SELECT fp FROM gr WHERE id = 100011) <= 1;
+-- and without blocking writers
+INSERT INTO gr SELECT 200000 + g, ('x' || md5('more' || g))::bit(64)::bigint::simhash64 FROM generate_series(1, 30000) g;
+SELECT ndd_index_check('gr_fp') ~ 'segments' AS grew_again;
+REINDEX INDEX CONCURRENTLY gr_fp;
+SELECT ndd_index_check('gr_fp');
+SELECT count(*) FROM gr WHERE fp <~> (SELECT fp FROM gr WHERE id = 100011) <= 1;
+RESET enable_seqscan;

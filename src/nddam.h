@@ -26,7 +26,7 @@
 /* ---- on-disk constants ---- */
 
 #define NDD_MAGIC			0x4E444431	/* "NDD1" */
-#define NDD_VERSION			1
+#define NDD_VERSION			2
 #define NDD_METAPAGE_BLKNO	0
 
 /* page kinds, in the special space of every page */
@@ -85,8 +85,27 @@ typedef struct NddOptions
 #define NDD_DEFAULT_FILLFACTOR	85
 
 /*
- * The metapage (block 0), written once by the build and never changed: an index's shape is fixed
- * until REINDEX. Cached per backend in rd_amcache.
+ * A segment: one complete set of the layout's tables, with its own bucket count. The build makes
+ * segment 0; when inserts have grown the last segment's chains to twice its primary pages, an
+ * insert appends a new, larger segment (README.index.md, "Growth"). Later inserts go to the last
+ * segment; scans read every segment. The primaries of a segment after the first are contiguous:
+ * table t's page p is block start + t * npages + p.
+ */
+typedef struct NddSegment
+{
+	uint32		npages;			/* primary pages per table */
+	int32		delta_bits;		/* width of an entry's head - page_low field in this segment */
+	BlockNumber start;			/* first primary block (segments after the first) */
+	uint32		grown_pages;	/* overflow pages linked by inserts into this segment */
+} NddSegment;
+
+/* Segments an index can have: each new one is about three times the one before, so 32 is plenty. */
+#define NDD_MAX_SEGMENTS	32
+
+/*
+ * The metapage (block 0). The build writes it; afterwards only the growth step changes it (it
+ * counts the overflow pages inserts link and appends segments), under the metapage's exclusive
+ * lock and through generic WAL. Backends re-read it at every scan and insert.
  */
 typedef struct NddMetaPageData
 {
@@ -107,6 +126,8 @@ typedef struct NddMetaPageData
 	int64		build_nulls;	/* NULL rows indexed by the build */
 	BlockNumber table_start[NDD_LAYOUT_MAX_TABLES];	/* block of each table's page 0 */
 	NddLayout	layout;
+	int32		nsegments;		/* >= 1; segment 0 is npages, delta_bits, table_start above */
+	NddSegment	seg[NDD_MAX_SEGMENTS];
 } NddMetaPageData;
 
 typedef NddMetaPageData *NddMetaPage;
@@ -153,6 +174,7 @@ extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 
 							BlockNumber block, OffsetNumber offset);
 extern Buffer ndd_new_buffer(Relation index);
 extern BlockNumber ndd_primary_block(const NddMetaPageData *meta, int table, uint32 page);
+extern void ndd_segment_view(const NddMetaPageData *meta, int s, NddMetaPageData *view);
 extern void ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 							 Cost *indexStartupCost, Cost *indexTotalCost,
 							 Selectivity *indexSelectivity, double *indexCorrelation,

@@ -197,6 +197,10 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 	}
 	meta->npages = (uint32) npages;
 	meta->delta_bits = ndd_page_delta_bits(meta->npages);
+	/* the build makes segment 0, whose shape is npages, delta_bits and table_start */
+	meta->nsegments = 1;
+	meta->seg[0].npages = meta->npages;
+	meta->seg[0].delta_bits = meta->delta_bits;
 }
 
 /* Pages a bucket of cnt entries occupies: its primary and ceil(cnt / cap) - 1 overflow pages. */

@@ -199,10 +199,13 @@ ndd_index_check(PG_FUNCTION_ARGS)
 	Relation	index;
 	IndexInfo  *indexInfo;
 	NddMetaPageData meta;
+	NddMetaPageData seg;
 	NddCheckState cs;
 	BlockNumber nblocks;
 	bool	   *seen;
 	int64		chain_pages = 0;
+	int64		primaries = 0;
+	int			s;
 	int			t;
 	uint32		p;
 	NddDigest	nulls = {0, 0};
@@ -230,6 +233,13 @@ ndd_index_check(PG_FUNCTION_ARGS)
 		meta.ntables < 1 || meta.ntables > NDD_LAYOUT_MAX_TABLES || meta.npages < 1 ||
 		meta.delta_bits != ndd_page_delta_bits(meta.npages) || meta.null_start >= nblocks)
 		corrupt(index, "the metapage describes an impossible shape", NDD_METAPAGE_BLKNO);
+	if (meta.nsegments < 1 || meta.nsegments > NDD_MAX_SEGMENTS)
+		corrupt(index, "the metapage has an impossible number of segments", NDD_METAPAGE_BLKNO);
+	for (s = 1; s < meta.nsegments; s++)
+		if (meta.seg[s].npages < 1 || meta.seg[s].delta_bits != ndd_page_delta_bits(meta.seg[s].npages) ||
+			meta.seg[s].start < 1 ||
+			(uint64) meta.seg[s].start + (uint64) meta.ntables * meta.seg[s].npages > nblocks)
+			corrupt(index, "the metapage describes an impossible segment", NDD_METAPAGE_BLKNO);
 
 	seen = palloc_extended(sizeof(bool) * (Size) nblocks, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	seen[NDD_METAPAGE_BLKNO] = true;
@@ -244,8 +254,14 @@ ndd_index_check(PG_FUNCTION_ARGS)
 	{
 		NddDigest	d = {0, 0};
 
-		for (p = 0; p < meta.npages; p++)
-			chain_pages += check_chain(index, &meta, t, p, seen, nblocks, &d);
+		/* table t over all segments holds every row once */
+		for (s = 0; s < meta.nsegments; s++)
+		{
+			ndd_segment_view(&meta, s, &seg);
+			for (p = 0; p < seg.npages; p++)
+				chain_pages += check_chain(index, &seg, t, p, seen, nblocks, &d);
+			primaries += seg.npages;
+		}
 		if (d.count != cs.rows.count || d.sum != cs.rows.sum)
 			ereport(ERROR,
 					(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -267,10 +283,12 @@ ndd_index_check(PG_FUNCTION_ARGS)
 				 errhint("Entries of rows deleted since the last VACUUM also count: VACUUM the table first.")));
 
 	report = psprintf("ndd index \"%s\": %d tables x " INT64_FORMAT " rows, " INT64_FORMAT
-					  " NULL rows, %u primary pages per table, " INT64_FORMAT
+					  " NULL rows, " INT64_FORMAT " primary pages per table%s, " INT64_FORMAT
 					  " overflow pages, %u blocks: ok",
 					  RelationGetRelationName(index), meta.ntables, cs.rows.count, cs.nulls.count,
-					  meta.npages, chain_pages - (int64) meta.ntables * meta.npages - 1, nblocks);
+					  primaries / meta.ntables,
+					  meta.nsegments > 1 ? psprintf(" in %d segments", meta.nsegments) : "",
+					  chain_pages - primaries - 1, nblocks);
 
 	index_close(index, ShareLock);
 	table_close(heap, ShareLock);

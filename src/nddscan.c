@@ -55,7 +55,8 @@ typedef struct NddRange
 
 typedef struct NddScanOpaqueData
 {
-	NddMetaPageData meta;
+	NddMetaPageData meta;		/* read at every rescan: segments can be appended */
+	NddMetaPageData *segs;		/* meta as seen from each segment (ndd_segment_view) */
 	MemoryContext cxt;			/* reset at every rescan */
 
 	/* the WHERE keys */
@@ -77,8 +78,9 @@ typedef struct NddScanOpaqueData
 	bool		knn_probe_stage;	/* the source is KNN's first-stage probe */
 	NddPoint   *center;			/* what the probes are centered on */
 	int			probe_radius;
-	NddRange  **ranges;			/* per table */
-	int		   *nranges;
+	NddRange ***ranges;			/* per segment and table */
+	int		  **nranges;
+	bool	   *seg_full;		/* per segment: PROBE reads its table 0 whole instead */
 
 	/* the results of the current pass */
 	uint64	   *items;
@@ -159,6 +161,11 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	MemoryContextReset(so->cxt);
 	old = MemoryContextSwitchTo(so->cxt);
 
+	so->meta = *ndd_get_meta(scan->indexRelation);
+	so->segs = palloc(sizeof(NddMetaPageData) * so->meta.nsegments);
+	for (i = 0; i < so->meta.nsegments; i++)
+		ndd_segment_view(&so->meta, i, &so->segs[i]);
+
 	so->empty = false;
 	so->nballs = 0;
 	so->driving = -1;
@@ -221,11 +228,14 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	MemoryContextSwitchTo(old);
 }
 
-/* The page ranges of table t to probe for keys within e bits of center's key (false: too many). */
+/*
+ * The page ranges of table t of segment s to probe for keys within e bits of center's key (false:
+ * too many).
+ */
 static bool
-plan_table_ranges(NddScanOpaque so, int t, const uint64 head, int e, uint64 limit)
+plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint64 limit)
 {
-	const NddMetaPageData *meta = &so->meta;
+	const NddMetaPageData *meta = &so->segs[s];
 	int			kb = Min(64, (int) meta->layout.key_bits[t]);
 	int			w;
 	uint64		nprefix;
@@ -264,19 +274,22 @@ plan_table_ranges(NddScanOpaque so, int t, const uint64 head, int e, uint64 limi
 		}
 	}
 	pfree(prefixes);
-	so->ranges[t] = ranges;
-	so->nranges[t] = nr;
+	so->ranges[s][t] = ranges;
+	so->nranges[s][t] = nr;
 	return true;
 }
 
-/* Chooses PROBE around center with radius r, or FULL when probing would read more. */
+/*
+ * Chooses PROBE around center with radius r, or FULL when probing would read more. Under PROBE,
+ * each segment is probed, or read whole (its table 0) where that is cheaper.
+ */
 static void
 plan_source(NddScanOpaque so, NddPoint *center, int r)
 {
 	const NddMetaPageData *meta = &so->meta;
 	int			e;
-	int			t;
-	uint64		pages = 0;
+	int			s;
+	bool		any_probe = false;
 
 	so->source = SRC_FULL;
 	so->center = center;
@@ -284,20 +297,35 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	if (r >= meta->bits)
 		return;
 	e = ndd_layout_key_radius(&meta->layout, r);
-	so->ranges = palloc0(sizeof(NddRange *) * meta->ntables);
-	so->nranges = palloc0(sizeof(int) * meta->ntables);
-	for (t = 0; t < meta->ntables; t++)
+	so->ranges = palloc0(sizeof(NddRange **) * meta->nsegments);
+	so->nranges = palloc0(sizeof(int *) * meta->nsegments);
+	so->seg_full = palloc0(sizeof(bool) * meta->nsegments);
+	for (s = 0; s < meta->nsegments; s++)
 	{
-		int			i;
+		uint32		npages = so->segs[s].npages;
+		uint64		pages = 0;
+		int			t;
 
-		if (!plan_table_ranges(so, t, center->perm[t][0], e, meta->npages))
-			return;
-		for (i = 0; i < so->nranges[t]; i++)
-			pages += so->ranges[t][i].last - so->ranges[t][i].first + 1;
-		if (pages >= meta->npages && e > 0)
-			return;				/* one whole table is cheaper */
+		so->ranges[s] = palloc0(sizeof(NddRange *) * meta->ntables);
+		so->nranges[s] = palloc0(sizeof(int) * meta->ntables);
+		for (t = 0; t < meta->ntables && !so->seg_full[s]; t++)
+		{
+			int			i;
+
+			if (!plan_table_ranges(so, s, t, center->perm[t][0], e, npages))
+				so->seg_full[s] = true;
+			else
+			{
+				for (i = 0; i < so->nranges[s][t]; i++)
+					pages += so->ranges[s][t][i].last - so->ranges[s][t][i].first + 1;
+				if (pages >= npages && e > 0)
+					so->seg_full[s] = true;	/* one whole table is cheaper */
+			}
+		}
+		any_probe |= !so->seg_full[s];
 	}
-	so->source = SRC_PROBE;
+	if (any_probe)
+		so->source = SRC_PROBE;
 }
 
 /* Adds a key to the pass's results, keeping only the smallest cap of those above lower. */
@@ -341,10 +369,9 @@ collect(NddScanOpaque so, uint64 key)
  * the number reported.
  */
 static int64
-scan_chain(IndexScanDesc scan, int t, uint32 p, TIDBitmap *tbm)
+scan_chain(IndexScanDesc scan, const NddMetaPageData *meta, int t, uint32 p, TIDBitmap *tbm)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
-	const NddMetaPageData *meta = &so->meta;
 	Relation	index = scan->indexRelation;
 	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(meta, t, p);
 	uint64		low = t < 0 ? 0 : ndd_page_low(p, meta->npages);
@@ -421,43 +448,66 @@ scan_chain(IndexScanDesc scan, int t, uint32 p, TIDBitmap *tbm)
 	return found;
 }
 
-/* One pass over the current source. */
+/* Reads table 0 of the segment seen through meta whole. */
+static int64
+scan_table0(IndexScanDesc scan, const NddMetaPageData *meta, TIDBitmap *tbm)
+{
+	int64		found = 0;
+	uint32		p;
+
+	for (p = 0; p < meta->npages; p++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		found += scan_chain(scan, meta, 0, p, tbm);
+	}
+	return found;
+}
+
+/* One pass over the current source, in every segment. */
 static int64
 run_source(IndexScanDesc scan, TIDBitmap *tbm)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
-	const NddMetaPageData *meta = &so->meta;
 	int64		found = 0;
+	int			s;
 	int			t;
 	uint32		p;
 
-	switch (so->source)
+	for (s = 0; s < so->meta.nsegments; s++)
 	{
-		case SRC_PROBE:
-			for (t = 0; t < meta->ntables; t++)
-			{
-				int			i;
+		const NddMetaPageData *seg = &so->segs[s];
 
-				for (i = 0; i < so->nranges[t]; i++)
-					for (p = so->ranges[t][i].first; p <= so->ranges[t][i].last; p++)
-					{
-						CHECK_FOR_INTERRUPTS();
-						found += scan_chain(scan, t, p, tbm);
-					}
-			}
-			break;
-		case SRC_FULL:
-			for (p = 0; p < meta->npages; p++)
-			{
-				CHECK_FOR_INTERRUPTS();
-				found += scan_chain(scan, 0, p, tbm);
-			}
-			break;
-		case SRC_NULLS:
-			found += scan_chain(scan, -1, 0, tbm);
-			break;
-		case SRC_DONE:
-			break;
+		switch (so->source)
+		{
+			case SRC_PROBE:
+				if (so->seg_full[s])
+				{
+					found += scan_table0(scan, seg, tbm);
+					break;
+				}
+				for (t = 0; t < seg->ntables; t++)
+				{
+					int			i;
+
+					for (i = 0; i < so->nranges[s][t]; i++)
+						for (p = so->ranges[s][t][i].first; p <= so->ranges[s][t][i].last; p++)
+						{
+							CHECK_FOR_INTERRUPTS();
+							found += scan_chain(scan, seg, t, p, tbm);
+						}
+				}
+				break;
+			case SRC_FULL:
+				found += scan_table0(scan, seg, tbm);
+				break;
+			case SRC_NULLS:
+				/* one NULL chain for the whole index */
+				if (s == 0)
+					found += scan_chain(scan, seg, -1, 0, tbm);
+				break;
+			case SRC_DONE:
+				break;
+		}
 	}
 	return found;
 }

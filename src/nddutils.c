@@ -165,48 +165,73 @@ ndd_check_ball_width(const HammingBall *ball, int bits)
 }
 
 /*
- * Returns the metapage contents, cached in rd_amcache. The metapage never changes after the build
- * (a REINDEX makes a new relfilenode and so a new relcache entry), so the cache needs no
- * invalidation of its own.
+ * Returns the metapage contents, read afresh into a copy kept in rd_amcache: the growth step can
+ * append a segment at any time (README.index.md), and a scan must see every segment that holds a
+ * row its snapshot can see. A segment is appended before any row goes into it, so reading the
+ * metapage after the snapshot is taken (every scan and insert does) is enough. The caller copies
+ * what it needs before the next call.
  */
 NddMetaPage
 ndd_get_meta(Relation index)
 {
-	if (index->rd_amcache == NULL)
-	{
-		Buffer		buf;
-		Page		page;
-		NddMetaPage meta;
-		NddMetaPage copy;
+	Buffer		buf;
+	Page		page;
+	NddMetaPage meta;
 
-		buf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		meta = NddPageGetMeta(page);
-		if (PageIsNew(page) || NddPageGetOpaque(page)->kind != NDD_PAGE_META ||
-			meta->magic != NDD_MAGIC)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index \"%s\" is not an ndd index", RelationGetRelationName(index))));
-		if (meta->version != NDD_VERSION)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("ndd index \"%s\" has version %u, this library reads version %d",
-							RelationGetRelationName(index), meta->version, NDD_VERSION),
-					 errhint("REINDEX the index.")));
-		copy = MemoryContextAlloc(index->rd_indexcxt, sizeof(NddMetaPageData));
-		memcpy(copy, meta, sizeof(NddMetaPageData));
+	if (index->rd_amcache == NULL)
+		index->rd_amcache = MemoryContextAlloc(index->rd_indexcxt, sizeof(NddMetaPageData));
+	buf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	meta = NddPageGetMeta(page);
+	if (PageIsNew(page) || NddPageGetOpaque(page)->kind != NDD_PAGE_META ||
+		meta->magic != NDD_MAGIC)
+	{
 		UnlockReleaseBuffer(buf);
-		index->rd_amcache = copy;
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not an ndd index", RelationGetRelationName(index))));
 	}
+	if (meta->version != NDD_VERSION)
+	{
+		uint32		version = meta->version;
+
+		UnlockReleaseBuffer(buf);
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("ndd index \"%s\" has version %u, this library reads version %d",
+						RelationGetRelationName(index), version, NDD_VERSION),
+				 errhint("REINDEX the index.")));
+	}
+	memcpy(index->rd_amcache, meta, sizeof(NddMetaPageData));
+	UnlockReleaseBuffer(buf);
 	return (NddMetaPage) index->rd_amcache;
 }
 
-/* Block number of table t's primary page p. */
+/* Block number of table t's primary page p (of the segment meta describes: ndd_segment_view). */
 BlockNumber
 ndd_primary_block(const NddMetaPageData *meta, int table, uint32 page)
 {
 	return meta->table_start[table] + page;
+}
+
+/*
+ * *view = meta as seen from segment s: its npages, delta_bits and table_start, so that the page
+ * map and the entry format of that segment work unchanged on the view.
+ */
+void
+ndd_segment_view(const NddMetaPageData *meta, int s, NddMetaPageData *view)
+{
+	int			t;
+
+	Assert(s >= 0 && s < meta->nsegments);
+	memcpy(view, meta, sizeof(NddMetaPageData));
+	if (s == 0)
+		return;
+	view->npages = meta->seg[s].npages;
+	view->delta_bits = meta->seg[s].delta_bits;
+	for (t = 0; t < meta->ntables; t++)
+		view->table_start[t] = meta->seg[s].start + (BlockNumber) t * meta->seg[s].npages;
 }
 
 /* The entry format of a data page with the given heap field widths. */
@@ -391,6 +416,8 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	int			radius = INT_MAX;
 	double		tuples = Max(index->rel->tuples, 1.0);
 	double		table_pages;
+	double		primaries;
+	int			s;
 	double		per_page;
 	double		pages;
 	double		entries;
@@ -407,9 +434,12 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 	get_tablespace_page_costs(index->reltablespace, &spc_random, &spc_seq);
 
-	/* pages of one table: the primaries plus their share of the overflow pages */
+	/* pages of one table (over all segments): the primaries plus their share of the overflow pages */
+	primaries = 0;
+	for (s = 0; s < meta.nsegments; s++)
+		primaries += s == 0 ? meta.npages : meta.seg[s].npages;
 	table_pages = Max((double) index->pages - 1, (double) meta.ntables) / meta.ntables;
-	table_pages = Max(table_pages, (double) meta.npages);
+	table_pages = Max(table_pages, primaries);
 	per_page = tuples / table_pages;
 
 	foreach(lc, quals)
@@ -440,23 +470,27 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	else
 	{
 		int			e = ndd_layout_key_radius(&meta.layout, radius);
-		int			w = ndd_bits_for(meta.npages) + 1;
-		double		probes;
-		double		overflow = table_pages / meta.npages;	/* chain length */
+		double		probes = 0;
+		double		overflow = table_pages / primaries;	/* average chain length */
 
-		if (e == 0)
-			probes = meta.ntables * overflow;
-		else
+		/* every segment is probed: the same buckets, its own page count */
+		for (s = 0; s < meta.nsegments; s++)
 		{
+			double		npages = s == 0 ? meta.npages : meta.seg[s].npages;
+			int			w = ndd_bits_for((uint64) npages) + 1;
 			int			t;
 
-			probes = 0;
+			if (e == 0)
+			{
+				probes += meta.ntables * overflow;
+				continue;
+			}
 			for (t = 0; t < meta.ntables; t++)
 			{
 				int			width = Min(Min(meta.layout.key_bits[t], 64), w);
 
 				probes += (double) ndd_ball_volume(width, e) * overflow *
-					Max(1.0, meta.npages / pow(2.0, width));
+					Max(1.0, npages / pow(2.0, width));
 			}
 		}
 		if (probes >= table_pages)

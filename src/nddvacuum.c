@@ -103,27 +103,37 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 {
 	Relation	index = info->index;
 	NddMetaPageData meta = *ndd_get_meta(index);
+	NddMetaPageData seg;
 	int64		kept = 0;
 	int64		removed = 0;
+	int			s;
 	int			t;
 	uint32		p;
 
 	if (stats == NULL)
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
 
-	for (t = 0; t < meta.ntables; t++)
+	/*
+	 * Segments appended after this read hold only rows inserted after the heap scan that found
+	 * the dead ones, so the segments known now are all that can hold a dead row's entries.
+	 */
+	for (s = 0; s < meta.nsegments; s++)
 	{
-		for (p = 0; p < meta.npages; p++)
+		ndd_segment_view(&meta, s, &seg);
+		for (t = 0; t < seg.ntables; t++)
 		{
-			int64		r = 0;
-			int64		k;
-
-			vacuum_delay_point();
-			k = vacuum_chain(index, &meta, ndd_primary_block(&meta, t, p), callback, callback_state, &r);
-			if (t == 0)
+			for (p = 0; p < seg.npages; p++)
 			{
-				kept += k;
-				removed += r;
+				int64		r = 0;
+				int64		k;
+
+				vacuum_delay_point();
+				k = vacuum_chain(index, &seg, ndd_primary_block(&seg, t, p), callback, callback_state, &r);
+				if (t == 0)
+				{
+					kept += k;
+					removed += r;
+				}
 			}
 		}
 	}
@@ -171,7 +181,9 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	Relation	index = info->index;
 	NddMetaPageData meta;
+	NddMetaPageData seg;
 	int64		n = 0;
+	int			s;
 	uint32		p;
 
 	if (info->analyze_only)
@@ -181,10 +193,14 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 
 	meta = *ndd_get_meta(index);
 	stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
-	for (p = 0; p < meta.npages; p++)
+	for (s = 0; s < meta.nsegments; s++)
 	{
-		vacuum_delay_point();
-		n += count_chain(index, &meta, ndd_primary_block(&meta, 0, p));
+		ndd_segment_view(&meta, s, &seg);
+		for (p = 0; p < seg.npages; p++)
+		{
+			vacuum_delay_point();
+			n += count_chain(index, &seg, ndd_primary_block(&seg, 0, p));
+		}
 	}
 	n += count_chain(index, &meta, meta.null_start);
 	stats->num_pages = RelationGetNumberOfBlocks(index);

@@ -8,8 +8,9 @@ $PSQL <<'SQL'
 CREATE EXTENSION IF NOT EXISTS ndd;
 DROP TABLE IF EXISTS cc;
 CREATE TABLE cc (id serial PRIMARY KEY, fp simhash64);
+-- made on the empty table, so the writers below also append segments while others search
+CREATE INDEX cc_fp ON cc USING ndd (fp);
 INSERT INTO cc (fp) SELECT ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 20000) g;
-CREATE INDEX cc_fp ON cc USING ndd (fp) WITH (rows = 60000);
 SQL
 d=$(mktemp -d)
 cat >"$d/write.sql" <<'SQL'
@@ -20,6 +21,8 @@ UPDATE cc SET fp = (fp::bigint # 16)::simhash64 WHERE id = :r % 25000 + 1;
 DELETE FROM cc WHERE id = (:r / 7) % 25000 + 1;
 SELECT count(*) FROM cc WHERE fp <~> ('x' || md5((:r % 20000)::text))::bit(64)::bigint::simhash64 <= 3;
 SQL
+before=$($PSQL -c "SELECT ndd_index_check('cc_fp')")
+echo "before the writers: $before"
 ( for i in 1 2 3; do sleep 3; $PSQL -c "VACUUM cc"; done ) &
 pgbench -n -c 4 -j 2 -T 12 -f "$d/write.sql" >"$d/out" 2>&1 || { cat "$d/out"; echo "FAIL: pgbench"; exit 1; }
 wait

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Script test: the ndd index returns exactly what a sequential scan returns on 200k+ rows with
-# planted near-duplicates, random and clustered fingerprints, k = 0..6, simhash64 and fp128.
+# planted near-duplicates, random and clustered fingerprints, k = 0..6, simhash64 and fp128; each
+# both as built by CREATE INDEX on the full table (one segment) and as grown by inserting every row
+# into an index made on the empty table (many segments, README.index.md "Growth").
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -8,7 +10,7 @@ fail=0
 $PSQL <<'SQL'
 CREATE EXTENSION IF NOT EXISTS ndd;
 SET client_min_messages = warning;
-DROP TABLE IF EXISTS ex64, ex128 CASCADE;
+DROP TABLE IF EXISTS ex64, ex128, ex64g, ex128g CASCADE;
 -- 150k uniform + 50k clustered (20 centers, each member within 0..12 bits of its center) + planted
 CREATE TABLE ex64 (id int, fp simhash64);
 INSERT INTO ex64 SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 150000) g;
@@ -27,13 +29,21 @@ INSERT INTO ex128 SELECT 300000 + id,
 FROM ex128 WHERE id % 50 = 0;
 CREATE INDEX ex64_fp ON ex64 USING ndd (fp);
 CREATE INDEX ex128_fp ON ex128 USING ndd (fp);
-ANALYZE ex64; ANALYZE ex128;
+-- the same rows through inserts, in batches, into indexes made empty
+CREATE TABLE ex64g (LIKE ex64);
+CREATE INDEX ex64g_fp ON ex64g USING ndd (fp);
+INSERT INTO ex64g SELECT * FROM ex64 WHERE id % 3 = 0;
+INSERT INTO ex64g SELECT * FROM ex64 WHERE id % 3 <> 0;
+CREATE TABLE ex128g (LIKE ex128);
+CREATE INDEX ex128g_fp ON ex128g USING ndd (fp);
+INSERT INTO ex128g SELECT * FROM ex128;
+ANALYZE ex64; ANALYZE ex128; ANALYZE ex64g; ANALYZE ex128g;
 SQL
-for tab in ex64 ex128; do
+for tab in ex64 ex64g ex128 ex128g; do
 	$PSQL -c "SELECT ndd_index_check('${tab}_fp')"
 	for spec in "uniform:q.id % 4000 = 0 AND q.id <= 150000" "clustered:q.id > 150000 AND q.id <= 200000 AND q.id % 2500 = 0" "planted:q.id > 300000 AND q.id % 100 = 0"; do
 		name=${spec%%:*}; cond=${spec#*:}
-		[ $tab = ex128 ] && [ $name = clustered ] && continue
+		[ "${tab#ex128}" != "$tab" ] && [ $name = clustered ] && continue
 		out=$($PSQL <<SQL
 CREATE TEMP TABLE a AS SELECT k, q.id AS qid, d.id FROM $tab q, generate_series(0, 6) k,
 	LATERAL (SELECT id FROM $tab WHERE fp <~> q.fp <= k) d WHERE $cond;
@@ -60,5 +70,5 @@ SQL
 )
 	if [ "$bad" = 0 ]; then echo "ok   $tab KNN: distances equal a sort's"; else echo "FAIL $tab KNN: $bad differences"; fail=1; fi
 done
-$PSQL -c "DROP TABLE ex64, ex128"
+$PSQL -c "DROP TABLE ex64, ex128, ex64g, ex128g"
 exit $fail
