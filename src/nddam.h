@@ -126,7 +126,8 @@ typedef struct NddMetaPageData
 	int64		build_nulls;	/* NULL rows indexed by the build */
 	BlockNumber table_start[NDD_LAYOUT_MAX_TABLES];	/* block of each table's page 0 */
 	NddLayout	layout;
-	int32		nsegments;		/* >= 1; segment 0 is npages, delta_bits, table_start above */
+	int32		nsegments;		/* >= 1; segment 0 is npages, delta_bits, table_start above, its
+								 * npages and delta_bits repeated in seg[0] */
 	NddSegment	seg[NDD_MAX_SEGMENTS];
 } NddMetaPageData;
 

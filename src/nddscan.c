@@ -132,7 +132,7 @@ ndd_beginscan(Relation index, int nkeys, int norderbys)
 	IndexScanDesc scan = RelationGetIndexScan(index, nkeys, norderbys);
 	NddScanOpaque so = palloc0(sizeof(NddScanOpaqueData));
 
-	so->meta = *ndd_get_meta(index);
+	/* the metapage is read at every rescan, which always comes before the first fetch */
 	if (norderbys > 0)
 	{
 		/* the AM owns the arrays the executor reads the ORDER BY distances from */
@@ -149,7 +149,7 @@ void
 ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys, int norderbys)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
-	int			bits = so->meta.bits;
+	int			bits;
 	MemoryContext old;
 	int			i;
 
@@ -162,6 +162,7 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	old = MemoryContextSwitchTo(so->cxt);
 
 	so->meta = *ndd_get_meta(scan->indexRelation);
+	bits = so->meta.bits;
 	so->segs = palloc(sizeof(NddMetaPageData) * so->meta.nsegments);
 	for (i = 0; i < so->meta.nsegments; i++)
 		ndd_segment_view(&so->meta, i, &so->segs[i]);

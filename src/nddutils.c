@@ -437,7 +437,7 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	/* pages of one table (over all segments): the primaries plus their share of the overflow pages */
 	primaries = 0;
 	for (s = 0; s < meta.nsegments; s++)
-		primaries += s == 0 ? meta.npages : meta.seg[s].npages;
+		primaries += meta.seg[s].npages;
 	table_pages = Max((double) index->pages - 1, (double) meta.ntables) / meta.ntables;
 	table_pages = Max(table_pages, primaries);
 	per_page = tuples / table_pages;
@@ -476,7 +476,7 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		/* every segment is probed: the same buckets, its own page count */
 		for (s = 0; s < meta.nsegments; s++)
 		{
-			double		npages = s == 0 ? meta.npages : meta.seg[s].npages;
+			double		npages = meta.seg[s].npages;
 			int			w = ndd_bits_for((uint64) npages) + 1;
 			int			t;
 
