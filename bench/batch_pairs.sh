@@ -17,10 +17,7 @@ cd "$NDD_ROOT"
 [ $# -gt 0 ] || set -- 1000000 10000000
 SAMPLE=${NDD_PROBE_SAMPLE:-100000}
 
-if [ "${NDD_NO_INSTALL:-0}" != 1 ]; then
-	ndd_install_deps
-	flock /tmp/ndd-install.lock bash -c "source scripts/lib.sh; ndd_build_install"
-fi
+ndd_bench_install
 ndd_start_cluster "work_mem=256MB" "maintenance_work_mem=1GB" "max_parallel_workers_per_gather=0" \
 	"checkpoint_timeout=30min" "max_wal_size=20GB"
 trap ndd_stop_cluster EXIT

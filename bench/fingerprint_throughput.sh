@@ -18,10 +18,7 @@ RUNS=${2:-5}
 CORPUS=$(ndd_corpus_dir)
 export NDD_CORPUS_DIR=$CORPUS
 
-if [ "${NDD_NO_INSTALL:-0}" != 1 ]; then
-	ndd_install_deps
-	flock /tmp/ndd-install.lock bash -c "source scripts/lib.sh; ndd_build_install"
-fi
+ndd_bench_install
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 
 # ---- the core alone ----

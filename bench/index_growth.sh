@@ -10,10 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$NDD_ROOT"
 N=${1:-1000000}
-if [ "${NDD_NO_INSTALL:-0}" != 1 ]; then
-	ndd_install_deps
-	flock /tmp/ndd-install.lock bash -c "source scripts/lib.sh; ndd_build_install"
-fi
+ndd_bench_install
 ndd_start_cluster "shared_buffers=1GB" "max_wal_size=4GB"
 trap ndd_stop_cluster EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"

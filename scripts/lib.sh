@@ -37,6 +37,14 @@ ndd_build_install() {
 	make -C "$NDD_ROOT" -s install PG_CONFIG=$NDD_PGBIN/pg_config >/dev/null
 }
 
+# For the benchmarks: installs what is missing and builds and installs the extension (one
+# installer at a time, across processes), unless NDD_NO_INSTALL=1 asks to use it as installed.
+ndd_bench_install() {
+	[ "${NDD_NO_INSTALL:-0}" = 1 ] && return 0
+	ndd_install_deps
+	flock /tmp/ndd-install.lock bash -c "source '$NDD_ROOT/scripts/lib.sh'; ndd_build_install"
+}
+
 # Runs a command as the cluster's owner (initdb and postgres refuse to run as root).
 ndd_as_owner() {
 	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi

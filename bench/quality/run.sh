@@ -6,10 +6,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 cd "$NDD_ROOT"
-if [ "${NDD_NO_INSTALL:-0}" != 1 ]; then
-	ndd_install_deps
-	flock /tmp/ndd-install.lock bash -c "source scripts/lib.sh; ndd_build_install"
-fi
+ndd_bench_install
 ndd_start_cluster "work_mem=256MB" "max_parallel_workers_per_gather=0"
 trap ndd_stop_cluster EXIT
 psql -X -q -d postgres -c "CREATE EXTENSION ndd"
