@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# bench/trigger_insert.sh: what ndd_assign_cluster_trigger costs per insert. Two tables of the same
+# N random simhash64 rows with an ndd index, one with the labelling trigger; pgbench inserts one
+# random fingerprint per transaction into each (one session, 10 s) and prints the median latency.
+# A benchmark: no thresholds.
+#
+#   bench/trigger_insert.sh [rows]      default 200000; starts its own throwaway cluster
+#   NDD_NO_INSTALL=1                    use the installed extension as it is
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$NDD_ROOT"
+N=${1:-200000}
+ndd_bench_install
+ndd_start_cluster "shared_buffers=1GB"
+trap ndd_stop_cluster EXIT
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+psql -X -q -v ON_ERROR_STOP=1 <<SQL
+CREATE EXTENSION ndd;
+CREATE TABLE labelled (id bigserial PRIMARY KEY, fp simhash64, cluster_id bigint);
+INSERT INTO labelled (fp, cluster_id)
+  SELECT ('x' || md5(g::text))::bit(64)::bigint::simhash64, g FROM generate_series(1, $N) g;
+CREATE INDEX ON labelled USING ndd (fp);
+-- the copy shares labelled's id sequence (LIKE ... INCLUDING ALL copies the default)
+CREATE TABLE plain (LIKE labelled INCLUDING ALL);
+INSERT INTO plain SELECT * FROM labelled;
+SELECT setval('labelled_id_seq', $N) \\g /dev/null
+CREATE TRIGGER label BEFORE INSERT ON labelled
+  FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp', 'cluster_id', '3');
+VACUUM ANALYZE labelled;
+VACUUM ANALYZE plain;
+SQL
+for t in plain labelled; do
+	f=$(mktemp); d=$(mktemp -d)
+	printf '\\set r random(1, 1000000000)\nINSERT INTO %s (fp) VALUES ((:r::bigint * 2654435761)::simhash64);\n' "$t" >"$f"
+	(cd "$d" && pgbench -n -f "$f" -T 10 -l --log-prefix=lat >/dev/null 2>&1)
+	printf '%-9s %d rows: median %s ms per single-row insert (%s inserts)\n' "$t" "$N" \
+		"$(cat "$d"/lat* | awk '{print $3/1000}' | sort -n | awk '{a[NR]=$1} END {printf "%.3f", a[int(NR*0.5)+1]}')" \
+		"$(cat "$d"/lat* | wc -l)"
+	rm -rf "$f" "$d"
+done
