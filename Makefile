@@ -8,7 +8,7 @@
 # Source files are picked up by wildcard: add a file, not a Makefile line.
 
 EXTENSION   = ndd
-EXTVERSION  = 0.1
+EXTVERSION  = 0.2.0
 MODULE_big  = ndd
 
 CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
@@ -19,10 +19,13 @@ OBJS        = $(SQL_SRCS:.c=.o) $(CORE_SRCS:.cpp=.o)
 # workflows), so that each area's SQL lives next to nothing else.
 SCRIPT_PARTS = $(sort $(wildcard src/sql/*.sql))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
+# Released install scripts (frozen as shipped) and the upgrade scripts between releases: every
+# released version must reach the current one by ALTER EXTENSION ndd UPDATE.
+DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 
-# Every file in sql/ is a pg_regress test; expected/ holds its output.
-REGRESS     = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
-REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+# Every file in test/sql/ is a pg_regress test; test/expected/ holds its output (`make installcheck`).
+REGRESS     = $(sort $(basename $(notdir $(wildcard test/sql/*.sql))))
+REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
 # The hot loops count bits; use the instruction when the build machine has it (PGXS builds are
 # made on the machine that runs them).

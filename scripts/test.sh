@@ -39,7 +39,7 @@ ndd_log "pg_regress"
 regress_out=$(mktemp -d /tmp/ndd-regress.XXXXXX)
 tests=$(make -s -f - print-regress <<<'include Makefile
 print-regress: ; @echo $(REGRESS)' 2>/dev/null)
-"$NDD_PGBIN/../lib/pgxs/src/test/regress/pg_regress" --bindir="$NDD_PGBIN" --inputdir=. \
+"$NDD_PGBIN/../lib/pgxs/src/test/regress/pg_regress" --bindir="$NDD_PGBIN" --inputdir=test \
 	--outputdir="$regress_out" --dbname=ndd_regression --load-extension=ndd \
 	$tests >"$regress_out/summary" 2>&1
 cat "$regress_out/summary" >&2

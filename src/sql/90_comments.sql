@@ -1,0 +1,2 @@
+-- ndd install script, part 90: the comment of every object the extension creates, in one place, so
+-- that \dx+ ndd, \df+, \do+ and \dT+ explain each one (a test checks that none is missing).
