@@ -50,7 +50,7 @@ void* plain_alloc(size_t n) { return std::malloc(n); }
 int main(int argc, char** argv) {
     std::string file = argc > 1 ? argv[1] : "dev/web.jsonl.gz";
     int runs = argc > 2 ? std::atoi(argv[2]) : 5;
-    std::vector<ndd_test::Doc> docs = ndd_test::read_docs(file);
+    std::vector<ndd_test::Doc> docs = ndd_test::read_docs(ndd_test::corpus_file(file));
     size_t bytes = 0;
     for (const auto& d : docs) bytes += d.text.size();
     std::printf("core throughput over %s: %zu documents, %.1f MB\n", file.c_str(), docs.size(), bytes / 1e6);

@@ -16,6 +16,7 @@ cd "$NDD_ROOT"
 FILE=${1:-dev/web.jsonl.gz}
 RUNS=${2:-5}
 CORPUS=$(ndd_corpus_dir)
+[ -n "$CORPUS" ] || { echo "this benchmark reads the evaluation corpus: set NDD_CORPUS_DIR" >&2; exit 1; }
 export NDD_CORPUS_DIR=$CORPUS
 
 ndd_bench_install

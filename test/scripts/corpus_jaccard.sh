@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# test/scripts/corpus_jaccard.sh: the exact similarity functions against the evaluation corpus's
-# ground truth, through SQL, for EVERY ground-truth pair of the chosen corpora.
+# test/scripts/corpus_jaccard.sh: the exact similarity functions against ground truth computed
+# independently in Python, through SQL, for EVERY ground-truth pair: of the sample shipped in
+# test/data (always), and of the evaluation corpus when NDD_CORPUS_DIR names it.
 #
-# Loads each corpus with the corpus's own tools/to_copy_tsv.py into a fresh database and checks,
+# Loads each collection into a fresh database and checks,
 # per pair and shingle size (k = 4, and 3 where the corpus has it):
 #   - token counts: cardinality(ndd_tokens(doc)) = ntok_a, ntok_b;
 #   - shingle sets, computed independently in SQL from ndd_tokens (window frames of k tokens):
@@ -14,17 +15,17 @@
 # Prints one line per corpus and k, then PASS or FAIL; exits non-zero on any mismatch.
 #
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a cluster with ndd installed (scripts/test.sh gives
-# them) and NDD_CORPUS_DIR (default: ../shared/corpus beside the repository).
-# NDD_JACCARD_CORPORA overrides the corpora (default "dev/labelled labelled-cs dev/legal"; the
-# larger dev/web and dev/man work too, in minutes).
+# them). With NDD_CORPUS_DIR, also its corpora: NDD_JACCARD_CORPORA (default "dev/labelled
+# labelled-cs dev/legal"; the larger dev/web and dev/man work too, in minutes).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-corpus_dir=${NDD_CORPUS_DIR:-$root/../shared/corpus}
-corpora=${NDD_JACCARD_CORPORA:-"dev/labelled labelled-cs dev/legal"}
-if [ ! -d "$corpus_dir" ]; then
-	echo "FAIL: corpus not found at $corpus_dir (set NDD_CORPUS_DIR)"
-	exit 1
+collections=$root/test/data/sample
+if [ -n "${NDD_CORPUS_DIR:-}" ]; then
+	[ -d "$NDD_CORPUS_DIR" ] || { echo "FAIL: NDD_CORPUS_DIR is not a directory: $NDD_CORPUS_DIR"; exit 1; }
+	for c in ${NDD_JACCARD_CORPORA:-dev/labelled labelled-cs dev/legal}; do collections+=" $NDD_CORPUS_DIR/$c"; done
+else
+	echo "evaluation corpus not present (set NDD_CORPUS_DIR to add it): checking the shipped sample only"
 fi
 
 db=ndd_corpus_jaccard_$$
@@ -43,14 +44,15 @@ run -c "CREATE EXTENSION ndd" -c "
 	CREATE TABLE truth (a text, b text, jaccard float8, size_a int, size_b int, inter int,
 	                    ntok_a int, ntok_b int, edit_dist int, edit_sim float8, k int, file text);"
 
-for c in $corpora; do
-	docs=$corpus_dir/$c.jsonl.gz
-	[ -f "$docs" ] || { echo "FAIL: no documents $docs"; exit 1; }
-	python3 "$corpus_dir/tools/to_copy_tsv.py" "$docs" >"$work/docs.tsv"
+for c in $collections; do
+	docs=$c.jsonl.gz
+	[ -f "$docs" ] || docs=$c.jsonl
+	[ -f "$docs" ] || { echo "FAIL: no documents $c.jsonl[.gz]"; exit 1; }
+	python3 "$root/test/data/to_copy_tsv.py" "$docs" >"$work/docs.tsv"
 	run -c "\\copy docs FROM '$work/docs.tsv'"
 	found=0
 	for k in 3 4; do
-		for f in "$corpus_dir/$c.pairs.k$k.tsv.gz" "$corpus_dir/$c.pairs.k$k.tsv"; do
+		for f in "$c.pairs.k$k.tsv.gz" "$c.pairs.k$k.tsv"; do
 			[ -f "$f" ] || continue
 			found=1
 			case "$f" in *.gz) gzip -dc <"$f" ;; *) cat "$f" ;; esac >"$work/pairs.tsv"

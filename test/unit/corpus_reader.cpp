@@ -1,5 +1,5 @@
 // corpus_reader.cpp
-//    Reads the evaluation corpus for the unit tests: gzip through the gzip program (no zlib needed),
+//    Reads the shipped sample and the evaluation corpus for the unit tests: gzip through the gzip program (no zlib needed),
 //    and just enough JSON to take the "id" and "text" strings of each flat object line.
 #include "corpus_reader.hpp"
 
@@ -20,7 +20,7 @@ bool is_dir(const std::string& p) {
     return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// Directory of the running test binary (build/), to find ../shared beside the repository root.
+// Directory of the running test binary (build/ of the repository).
 std::string exe_dir() {
     char buf[4096];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -148,21 +148,27 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 }  // namespace
 
-std::string corpus_dir() {
-    const char* env = std::getenv("NDD_CORPUS_DIR");
-    if (env && *env) {
-        if (!is_dir(env)) throw std::runtime_error(std::string("NDD_CORPUS_DIR is not a directory: ") + env);
-        return env;
-    }
-    for (const std::string& base : {exe_dir() + "/..", std::string(".")}) {
-        std::string p = base + "/../shared/corpus";
-        if (is_dir(p)) return p;
-    }
-    throw std::runtime_error("evaluation corpus not found: set NDD_CORPUS_DIR or put shared/ beside the repository");
+std::string sample_file(const std::string& name) {
+    std::string p = exe_dir() + "/../test/data/" + name;
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0) throw std::runtime_error("shipped sample file missing: " + p);
+    return p;
 }
 
-std::vector<Doc> read_docs(const std::string& relpath) {
-    std::string all = slurp(corpus_dir() + "/" + relpath);
+bool corpus_available() {
+    const char* env = std::getenv("NDD_CORPUS_DIR");
+    if (!env || !*env) return false;
+    if (!is_dir(env)) throw std::runtime_error(std::string("NDD_CORPUS_DIR is not a directory: ") + env);
+    return true;
+}
+
+std::string corpus_file(const std::string& relpath) {
+    if (!corpus_available()) throw std::runtime_error("evaluation corpus not present: set NDD_CORPUS_DIR");
+    return std::string(std::getenv("NDD_CORPUS_DIR")) + "/" + relpath;
+}
+
+std::vector<Doc> read_docs(const std::string& path) {
+    std::string all = slurp(path);
     std::vector<Doc> docs;
     std::istringstream in(all);
     std::string line;
@@ -192,8 +198,8 @@ std::vector<Doc> read_docs(const std::string& relpath) {
     return docs;
 }
 
-std::vector<TruthPair> read_pairs(const std::string& relpath) {
-    std::string all = slurp(corpus_dir() + "/" + relpath);
+std::vector<TruthPair> read_pairs(const std::string& path) {
+    std::string all = slurp(path);
     std::vector<TruthPair> pairs;
     std::istringstream in(all);
     std::string line;

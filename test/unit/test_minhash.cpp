@@ -92,13 +92,15 @@ TEST(Minhash, ArgumentChecks) {
     EXPECT_THROW(ndd::minhash_similarity(out.data(), out.data(), 0), ndd::InvalidArgument);
 }
 
-TEST(Minhash, EstimatesExactJaccardOnCorpusPairs) {
-    std::vector<ndd_test::Doc> docs = ndd_test::read_docs("dev/web.jsonl.gz");
-    std::vector<ndd_test::TruthPair> pairs = ndd_test::read_pairs("dev/web.pairs.k4.tsv.gz");
+// Up to 400 ground-truth pairs (J >= 0.5) of real documents, and 200 random pairs.
+void check_estimates(const std::string& docs_file, const std::string& pairs_file) {
+    std::vector<ndd_test::Doc> docs = ndd_test::read_docs(docs_file);
+    std::vector<ndd_test::TruthPair> pairs = ndd_test::read_pairs(pairs_file);
+    ASSERT_GE(pairs.size(), 200u) << pairs_file;
     auto by_id = ndd_test::index_by_id(docs);
     std::mt19937_64 rng(21);
     std::shuffle(pairs.begin(), pairs.end(), rng);
-    pairs.resize(400);
+    if (pairs.size() > 400) pairs.resize(400);
     double bias = 0;
     int within = 0, within_big = 0;
     for (const auto& p : pairs) {
@@ -127,6 +129,15 @@ TEST(Minhash, EstimatesExactJaccardOnCorpusPairs) {
         low += std::fabs(similarity(sketch(a, 4, 84), sketch(b, 4, 84)) - j) <= 0.1;
     }
     EXPECT_GE(low, 180);
+}
+
+TEST(Minhash, EstimatesExactJaccardOnSamplePairs) {
+    check_estimates(ndd_test::sample_file("sample.jsonl"), ndd_test::sample_file("sample.pairs.k4.tsv"));
+}
+
+TEST(Minhash, EstimatesExactJaccardOnCorpusPairs) {
+    NDD_REQUIRE_CORPUS();
+    check_estimates(ndd_test::corpus_file("dev/web.jsonl.gz"), ndd_test::corpus_file("dev/web.pairs.k4.tsv.gz"));
 }
 
 TEST(Supershingles, GroupsHashedWithTheirNumber) {

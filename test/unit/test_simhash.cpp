@@ -207,10 +207,10 @@ TEST(SimhashProperties, UnrelatedTextsAreAboutHalfTheBitsApart) {
     EXPECT_LE(mean, 36.0);
 }
 
-TEST(SimhashProperties, CorpusNearDuplicatesAreCloserThanUnrelatedDocuments) {
-    // Real pairs with Jaccard >= 0.9 must be far closer than random pairs of the same corpus.
-    std::vector<ndd_test::Doc> docs = ndd_test::read_docs("dev/legal.jsonl.gz");
-    std::vector<ndd_test::TruthPair> pairs = ndd_test::read_pairs("dev/legal.pairs.k4.tsv.gz");
+// Real pairs with Jaccard >= 0.9 must be far closer than random pairs of the same documents.
+void check_near_closer(const std::string& docs_file, const std::string& pairs_file, int min_near) {
+    std::vector<ndd_test::Doc> docs = ndd_test::read_docs(docs_file);
+    std::vector<ndd_test::TruthPair> pairs = ndd_test::read_pairs(pairs_file);
     auto by_id = ndd_test::index_by_id(docs);
     std::vector<uint64_t> fp(docs.size());
     for (size_t i = 0; i < docs.size(); i++) fp[i] = simhash_text(docs[i].text);
@@ -221,12 +221,21 @@ TEST(SimhashProperties, CorpusNearDuplicatesAreCloserThanUnrelatedDocuments) {
         near += hamming(fp[by_id.at(p.a)], fp[by_id.at(p.b)]);
         nnear++;
     }
-    ASSERT_GT(nnear, 100);
+    ASSERT_GT(nnear, min_near) << pairs_file;
     std::mt19937_64 rng(14);
     double random = 0;
     for (int i = 0; i < 2000; i++) random += hamming(fp[rng() % fp.size()], fp[rng() % fp.size()]);
     EXPECT_LT(near / nnear, 2.0);
     EXPECT_GT(random / 2000, 12.0);
+}
+
+TEST(SimhashProperties, SampleNearDuplicatesAreCloserThanUnrelatedDocuments) {
+    check_near_closer(ndd_test::sample_file("sample.jsonl"), ndd_test::sample_file("sample.pairs.k4.tsv"), 50);
+}
+
+TEST(SimhashProperties, CorpusNearDuplicatesAreCloserThanUnrelatedDocuments) {
+    NDD_REQUIRE_CORPUS();
+    check_near_closer(ndd_test::corpus_file("dev/legal.jsonl.gz"), ndd_test::corpus_file("dev/legal.pairs.k4.tsv.gz"), 100);
 }
 
 }  // namespace

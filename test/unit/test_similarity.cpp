@@ -133,26 +133,35 @@ TEST(EditDistance, BandedMatchesFullDynamicProgramming) {
 
 // The corpus's edit_dist is the insert/delete distance (substitution cost 2); Levenshtein is never
 // larger, and equal to it only where no substitution helps.
-TEST(EditDistance, MatchesCorpusGroundTruth) {
-    for (const char* corpus : {"legal", "web"}) {
-        std::vector<ndd_test::Doc> docs = ndd_test::read_docs(std::string("dev/") + corpus + ".jsonl.gz");
-        std::vector<ndd_test::TruthPair> pairs = ndd_test::read_pairs(std::string("dev/") + corpus + ".pairs.k4.tsv.gz");
-        auto by_id = ndd_test::index_by_id(docs);
-        ndd::InterruptPoller poller(nullptr);
-        int checked = 0, bad = 0;
-        for (const auto& p : pairs) {
-            // Pairs of documents up to 5,000 words keep the test quick (the distance is O(n d)).
-            if (p.edit_dist < 0 || p.ntok_a > 5000 || p.ntok_b > 5000 || checked >= 400) continue;
-            checked++;
-            ndd::TokenStream ta = stream(docs[by_id.at(p.a)].text), tb = stream(docs[by_id.at(p.b)].text);
-            long d = static_cast<long>(ndd::word_edit_distance(ta, tb, 2, poller));
-            long lev = static_cast<long>(ndd::word_edit_distance(ta, tb, 1, poller));
-            if ((d != p.edit_dist || lev > d || 2 * lev < d) && bad++ < 5)
-                ADD_FAILURE() << p.a << " " << p.b << ": " << d << " (Levenshtein " << lev << ") vs " << p.edit_dist;
-        }
-        EXPECT_GT(checked, 300) << corpus;
-        EXPECT_EQ(bad, 0) << corpus;
+void check_edit_distances(const std::string& docs_file, const std::string& pairs_file, int min_checked) {
+    std::vector<ndd_test::Doc> docs = ndd_test::read_docs(docs_file);
+    std::vector<ndd_test::TruthPair> pairs = ndd_test::read_pairs(pairs_file);
+    auto by_id = ndd_test::index_by_id(docs);
+    ndd::InterruptPoller poller(nullptr);
+    int checked = 0, bad = 0;
+    for (const auto& p : pairs) {
+        // Pairs of documents up to 6,000 words keep the test quick (the distance is O(n d)).
+        if (p.edit_dist < 0 || p.ntok_a > 6000 || p.ntok_b > 6000 || checked >= 400) continue;
+        checked++;
+        ndd::TokenStream ta = stream(docs[by_id.at(p.a)].text), tb = stream(docs[by_id.at(p.b)].text);
+        long d = static_cast<long>(ndd::word_edit_distance(ta, tb, 2, poller));
+        long lev = static_cast<long>(ndd::word_edit_distance(ta, tb, 1, poller));
+        if ((d != p.edit_dist || lev > d || 2 * lev < d) && bad++ < 5)
+            ADD_FAILURE() << p.a << " " << p.b << ": " << d << " (Levenshtein " << lev << ") vs " << p.edit_dist;
     }
+    EXPECT_GT(checked, min_checked) << pairs_file;
+    EXPECT_EQ(bad, 0) << pairs_file;
+}
+
+TEST(EditDistance, MatchesSampleGroundTruth) {
+    check_edit_distances(ndd_test::sample_file("sample.jsonl"), ndd_test::sample_file("sample.pairs.k4.tsv"), 100);
+}
+
+TEST(EditDistance, MatchesCorpusGroundTruth) {
+    NDD_REQUIRE_CORPUS();
+    for (const char* corpus : {"legal", "web"})
+        check_edit_distances(ndd_test::corpus_file(std::string("dev/") + corpus + ".jsonl.gz"),
+                             ndd_test::corpus_file(std::string("dev/") + corpus + ".pairs.k4.tsv.gz"), 300);
 }
 
 TEST(ContentHash, NormalizedTextDecides) {

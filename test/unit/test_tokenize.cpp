@@ -171,24 +171,38 @@ void check_corpus(const std::string& docs_file, const std::string& pairs_file, s
     EXPECT_EQ(mismatches, 0u) << "of " << pairs.size() << " pairs in " << pairs_file;
 }
 
+TEST(TokenizeCorpus, SampleMatchesGroundTruth) {
+    check_corpus(ndd_test::sample_file("sample.jsonl"), ndd_test::sample_file("sample.pairs.k4.tsv"), 4);
+    check_corpus(ndd_test::sample_file("sample.jsonl"), ndd_test::sample_file("sample.pairs.k3.tsv"), 3);
+}
+
+// The evaluation corpus (optional): the same checks on its larger and more varied collections.
+void check_in_corpus(const std::string& docs, const std::string& pairs, size_t k) {
+    check_corpus(ndd_test::corpus_file(docs), ndd_test::corpus_file(pairs), k);
+}
+
 TEST(TokenizeCorpus, LabelledMatchesGroundTruth) {
-    check_corpus("dev/labelled.jsonl.gz", "dev/labelled.pairs.k4.tsv.gz", 4);
-    check_corpus("dev/labelled.jsonl.gz", "dev/labelled.pairs.k3.tsv.gz", 3);
-    check_corpus("labelled-cs.jsonl.gz", "labelled-cs.pairs.k4.tsv", 4);
+    NDD_REQUIRE_CORPUS();
+    check_in_corpus("dev/labelled.jsonl.gz", "dev/labelled.pairs.k4.tsv.gz", 4);
+    check_in_corpus("dev/labelled.jsonl.gz", "dev/labelled.pairs.k3.tsv.gz", 3);
+    check_in_corpus("labelled-cs.jsonl.gz", "labelled-cs.pairs.k4.tsv", 4);
 }
 
 TEST(TokenizeCorpus, LegalMatchesGroundTruth) {
-    check_corpus("dev/legal.jsonl.gz", "dev/legal.pairs.k4.tsv.gz", 4);
-    check_corpus("dev/legal.jsonl.gz", "dev/legal.pairs.k3.tsv.gz", 3);
+    NDD_REQUIRE_CORPUS();
+    check_in_corpus("dev/legal.jsonl.gz", "dev/legal.pairs.k4.tsv.gz", 4);
+    check_in_corpus("dev/legal.jsonl.gz", "dev/legal.pairs.k3.tsv.gz", 3);
 }
 
 TEST(TokenizeCorpus, WebMatchesGroundTruth) {
-    check_corpus("dev/web.jsonl.gz", "dev/web.pairs.k4.tsv.gz", 4);
-    check_corpus("dev/web.jsonl.gz", "dev/web.pairs.k3.tsv.gz", 3);
+    NDD_REQUIRE_CORPUS();
+    check_in_corpus("dev/web.jsonl.gz", "dev/web.pairs.k4.tsv.gz", 4);
+    check_in_corpus("dev/web.jsonl.gz", "dev/web.pairs.k3.tsv.gz", 3);
 }
 
 TEST(TokenizeCorpus, ManMatchesGroundTruth) {
-    check_corpus("dev/man.jsonl.gz", "dev/man.pairs.k4.tsv.gz", 4);
+    NDD_REQUIRE_CORPUS();
+    check_in_corpus("dev/man.jsonl.gz", "dev/man.pairs.k4.tsv.gz", 4);
 }
 
 }  // namespace
