@@ -7,9 +7,10 @@ NDD_PG_VERSION=15
 # stand in for the system one: set NDD_PGBIN to its bin directory.
 NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
 
-# The Debian packages a build, the tests and the demo need.
+# The Debian packages a build, the tests and the demo need (perl and libipc-run-perl: the TAP tests,
+# through PostgreSQL::Test::Cluster of postgresql-server-dev).
 NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION
-  libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2"
+  libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2 perl libipc-run-perl"
 
 ndd_log() { printf '==> %s\n' "$*" >&2; }
 
@@ -45,9 +46,11 @@ ndd_bench_install() {
 	flock /tmp/ndd-install.lock bash -c "source '$NDD_ROOT/scripts/lib.sh'; ndd_build_install"
 }
 
-# Runs a command as the cluster's owner (initdb and postgres refuse to run as root).
+# Runs a command as the cluster's owner (initdb and postgres refuse to run as root), from a
+# directory the owner can enter (else initdb and pg_ctl complain "could not change directory");
+# every path handed to it must be absolute.
 ndd_as_owner() {
-	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+	if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 # Starts a private cluster in a new temporary directory and exports PGHOST, PGPORT, PGUSER,
@@ -96,7 +99,12 @@ ndd_stop_cluster() {
 	NDD_CLUSTER_DIR=
 }
 
-# Where the evaluation corpus is: NDD_CORPUS_DIR, else shared/ beside the repository.
+# Where the optional evaluation corpus is: NDD_CORPUS_DIR, else shared/corpus beside the repository
+# when it exists (the developers' layout), else nothing (the tests then use test/data alone).
 ndd_corpus_dir() {
-	if [ -n "${NDD_CORPUS_DIR:-}" ]; then echo "$NDD_CORPUS_DIR"; else echo "$NDD_ROOT/../shared/corpus"; fi
+	if [ -n "${NDD_CORPUS_DIR:-}" ]; then
+		echo "$NDD_CORPUS_DIR"
+	elif [ -d "$NDD_ROOT/../shared/corpus" ]; then
+		(cd "$NDD_ROOT/../shared/corpus" && pwd)
+	fi
 }

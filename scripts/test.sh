@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # scripts/test.sh: runs every test of ndd on a Debian 12 machine, as root, from a bare checkout:
 # installs what is missing, builds, runs the core's unit tests, installs the extension, starts a
-# throwaway cluster, runs the pg_regress suite and the script tests (test/scripts/*.sh), and stops
-# the cluster. The last line reads "N passed, N failed" (one count per test case).
+# throwaway cluster, runs the pg_regress suite and the script tests (test/scripts/*.sh), stops the
+# cluster, then runs the TAP tests (test/t/*.pl, each starting its own servers). Everything it
+# needs is in the repository; the evaluation corpus (NDD_CORPUS_DIR) only adds test cases.
+# A failed test shows its reason (gtest's message, the regression diff, the script's output tail,
+# the TAP output and server log). The last line reads "N passed, N failed" (one count per test
+# case: a gtest test, a pg_regress test, a script, a .pl file).
 #
 #   scripts/test.sh            everything
 #   scripts/test.sh unit       only the unit tests
-#   NDD_TESTS="index_crash" scripts/test.sh   only the script tests whose names contain a word
+#   NDD_TESTS="index_crash" scripts/test.sh   unit + pg_regress, and only the script and TAP tests
+#                                             whose names contain one of the words
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$NDD_ROOT"
@@ -14,61 +19,144 @@ cd "$NDD_ROOT"
 passed=0 failed=0
 failures=()
 count() { passed=$((passed + $1)); failed=$((failed + $2)); [ "$2" -eq 0 ] || failures+=("$3"); }
+selected() { [ -z "${NDD_TESTS:-}" ] || grep -qE "$(echo "$NDD_TESTS" | tr ' ' '|')" <<<"$1"; }
+# Every temporary file of this run lives here (no fixed path: two runs at once never collide).
+NDD_RUN_DIR=$(mktemp -d /tmp/ndd-test.XXXXXX)
+trap 'rm -rf "$NDD_RUN_DIR"' EXIT
 
 ndd_install_deps || exit 1
-export NDD_CORPUS_DIR=$(ndd_corpus_dir)
+corpus=$(ndd_corpus_dir)
+if [ -n "$corpus" ]; then
+	export NDD_CORPUS_DIR=$corpus
+	ndd_log "evaluation corpus: $corpus (its extra test cases run)"
+else
+	unset NDD_CORPUS_DIR
+	ndd_log "no evaluation corpus (set NDD_CORPUS_DIR to add its cases); the tests use the sample in test/data"
+fi
 make -s -j"$(nproc)" PG_CONFIG=$NDD_PGBIN/pg_config || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # ---- unit tests of the core ----
+# gtest prints each failed test twice (when it fails, and in the summary): count the names once,
+# and show each failed test's own output (its assertion messages) and each skipped test's reason.
 ndd_log "unit tests"
-out=$(make -s unit 2>&1)
-status=$?
-printf '%s\n' "$out" | grep -E '^\[  (PASSED|FAILED) |^\[  FAILED  \]|^\[==========\]' >&2
-n_ok=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
-n_bad=$(printf '%s\n' "$out" | grep -c '^\[  FAILED  \] [A-Za-z]')
-if [ "$status" -ne 0 ] && [ "${n_bad:-0}" -eq 0 ]; then printf '%s\n' "$out" | tail -30 >&2; n_bad=1; fi
-count "${n_ok:-0}" "${n_bad:-0}" "unit tests"
+if make -s PG_CONFIG=$NDD_PGBIN/pg_config build/unit_tests >"$NDD_RUN_DIR/unit.build" 2>&1; then
+	./build/unit_tests >"$NDD_RUN_DIR/unit.out" 2>&1
+	status=$?
+	out=$NDD_RUN_DIR/unit.out
+	grep -E '^\[==========\]|^\[  PASSED  \]' "$out" >&2
+	n_ok=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$out")
+	bad_names=$(sed -n 's/^\[  FAILED  \] \([A-Za-z0-9_/]*\.[A-Za-z0-9_/]*\).*/\1/p' "$out" | sort -u)
+	n_bad=$(grep -c . <<<"$bad_names")
+	for name in $bad_names; do
+		ndd_log "FAILED unit test $name:"
+		awk -v n="$name" '$0 ~ "^\\[ RUN      \\] " n "$" {p = 1} p {print} p && $0 ~ "^\\[  FAILED  \\] " n " " {exit}' "$out" >&2
+	done
+	for name in $(sed -n 's/^\[  SKIPPED \] \([A-Za-z0-9_/]*\.[A-Za-z0-9_/]*\).*/\1/p' "$out" | sort -u); do
+		reason=$(awk -v n="$name" '$0 ~ "^\\[ RUN      \\] " n "$" {p = 1; next} p && /^\[  SKIPPED \]/ {exit} p && /Skipped/ {next} p {print}' "$out" | tr '\n' ' ')
+		ndd_log "skipped unit test $name: ${reason:-no reason given}"
+	done
+	if [ "$status" -ne 0 ] && [ "$n_bad" -eq 0 ]; then
+		ndd_log "the unit test binary failed without a failed test (exit $status); its output tail:"
+		tail -30 "$out" >&2
+		n_bad=1
+	fi
+	count "${n_ok:-0}" "$n_bad" "unit tests"
+else
+	ndd_log "the unit tests do not build:"
+	tail -40 "$NDD_RUN_DIR/unit.build" >&2
+	count 0 1 "unit test build"
+fi
 if [ "${1:-}" = unit ]; then echo "${passed} passed, ${failed} failed"; [ "$failed" -eq 0 ]; exit; fi
 
-# ---- everything below needs the installed extension and a cluster ----
+# ---- everything below needs the installed extension ----
 ndd_build_install || { echo "${passed} passed, $((failed + 1)) failed"; exit 1; }
 ndd_start_cluster
-trap ndd_stop_cluster EXIT
+trap 'ndd_stop_cluster; rm -rf "$NDD_RUN_DIR"' EXIT
 
 ndd_log "pg_regress"
-regress_out=$(mktemp -d /tmp/ndd-regress.XXXXXX)
+regress_out=$NDD_RUN_DIR/regress
+mkdir -p "$regress_out"
 tests=$(make -s -f - print-regress <<<'include Makefile
 print-regress: ; @echo $(REGRESS)' 2>/dev/null)
-"$NDD_PGBIN/../lib/pgxs/src/test/regress/pg_regress" --bindir="$NDD_PGBIN" --inputdir=test \
-	--outputdir="$regress_out" --dbname=ndd_regression --load-extension=ndd \
-	$tests >"$regress_out/summary" 2>&1
+# run from the output directory: a test's client-side files (psql's \copy) land there
+(cd "$regress_out" && "$NDD_PGBIN/../lib/pgxs/src/test/regress/pg_regress" --bindir="$NDD_PGBIN" \
+	--inputdir="$NDD_ROOT/test" --outputdir="$regress_out" --dbname=ndd_regression --load-extension=ndd \
+	$tests) >"$regress_out/summary" 2>&1
 cat "$regress_out/summary" >&2
 n_ok=$(grep -cE '\.\.\. ok|^ok ' "$regress_out/summary")
 n_bad=$(grep -cE '\.\.\. FAILED|^not ok ' "$regress_out/summary")
 if [ "$n_bad" -gt 0 ]; then
 	ndd_log "regression.diffs:"
 	head -300 "$regress_out/regression.diffs" >&2
+	if [ "${NDD_KEEP_RESULTS:-0}" = 1 ]; then
+		kept=$(mktemp -d /tmp/ndd-regress.XXXXXX)
+		cp -r "$regress_out/." "$kept/" && ndd_log "results kept in $kept"
+	fi
 fi
 count "$n_ok" "$n_bad" "pg_regress"
-[ "$n_bad" -gt 0 ] && [ "${NDD_KEEP_RESULTS:-0}" = 1 ] && ndd_log "results kept in $regress_out" || rm -rf "$regress_out"
 
 # ---- script tests: each gets the cluster in PG* and NDD_* variables; exit status is the verdict ----
 for t in test/scripts/*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
-	if [ -n "${NDD_TESTS:-}" ] && ! grep -qE "$(echo "$NDD_TESTS" | tr ' ' '|')" <<<"$name"; then continue; fi
+	selected "$name" || continue
 	ndd_log "script test $name"
 	start=$(date +%s)
-	if bash "$t" >&2; then
+	log=$NDD_RUN_DIR/$name.log
+	bash "$t" 2>&1 | tee "$log" >&2
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
 		count 1 0 "$name"
 		ndd_log "ok $name ($(($(date +%s) - start)) s)"
 	else
 		count 0 1 "$name"
-		ndd_log "FAILED $name ($(($(date +%s) - start)) s); server log tail:"
+		ndd_log "FAILED $name ($(($(date +%s) - start)) s); the last lines of its output:"
+		tail -15 "$log" >&2
+		ndd_log "server log tail:"
 		tail -20 "$NDD_PGLOG" >&2
 	fi
 	ndd_restart_cluster || { ndd_log "the cluster does not start again after $name"; count 0 1 "restart after $name"; break; }
 done
+ndd_stop_cluster
+
+# ---- TAP tests: test/t/*.pl with PostgreSQL::Test::Cluster, each file one test case ----
+# Run by prove as the cluster owner (initdb refuses root), with the server tree's binaries first in
+# PATH, from a copy of test/t in a directory of this run that the owner can write.
+tap_files=()
+for t in test/t/*.pl; do
+	[ -e "$t" ] && selected "$(basename "$t" .pl)" && tap_files+=("$t")
+done
+if [ ${#tap_files[@]} -eq 0 ]; then
+	ndd_log "no TAP tests (test/t/*.pl)${NDD_TESTS:+ matching \"$NDD_TESTS\"}: skipped"
+else
+	tap_dir=$NDD_RUN_DIR/tap
+	mkdir -p "$tap_dir"
+	cp -r test/t "$tap_dir/t"
+	chmod 755 "$NDD_RUN_DIR"
+	[ "$(id -u)" -eq 0 ] && chown -R postgres: "$tap_dir"
+	pgxs=$NDD_PGBIN/../lib/pgxs
+	for t in "${tap_files[@]}"; do
+		name=$(basename "$t" .pl)
+		ndd_log "TAP test $name"
+		start=$(date +%s)
+		ndd_as_owner env -C "$tap_dir" PATH="$NDD_PGBIN:$PATH" PERL5LIB="$pgxs/src/test/perl:$tap_dir/t" \
+			PG_REGRESS="$pgxs/src/test/regress/pg_regress" TESTDIR="$tap_dir" \
+			prove -v "t/$name.pl" >"$NDD_RUN_DIR/$name.tap" 2>&1
+		if [ $? -eq 0 ]; then
+			count 1 0 "$name"
+			grep -E '^(ok|not ok) ' "$NDD_RUN_DIR/$name.tap" >&2
+			ndd_log "ok $name ($(($(date +%s) - start)) s)"
+		else
+			count 0 1 "$name"
+			ndd_log "FAILED $name ($(($(date +%s) - start)) s); its output:"
+			tail -40 "$NDD_RUN_DIR/$name.tap" >&2
+			for l in "$tap_dir"/tmp_check/log/*"$name"*; do
+				[ -e "$l" ] || continue
+				ndd_log "tail of $(basename "$l"):"
+				tail -15 "$l" >&2
+			done
+		fi
+	done
+fi
 
 [ ${#failures[@]} -eq 0 ] || ndd_log "failed: ${failures[*]}"
 echo "${passed} passed, ${failed} failed"

@@ -27,13 +27,15 @@ SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid::fp128::uuid;
 SELECT '80000000000000000000000000000001'::fp128::bit(128)::fp128;
 SELECT B'1'::fp128;
 
--- binary I/O round trip through COPY
+-- binary I/O round trip through COPY (psql's \copy: the file is the client's, in its working
+-- directory, a per-run directory under scripts/test.sh, so concurrent runs never share it)
 CREATE TEMP TABLE io (s simhash64, f fp128, b hamming_ball, d hamming_distance);
 INSERT INTO io VALUES ('0123456789abcdef', '0123456789abcdef0123456789abcdef',
                        '(00ff,3)', 7);
-COPY io TO '/tmp/ndd_types_io.bin' WITH (FORMAT binary);
+\copy io TO 'ndd_types_io.bin' WITH (FORMAT binary)
 CREATE TEMP TABLE io2 (LIKE io);
-COPY io2 FROM '/tmp/ndd_types_io.bin' WITH (FORMAT binary);
+\copy io2 FROM 'ndd_types_io.bin' WITH (FORMAT binary)
+\! rm ndd_types_io.bin
 SELECT * FROM io2;
 SELECT (SELECT s FROM io) = s AND (SELECT f FROM io) = f AS same FROM io2;
 
