@@ -25,6 +25,10 @@ double band_miss_probability(double s, int bands, int rows) {
 
 namespace {
 
+// Candidates verified per call of next() at most, so that the caller regains control (to store
+// results, check interrupts, report progress) every few milliseconds even when few qualify.
+constexpr size_t kCandidatesPerCall = size_t(1) << 16;
+
 // Integral over [0, t] of the candidate probability 1 - (1 - s^r)^b (Simpson's rule; the
 // integrand is smooth, 400 intervals are far more precise than the comparison needs).
 double false_candidate_area(double t, int bands, int rows) {
@@ -76,9 +80,10 @@ void band_keys(const uint64_t* sketch, int bands, int rows, uint64_t* keys) {
     }
 }
 
-size_t sorted_intersection(const ShingleHash* a, size_t na, const ShingleHash* b, size_t nb) {
+size_t sorted_intersection(const ShingleHash* a, size_t na, const ShingleHash* b, size_t nb, size_t need) {
     size_t i = 0, j = 0, inter = 0;
     while (i < na && j < nb) {
+        if (inter + std::min(na - i, nb - j) < need) return inter;  // cannot reach need any more
         if (a[i] < b[j])
             i++;
         else if (b[j] < a[i])
@@ -154,7 +159,11 @@ bool JaccardJob::verify(uint32_t x, uint32_t y, NddJaccardResult* out) const {
     } else if (sy < sx && static_cast<double>(sy) / static_cast<double>(sx) < threshold_) {
         return false;
     }
-    ShingleOverlap o{sx, sy, sorted_intersection(set_of(x), sx, set_of(y), sy)};
+    // Only the pairs that reach the threshold need their exact count: the merge stops once the
+    // shingles left cannot lift the intersection to the least one that qualifies.
+    size_t need = measure_ == NDD_MEASURE_JACCARD ? min_jaccard_intersection(sx, sy) : min_intersection(sx);
+    if (need == SIZE_MAX) return false;
+    ShingleOverlap o{sx, sy, sorted_intersection(set_of(x), sx, set_of(y), sy, need)};
     if (measure_ == NDD_MEASURE_JACCARD) {
         double v = jaccard_of(o);
         if (v < threshold_) return false;
@@ -174,6 +183,19 @@ size_t JaccardJob::min_intersection(size_t size_a) const {
     while (m > 1 && static_cast<double>(m - 1) / a >= threshold_) m--;
     while (m < size_a && static_cast<double>(m) / a < threshold_) m++;
     return std::max<size_t>(m, 1);
+}
+
+size_t JaccardJob::min_jaccard_intersection(size_t sa, size_t sb) const {
+    // J(I) = I / (sa + sb - I) grows with I, and so does its rounded value: start from the real
+    // solution of I / (sa + sb - I) = t and step to the least I that jaccard_of() accepts
+    size_t lo = std::min(sa, sb);
+    if (sa + sb == 0) return 0;  // two empty sets: J = 1
+    auto ok = [&](size_t i) { return jaccard_of(ShingleOverlap{sa, sb, i}) >= threshold_; };
+    size_t i = static_cast<size_t>(std::ceil(threshold_ * static_cast<double>(sa + sb) / (1 + threshold_)));
+    i = std::min(i, lo);
+    while (i > 0 && ok(i - 1)) i--;
+    while (i <= lo && !ok(i)) i++;
+    return i <= lo ? i : SIZE_MAX;
 }
 
 size_t JaccardJob::next(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller) {
@@ -199,7 +221,7 @@ size_t JaccardJob::next_jaccard(NddJaccardResult* out, size_t cap, bool& done, I
         band_ = 0;
         if (band_ < bands) load_band();
     }
-    size_t n = 0;
+    size_t n = 0, work = 0;
     while (band_ < bands) {
         while (run_begin_ < entries_.size()) {
             if (run_end_ <= run_begin_) {
@@ -210,7 +232,7 @@ size_t JaccardJob::next_jaccard(NddJaccardResult* out, size_t cap, bool& done, I
             }
             while (x_ < run_end_) {
                 while (y_ < run_end_) {
-                    if (n == cap) return n;
+                    if (n == cap || ++work > kCandidatesPerCall) return n;
                     poller.tick();
                     uint32_t dx = entries_[x_].doc, dy = entries_[y_].doc;
                     y_++;
@@ -246,7 +268,7 @@ size_t JaccardJob::next_containment(NddJaccardResult* out, size_t cap, bool& don
         cands_ready_ = false;
         empty_pos_ = 0;
     }
-    size_t n = 0;
+    size_t n = 0, work = 0;
     while (doc_ < ndocs) {
         uint32_t a = static_cast<uint32_t>(doc_);
         size_t sa = set_size(a);
@@ -262,24 +284,36 @@ size_t JaccardJob::next_containment(NddJaccardResult* out, size_t cap, bool& don
             continue;
         }
         if (!cands_ready_) {
+            // Any p elements of A will do; the rarest (fewest documents in the index) give the
+            // fewest candidates, so boilerplate shingles shared by thousands of documents are
+            // looked at only when A has little else (AllPairs' document-frequency order).
             size_t p = sa - min_intersection(sa) + 1;
             const ShingleHash* set = set_of(a);
+            postings_.clear();
+            for (size_t i = 0; i < sa; i++) {
+                poller.tick();
+                auto range = std::equal_range(entries_.begin(), entries_.end(), Entry{set[i].h1, 0},
+                                              [](const Entry& e, const Entry& f) { return e.key < f.key; });
+                postings_.push_back({static_cast<size_t>(range.first - entries_.begin()),
+                                     static_cast<size_t>(range.second - range.first)});
+            }
+            auto rarer = [](const Posting& u, const Posting& v) { return u.count < v.count; };
+            if (p < postings_.size()) std::nth_element(postings_.begin(), postings_.begin() + (p - 1), postings_.end(), rarer);
             cands_.clear();
             for (size_t i = 0; i < p; i++) {
-                poller.tick();
-                auto lo = std::lower_bound(entries_.begin(), entries_.end(), set[i].h1,
-                                           [](const Entry& e, uint64_t k) { return e.key < k; });
-                for (auto it = lo; it != entries_.end() && it->key == set[i].h1; ++it) {
-                    if (it->doc == a || index_docs_[it->doc] == a + 1) continue;
-                    index_docs_[it->doc] = a + 1;
-                    cands_.push_back(it->doc);
+                for (size_t e = postings_[i].begin; e < postings_[i].begin + postings_[i].count; e++) {
+                    poller.tick();
+                    uint32_t d = entries_[e].doc;
+                    if (d == a || index_docs_[d] == a + 1) continue;
+                    index_docs_[d] = a + 1;
+                    cands_.push_back(d);
                 }
             }
             cand_pos_ = 0;
             cands_ready_ = true;
         }
         while (cand_pos_ < cands_.size()) {
-            if (n == cap) return n;
+            if (n == cap || ++work > kCandidatesPerCall) return n;
             poller.tick();
             if (verify(a, cands_[cand_pos_++], out + n)) n++;
         }

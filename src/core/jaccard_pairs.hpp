@@ -45,8 +45,9 @@ struct ShingleHash {
     bool operator==(const ShingleHash& o) const { return h1 == o.h1 && h2 == o.h2; }
 };
 
-// |A n B| of two sorted, duplicate-free hash sets, by merging.
-size_t sorted_intersection(const ShingleHash* a, size_t na, const ShingleHash* b, size_t nb);
+// |A n B| of two sorted, duplicate-free hash sets, by merging; stops early, returning some value
+// below need, as soon as the elements left cannot bring the count to need (0: always exact).
+size_t sorted_intersection(const ShingleHash* a, size_t na, const ShingleHash* b, size_t nb, size_t need = 0);
 
 class JaccardJob {
 public:
@@ -69,6 +70,8 @@ private:
     size_t next_jaccard(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
     size_t next_containment(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
     size_t min_intersection(size_t size_a) const;
+    // The least |A n B| with jaccard_of() >= threshold for these set sizes, or SIZE_MAX if none.
+    size_t min_jaccard_intersection(size_t sa, size_t sb) const;
 
     int measure_;
     double threshold_;
@@ -90,11 +93,16 @@ private:
     std::vector<Entry> entries_;   // resemblance: one band's (key, doc), sorted
     size_t band_ = 0;              // current band
     size_t run_begin_ = 0, run_end_ = 0, x_ = 0, y_ = 0;
-    // containment: the index of all (h1, doc), sorted, and the current document's candidates
-    std::vector<uint64_t> index_keys_;
+    // containment: entries_ holds the index of all (h1, doc), sorted; index_docs_ stamps the
+    // documents already taken as candidates of the current one
     std::vector<uint32_t> index_docs_;
     size_t doc_ = 0;
     std::vector<uint32_t> cands_;
+    struct Posting {
+        size_t begin;  // first entry of the shingle in entries_
+        size_t count;  // its document frequency (entries with its feature hash)
+    };
+    std::vector<Posting> postings_;  // the current document's shingles in the index
     size_t cand_pos_ = 0;
     bool cands_ready_ = false;
     size_t empty_pos_ = 0;

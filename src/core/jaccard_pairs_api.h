@@ -97,7 +97,8 @@ NDD_API NddStatus ndd_jaccard_job_add(NddJaccardJob *job, int64_t id, const char
 NDD_API size_t ndd_jaccard_job_bytes(const NddJaccardJob *job);
 
 /*
- * Up to cap results into out; *n receives their number and *done 1 once every pair has been
+ * Up to cap results into out (fewer, even none, when a slice of the work is done: call again);
+ * *n receives their number and *done 1 once every pair has been
  * handed out. *progress and *total (may be NULL) say how far the pass is (bands or documents).
  */
 NDD_API NddStatus ndd_jaccard_job_next(NddJaccardJob *job, NddJaccardResult *out, size_t cap,
