@@ -9,6 +9,7 @@
 #      peak memory of the backend (VmHWM), pairs, and recall on the planted pairs whose exact
 #      jaccard() is >= 0.8.
 #   NDD_NO_INSTALL=1   use the installed extension as it is
+#   NDD_JACCARD_CORPUS=0   skip part 1
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$NDD_ROOT"
@@ -45,6 +46,7 @@ done
 psql -X -q -d postgres -c "ALTER TABLE corpus_docs ADD COLUMN n bigserial; CREATE UNIQUE INDEX ON corpus_docs (n); ANALYZE corpus_docs"
 psql -X -q -d postgres -tAc "SELECT count(*) || ' documents, ' || pg_size_pretty(sum(octet_length(body))) FROM corpus_docs"
 
+if [ "${NDD_JACCARD_CORPUS:-1}" = 1 ]; then
 echo "== dev corpus, same run"
 timed "README recipe (supershingles 84 + ndd_feature_pairs 59 + jaccard >= 0.8)" "
 CREATE TABLE recipe AS SELECT p.a, p.b, jaccard(x.body, y.body) AS j
@@ -72,14 +74,16 @@ for p in $parts; do
 	done
 done
 
+fi
+
 echo "== synthetic collections (1 KB pieces of corpus text, one copy each at 1-20 % word edits)"
 for size in ${NDD_JACCARD_SIZES:-100000}; do
 	PLANTED="$work/planted.tsv" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz > "$work/synth.tsv"
-	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, s08, r08;
-		CREATE TABLE synth (id bigint, body text); CREATE TABLE planted (a bigint, b bigint, rate float8);
-		\\copy synth FROM '$work/synth.tsv'
-		\\copy planted FROM '$work/planted.tsv'
-		ANALYZE synth"
+	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, s08, r08" \
+		-c "CREATE TABLE synth (id bigint, body text); CREATE TABLE planted (a bigint, b bigint, rate float8)"
+	psql -X -q -d postgres -c "\\copy synth FROM '$work/synth.tsv'"
+	psql -X -q -d postgres -c "\\copy planted FROM '$work/planted.tsv'"
+	psql -X -q -d postgres -c "ANALYZE synth"
 	psql -X -q -d postgres -tAc "SELECT '$size documents, ' || pg_size_pretty(sum(octet_length(body))) FROM synth"
 	timed "  ndd_jaccard_pairs(t = 0.8), $size docs" "CREATE TABLE s08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
 	timed "  README recipe, $size docs" "
