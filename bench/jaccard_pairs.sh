@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# bench/jaccard_pairs.sh: ndd_jaccard_pairs against the README's recipe (supershingles(sketch, 84)
+# + ndd_feature_pairs(..., 59, 100000) + jaccard() in SQL), in the same run.
+#   1. the dev corpus (NDD_CORPUS_DIR or ../shared/corpus), all sub-corpora in one table: time of
+#      each method, and precision/recall at J >= 0.8 and >= 0.9 per sub-corpus with the corpus'
+#      tools/eval_pairs.py;
+#   2. synthetic collections of ~1 KB pieces of corpus text, each with one copy at a known word edit
+#      rate (bench/jaccard_synth.py), at the sizes in NDD_JACCARD_SIZES (default "100000"): time,
+#      peak memory of the backend (VmHWM), pairs, and recall on the planted pairs whose exact
+#      jaccard() is >= 0.8.
+#   NDD_NO_INSTALL=1   use the installed extension as it is
+#   NDD_JACCARD_CORPUS=0   skip part 1
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$NDD_ROOT"
+CORPUS=$(ndd_corpus_dir)
+[ -d "$CORPUS/dev" ] || { echo "no corpus at $CORPUS (set NDD_CORPUS_DIR)"; exit 1; }
+ndd_bench_install
+ndd_start_cluster "work_mem=256MB" "maintenance_work_mem=4GB" "max_parallel_workers_per_gather=0"
+trap ndd_stop_cluster EXIT
+psql -X -q -d postgres -c "CREATE EXTENSION ndd"
+work=$(mktemp -d /tmp/ndd-jaccard-bench.XXXXXX)
+chmod 755 "$work"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Runs one SQL statement in a fresh session; prints its wall time (s) and the backend's peak RSS.
+timed() {
+	local label=$1 sql=$2
+	psql -X -q -d postgres -v ON_ERROR_STOP=1 <<SQL
+SELECT pg_backend_pid() AS pid \gset
+\setenv NDD_PID :pid
+SELECT clock_timestamp() AS t0 \gset
+$sql;
+SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 2) AS secs \gset
+\echo $label: :secs s
+\! printf '  peak backend memory: '; grep VmHWM /proc/\$NDD_PID/status | tr -s ' '
+SQL
+}
+
+parts="web man legal labelled"
+psql -X -q -d postgres -c "CREATE TABLE corpus_docs (id text PRIMARY KEY, corpus text, source text, path text, body text)"
+for p in $parts; do
+	python3 "$CORPUS/tools/to_copy_tsv.py" "$CORPUS/dev/$p.jsonl.gz" > "$work/$p.tsv"
+	psql -X -q -d postgres -c "\\copy corpus_docs FROM '$work/$p.tsv'"
+done
+psql -X -q -d postgres -c "ALTER TABLE corpus_docs ADD COLUMN n bigserial; CREATE UNIQUE INDEX ON corpus_docs (n); ANALYZE corpus_docs"
+psql -X -q -d postgres -tAc "SELECT count(*) || ' documents, ' || pg_size_pretty(sum(octet_length(body))) FROM corpus_docs"
+
+if [ "${NDD_JACCARD_CORPUS:-1}" = 1 ]; then
+echo "== dev corpus, same run"
+timed "README recipe (supershingles 84 + ndd_feature_pairs 59 + jaccard >= 0.8)" "
+CREATE TABLE recipe AS SELECT p.a, p.b, jaccard(x.body, y.body) AS j
+FROM ndd_feature_pairs('SELECT n, supershingles(shingle_minhash(body, 4, 84), 84) FROM corpus_docs', 59, 100000) p
+JOIN corpus_docs x ON x.n = p.a JOIN corpus_docs y ON y.n = p.b
+WHERE jaccard(x.body, y.body) >= 0.8"
+timed "ndd_jaccard_pairs(t = 0.8)" "CREATE TABLE new08 AS SELECT * FROM ndd_jaccard_pairs('SELECT n, body FROM corpus_docs', 0.8)"
+timed "ndd_jaccard_pairs(t = 0.9)" "CREATE TABLE new09 AS SELECT * FROM ndd_jaccard_pairs('SELECT n, body FROM corpus_docs', 0.9)"
+timed "ndd_containment_pairs(t = 0.9)" "CREATE TABLE cont09 AS SELECT * FROM ndd_containment_pairs('SELECT n, body FROM corpus_docs', 0.9)"
+psql -X -q -d postgres -tAc "SELECT 'pairs: recipe ' || (SELECT count(*) FROM recipe) || ', new 0.8 ' || (SELECT count(*) FROM new08)
+  || ', new 0.9 ' || (SELECT count(*) FROM new09) || ', containment 0.9 ' || (SELECT count(*) FROM cont09)
+  || '; in recipe not new: ' || (SELECT count(*) FROM (SELECT a, b FROM recipe EXCEPT SELECT a, b FROM new08) d)
+  || ', in new not recipe: ' || (SELECT count(*) FROM (SELECT a, b FROM new08 EXCEPT SELECT a, b FROM recipe) d)"
+for p in $parts; do
+	for t in 0.8 0.9; do
+		for m in recipe new; do
+			src=$m; [ $m = new ] && src=new${t/./}
+			psql -X -q -d postgres -tA -F $'\t' -c "SELECT x.id, y.id FROM $src q JOIN corpus_docs x ON x.n = q.a
+				JOIN corpus_docs y ON y.n = q.b WHERE x.corpus = '$p' AND y.corpus = '$p' AND q.$([ $m = recipe ] && echo j || echo jaccard) >= $t" > "$work/pred.tsv"
+			printf '%s t=%s %-6s ' "$p" "$t" "$m"
+			python3 "$CORPUS/tools/eval_pairs.py" --gt "$CORPUS/dev/$p.pairs.k4.tsv.gz" --docs "$CORPUS/dev/$p.jsonl.gz" \
+				--pred "$work/pred.tsv" --pos "$t" | grep -iE "precision|recall" | head -2 | tr '\n' ' '
+			echo
+		done
+	done
+done
+
+fi
+
+echo "== synthetic collections (1 KB pieces of corpus text, one copy each at 1-20 % word edits)"
+for size in ${NDD_JACCARD_SIZES:-100000}; do
+	PLANTED="$work/planted.tsv" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz > "$work/synth.tsv"
+	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, s08, r08" \
+		-c "CREATE TABLE synth (id bigint, body text); CREATE TABLE planted (a bigint, b bigint, rate float8)"
+	psql -X -q -d postgres -c "\\copy synth FROM '$work/synth.tsv'"
+	psql -X -q -d postgres -c "\\copy planted FROM '$work/planted.tsv'"
+	psql -X -q -d postgres -c "ANALYZE synth"
+	psql -X -q -d postgres -tAc "SELECT '$size documents, ' || pg_size_pretty(sum(octet_length(body))) FROM synth"
+	timed "  ndd_jaccard_pairs(t = 0.8), $size docs" "CREATE TABLE s08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
+	timed "  README recipe, $size docs" "
+CREATE TABLE r08 AS SELECT p.a, p.b FROM ndd_feature_pairs('SELECT id, supershingles(shingle_minhash(body, 4, 84), 84) FROM synth', 59, 100000) p
+JOIN synth x ON x.id = p.a JOIN synth y ON y.id = p.b WHERE jaccard(x.body, y.body) >= 0.8"
+	psql -X -q -d postgres -tAc "CREATE INDEX ON synth (id); ANALYZE synth;
+	  WITH truth AS (SELECT p.a, p.b FROM planted p JOIN synth x ON x.id = p.a JOIN synth y ON y.id = p.b
+	                 WHERE jaccard(x.body, y.body) >= 0.8)
+	  SELECT '  pairs found ' || (SELECT count(*) FROM s08) || ' (recipe ' || (SELECT count(*) FROM r08) || '); planted pairs with J >= 0.8: '
+	    || (SELECT count(*) FROM truth) || ', found ' || (SELECT count(*) FROM truth JOIN s08 USING (a, b))
+	    || '; sample of 2000 reported pairs below 0.8 by jaccard(): '
+	    || (SELECT count(*) FROM (SELECT * FROM s08 LIMIT 2000) s JOIN synth x ON x.id = s.a JOIN synth y ON y.id = s.b
+	        WHERE jaccard(x.body, y.body) < 0.8)"
+done
+rm -rf "$work"

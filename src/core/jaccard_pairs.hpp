@@ -1,0 +1,113 @@
+// jaccard_pairs.hpp
+//    The core of ndd_jaccard_pairs / ndd_containment_pairs (see jaccard_pairs_api.h for the method):
+//    band selection, band keys, per-document shingle-hash sets, and the resumable pass that hands
+//    out verified pairs in batches.
+#ifndef NDD_JACCARD_PAIRS_HPP
+#define NDD_JACCARD_PAIRS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "guard.hpp"
+#include "jaccard_pairs_api.h"
+
+namespace ndd {
+
+// "ndd.band": the seed of band keys (plus (rows << 16) + band). Band keys are stored in indexes
+// (ndd_jaccard_bands), so it is fixed forever like the seeds of hashing.hpp.
+constexpr uint64_t kBandSeed = 0x6e64642e62616e64ULL;
+// "ndd.vrfy": the second hash of a shingle in the verification sets (the first is the feature
+// hash, kFeatureSeed). In memory only; never stored.
+constexpr uint64_t kVerifySeed = 0x6e64642e76726679ULL;
+
+struct Banding {
+    int bands;
+    int rows;
+    double miss;      // (1 - t^rows)^bands
+    double fp_area;   // integral over [0, t] of 1 - (1 - s^rows)^bands
+};
+
+// Probability that two documents of resemblance s share no band key.
+double band_miss_probability(double s, int bands, int rows);
+
+// The banding of jaccard_pairs_api.h; throws InvalidArgument when none reaches max_miss.
+Banding choose_bands(double threshold, int hashes, double max_miss);
+
+// keys[0..bands) of a sketch.
+void band_keys(const uint64_t* sketch, int bands, int rows, uint64_t* keys);
+
+// A 128-bit shingle hash: (feature hash, verification hash), ordered lexicographically.
+struct ShingleHash {
+    uint64_t h1;
+    uint64_t h2;
+    bool operator<(const ShingleHash& o) const { return h1 != o.h1 ? h1 < o.h1 : h2 < o.h2; }
+    bool operator==(const ShingleHash& o) const { return h1 == o.h1 && h2 == o.h2; }
+};
+
+// |A n B| of two sorted, duplicate-free hash sets, by merging; stops early, returning some value
+// below need, as soon as the elements left cannot bring the count to need (0: always exact).
+size_t sorted_intersection(const ShingleHash* a, size_t na, const ShingleHash* b, size_t nb, size_t need = 0);
+
+class JaccardJob {
+public:
+    JaccardJob(int measure, double threshold, int shingle, int hashes, double max_miss);
+
+    void add(int64_t id, const char* text, size_t len, InterruptPoller& poller);
+    size_t bytes() const;
+    // Fills out[0..cap); returns the count; sets done when every pair has been handed out.
+    size_t next(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
+    size_t progress() const { return measure_ == NDD_MEASURE_JACCARD ? band_ : doc_; }
+    size_t total() const { return measure_ == NDD_MEASURE_JACCARD ? banding_.bands : ids_.size(); }
+    const Banding& banding() const { return banding_; }
+
+private:
+    size_t set_size(uint32_t d) const { return offsets_[d + 1] - offsets_[d]; }
+    const ShingleHash* set_of(uint32_t d) const { return sets_.data() + offsets_[d]; }
+    bool shares_earlier_band(uint32_t x, uint32_t y, int band) const;
+    // Verifies one candidate and appends it to out when it qualifies; x's measure in containment.
+    bool verify(uint32_t x, uint32_t y, NddJaccardResult* out) const;
+    size_t next_jaccard(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
+    size_t next_containment(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
+    size_t min_intersection(size_t size_a) const;
+    // The least |A n B| with jaccard_of() >= threshold for these set sizes, or SIZE_MAX if none.
+    size_t min_jaccard_intersection(size_t sa, size_t sb) const;
+
+    int measure_;
+    double threshold_;
+    int shingle_;
+    int hashes_;
+    Banding banding_{};
+
+    std::vector<int64_t> ids_;
+    std::vector<uint64_t> offsets_{0};   // document d's set is sets_[offsets_[d] .. offsets_[d+1])
+    std::vector<ShingleHash> sets_;
+    std::vector<uint64_t> keys_;         // document d's band keys at keys_[d * bands ..]
+
+    // Resumable state of the pass.
+    bool started_ = false;
+    struct Entry {
+        uint64_t key;
+        uint32_t doc;
+    };
+    std::vector<Entry> entries_;   // resemblance: one band's (key, doc), sorted
+    size_t band_ = 0;              // current band
+    size_t run_begin_ = 0, run_end_ = 0, x_ = 0, y_ = 0;
+    // containment: entries_ holds the index of all (h1, doc), sorted; index_docs_ stamps the
+    // documents already taken as candidates of the current one
+    std::vector<uint32_t> index_docs_;
+    size_t doc_ = 0;
+    std::vector<uint32_t> cands_;
+    struct Posting {
+        size_t begin;  // first entry of the shingle in entries_
+        size_t count;  // its document frequency (entries with its feature hash)
+    };
+    std::vector<Posting> postings_;  // the current document's shingles in the index
+    size_t cand_pos_ = 0;
+    bool cands_ready_ = false;
+    size_t empty_pos_ = 0;
+};
+
+}  // namespace ndd
+
+#endif  // NDD_JACCARD_PAIRS_HPP

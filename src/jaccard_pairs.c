@@ -1,0 +1,336 @@
+/*
+ * jaccard_pairs.c
+ *    ndd_jaccard_pairs() and ndd_containment_pairs(): every pair of a collection whose exact
+ *    word-shingle resemblance (or containment) reaches a threshold, in one call; ndd_jaccard_bands()
+ *    and ndd_jaccard_banding(), the LSH band keys for asking the same of one document through a GIN
+ *    index. The method is the core's (jaccard_pairs_api.h).
+ *
+ * The documents are read through a cursor and handed to the core one at a time; the core keeps
+ * their shingle-hash sets and band keys behind an opaque handle, which a reset callback of the
+ * call's memory context frees, so an error or a cancel anywhere cannot leak it. What the core holds
+ * is counted against maintenance_work_mem (a batch job over a whole collection, like CREATE INDEX):
+ * beyond it the call stops with an error naming the setting. Pairs come back from the core in
+ * batches into the result tuplestore, which spills to disk beyond work_mem; interrupts are checked
+ * between batches and inside the core.
+ */
+#include "ndd.h"
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "batch_pairs_api.h"
+#include "fingerprint_api.h"
+#include "fingerprint_args.h"
+#include "jaccard_pairs_api.h"
+#include "query_reader.h"
+
+PG_FUNCTION_INFO_V1(ndd_jaccard_pairs);
+PG_FUNCTION_INFO_V1(ndd_containment_pairs);
+PG_FUNCTION_INFO_V1(ndd_jaccard_bands);
+PG_FUNCTION_INFO_V1(ndd_jaccard_banding);
+
+/* Results fetched from the core per call: a few hundred kB, between interrupt checks. */
+#define NDD_JACCARD_BATCH 8192
+
+/* Seconds between progress notices of a long call. */
+#define NDD_JACCARD_PROGRESS_SECS 10
+
+/* Frees the core job when the call's memory context goes (normally or on error). */
+static void
+free_job(void *arg)
+{
+	NddJaccardJob **job = (NddJaccardJob **) arg;
+
+	ndd_jaccard_job_free(*job);
+	*job = NULL;
+}
+
+static void
+check_threshold(double threshold)
+{
+	if (!(threshold > 0 && threshold <= 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("threshold must be greater than 0 and at most 1"),
+				 errdetail("The value given was %g.", threshold),
+				 errhint("Threshold 0 would make every pair an answer; ask for a positive similarity.")));
+}
+
+/* The banding for threshold and hashes, or 22023 when no banding reaches the miss bound. */
+static void
+banding_of(double threshold, int32 hashes, int *bands, int *rows, double *miss)
+{
+	check_threshold(threshold);
+	ndd_check_param("hashes", hashes, 1, NDD_JACCARD_MAX_HASHES);
+	if (ndd_jaccard_choose_bands(threshold, hashes, NDD_JACCARD_DEFAULT_MISS, bands, rows, miss) != NDD_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("threshold %g is too low for a sketch of %d hashes", threshold, hashes),
+				 errdetail("No banding of %d hashes misses a pair at the threshold with probability at most %g.",
+						   hashes, NDD_JACCARD_DEFAULT_MISS),
+				 errhint("Use more hashes (up to %d) or a higher threshold.", NDD_JACCARD_MAX_HASHES)));
+}
+
+/* Raises the error for a job that outgrew maintenance_work_mem. */
+static void
+check_memory(NddJaccardJob *job, const char *fname, size_t ndocs)
+{
+	size_t		bytes = ndd_jaccard_job_bytes(job);
+
+	if (bytes / 1024 > (size_t) maintenance_work_mem)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s needs more than maintenance_work_mem (%d kB) for its shingle sets",
+						fname, maintenance_work_mem),
+				 errdetail("%zu documents read so far need %zu kB (16 bytes per distinct shingle of each document).",
+						   ndocs, bytes / 1024),
+				 errhint("Raise maintenance_work_mem for this session, or split the collection.")));
+}
+
+/*
+ * A progress notice every NDD_JACCARD_PROGRESS_SECS seconds: documents read (total = 0), or the
+ * pass's position in its units (bands or documents).
+ */
+static void
+maybe_progress(TimestampTz *last, const char *fname, const char *unit, size_t x, size_t total,
+			   uint64 pairs)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (!TimestampDifferenceExceeds(*last, now, NDD_JACCARD_PROGRESS_SECS * 1000))
+		return;
+	*last = now;
+	if (total == 0)
+		ereport(NOTICE, (errmsg("%s: read %zu documents", fname, x)));
+	else
+		ereport(NOTICE,
+				(errmsg("%s: %s %zu of %zu, " UINT64_FORMAT " pairs so far", fname, unit, x, total, pairs)));
+}
+
+/*
+ * The shared body: read (id, body) rows of docs_sql into a core job, check ids, then stream the
+ * pairs into the result tuplestore.
+ */
+static void
+pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle, int32 hashes,
+		  const char *fname)
+{
+	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	ReturnSetInfo *rsinfo;
+	MemoryContext work,
+				row_cxt,
+				old;
+	MemoryContextCallback *cb;
+	NddJaccardJob **job;
+	NddQueryReader reader;
+	HeapTuple	tuple;
+	Oid			idtype,
+				bodytype;
+	int64	   *ids = NULL;
+	size_t		n = 0,
+				cap_ids = 0;
+	NddJaccardResult *batch;
+	int			done = 0;
+	uint64		npairs = 0;
+	TimestampTz last = GetCurrentTimestamp();
+	NddStatus	status;
+	int			found = 0;
+	int64_t		dup = 0;
+
+	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
+	if (measure == NDD_MEASURE_JACCARD)
+	{
+		int			bands,
+					rows;
+		double		miss;
+
+		banding_of(threshold, hashes, &bands, &rows, &miss);
+	}
+	else
+		check_threshold(threshold);
+
+	InitMaterializedSRF(fcinfo, 0);
+	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	work = AllocSetContextCreate(CurrentMemoryContext, "ndd jaccard pairs", ALLOCSET_DEFAULT_SIZES);
+	row_cxt = AllocSetContextCreate(work, "row", ALLOCSET_DEFAULT_SIZES);
+
+	/* the handle lives in work; its callback frees the core job whenever work goes */
+	job = MemoryContextAllocZero(work, sizeof(NddJaccardJob *));
+	cb = MemoryContextAlloc(work, sizeof(MemoryContextCallback));
+	cb->func = free_job;
+	cb->arg = job;
+	MemoryContextRegisterResetCallback(work, cb);
+	ndd_raise_status(ndd_jaccard_job_create(measure, threshold, shingle, hashes, NDD_JACCARD_DEFAULT_MISS, job),
+					 fname);
+
+	SPI_connect();
+	ndd_query_open(&reader, sql, "docs_sql", 2);
+	ndd_query_require_integer(&reader, 1, "the document id");
+	idtype = ndd_query_column_type(&reader, 1);
+	bodytype = ndd_query_column_type(&reader, 2);
+	if (bodytype != TEXTOID && bodytype != VARCHAROID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column 2 of docs_sql must be the document body, of type text"),
+				 errdetail("It has type %s.", format_type_be(bodytype))));
+
+	while ((tuple = ndd_query_next(&reader)) != NULL)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(tuple, reader.desc, 1, &isnull);
+		int64		id;
+		const char *body;
+		size_t		len;
+
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("docs_sql returned a null id")));
+		id = ndd_query_integer(d, idtype);
+		d = SPI_getbinval(tuple, reader.desc, 2, &isnull);
+		if (isnull)
+			continue;			/* no text: jaccard() is NULL with any other, never >= threshold */
+		old = MemoryContextSwitchTo(row_cxt);
+		body = ndd_text_utf8(DatumGetTextPP(d), &len);
+		MemoryContextSwitchTo(old);
+		status = ndd_jaccard_job_add(*job, id, body, len, ndd_interrupt_pending);
+		ndd_raise_status(status, fname);
+		MemoryContextReset(row_cxt);
+
+		if (n + 1 >= cap_ids)
+		{
+			cap_ids = Max(1024, cap_ids * 2);
+			ids = ids ? repalloc_huge(ids, cap_ids * sizeof(int64))
+				: MemoryContextAllocHuge(work, cap_ids * sizeof(int64));
+		}
+		ids[n++] = id;
+		if ((n & 255) == 0)
+		{
+			check_memory(*job, fname, n);
+			maybe_progress(&last, fname, "documents", n, 0, 0);
+		}
+	}
+	ndd_query_close(&reader);
+	SPI_finish();
+	check_memory(*job, fname, n);
+
+	ndd_raise_status(ndd_find_duplicate_id((const int64_t *) ids, n, &found, &dup), "duplicate ids");
+	if (found)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("docs_sql returned the id " INT64_FORMAT " more than once", (int64) dup),
+				 errhint("Each row is one document: make the ids unique.")));
+
+	batch = MemoryContextAlloc(work, NDD_JACCARD_BATCH * sizeof(NddJaccardResult));
+	while (!done)
+	{
+		size_t		got = 0,
+					progress = 0,
+					total = 0;
+
+		status = ndd_jaccard_job_next(*job, batch, NDD_JACCARD_BATCH, &got, &done, &progress, &total,
+									  ndd_interrupt_pending);
+		ndd_raise_status(status, fname);
+		for (size_t i = 0; i < got; i++)
+		{
+			Datum		values[3];
+			bool		nulls[3] = {false, false, false};
+
+			values[0] = Int64GetDatum(batch[i].a);
+			values[1] = Int64GetDatum(batch[i].b);
+			values[2] = Float8GetDatum(batch[i].value);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+		npairs += got;
+		CHECK_FOR_INTERRUPTS();
+		maybe_progress(&last, fname, measure == NDD_MEASURE_JACCARD ? "band" : "document",
+					   progress, Max(total, 1), npairs);
+	}
+	MemoryContextDelete(work);
+}
+
+/*
+ * ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4, hashes int DEFAULT 128)
+ *    RETURNS TABLE(a bigint, b bigint, jaccard float8)
+ * Every pair of rows of docs_sql (id, body) with jaccard(a.body, b.body, shingle) >= threshold,
+ * once, a < b.
+ */
+Datum
+ndd_jaccard_pairs(PG_FUNCTION_ARGS)
+{
+	pairs_srf(fcinfo, NDD_MEASURE_JACCARD, PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3),
+			  "ndd_jaccard_pairs");
+	return (Datum) 0;
+}
+
+/*
+ * ndd_containment_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4)
+ *    RETURNS TABLE(a bigint, b bigint, containment float8)
+ * Every ordered pair of distinct rows with containment(a.body, b.body, shingle) >= threshold.
+ */
+Datum
+ndd_containment_pairs(PG_FUNCTION_ARGS)
+{
+	pairs_srf(fcinfo, NDD_MEASURE_CONTAINMENT, PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2), 1,
+			  "ndd_containment_pairs");
+	return (Datum) 0;
+}
+
+/*
+ * ndd_jaccard_bands(sketch bigint[], threshold float8) -> bigint[]: the band keys of a minhash
+ * sketch for threshold (the banding ndd_jaccard_banding(threshold, length of sketch) shows). Two
+ * documents with resemblance >= threshold share a key with probability >= 1 - 1e-6, so
+ * `bands && ndd_jaccard_bands(shingle_minhash($1, 4, 128), 0.9)` through a GIN index finds the
+ * candidates, and jaccard() decides.
+ */
+Datum
+ndd_jaccard_bands(PG_FUNCTION_ARGS)
+{
+	int			nsketch;
+	const int64 *sketch = ndd_int8_array_values(PG_GETARG_ARRAYTYPE_P(0), "sketch", &nsketch);
+	double		threshold = PG_GETARG_FLOAT8(1);
+	int			bands,
+				rows;
+	double		miss;
+	int64	   *keys;
+
+	if (nsketch < 1 || nsketch > NDD_JACCARD_MAX_HASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sketch must have between 1 and %d elements", NDD_JACCARD_MAX_HASHES),
+				 errdetail("It has %d.", nsketch)));
+	banding_of(threshold, nsketch, &bands, &rows, &miss);
+	keys = palloc(sizeof(int64) * bands);
+	ndd_raise_status(ndd_jaccard_band_keys((const uint64_t *) sketch, nsketch, bands, rows, (uint64_t *) keys),
+					 "ndd_jaccard_bands");
+	PG_RETURN_ARRAYTYPE_P(ndd_int8_array(keys, bands));
+}
+
+/*
+ * ndd_jaccard_banding(threshold float8, hashes int DEFAULT 128)
+ *    RETURNS (bands int, rows int, miss_probability float8)
+ * The banding ndd_jaccard_pairs and ndd_jaccard_bands use.
+ */
+Datum
+ndd_jaccard_banding(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+	int			bands,
+				rows;
+	double		miss;
+
+	banding_of(PG_GETARG_FLOAT8(0), PG_GETARG_INT32(1), &bands, &rows, &miss);
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int32GetDatum(bands);
+	values[1] = Int32GetDatum(rows);
+	values[2] = Float8GetDatum(miss);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+}

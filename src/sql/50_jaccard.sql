@@ -1,0 +1,32 @@
+-- 50_jaccard.sql: every pair at or above a word-shingle Jaccard resemblance (or containment), exact,
+-- in one call; and the LSH band keys that answer the same question for one document through a GIN
+-- index. Method and guarantees: src/core/jaccard_pairs_api.h.
+
+-- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle) >= threshold. docs_sql
+-- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs.
+-- hashes is the sketch size the LSH bands are cut from (more hashes: fewer false candidates).
+CREATE FUNCTION ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
+                                  hashes int DEFAULT 128,
+                                  OUT a bigint, OUT b bigint, OUT jaccard float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_jaccard_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- Every ordered pair (a, b), a <> b, with containment(a.body, b.body, shingle) >= threshold:
+-- how much of a is in b. Exact by prefix filtering (no sketch).
+CREATE FUNCTION ndd_containment_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
+                                      OUT a bigint, OUT b bigint, OUT containment float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_containment_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- The LSH band keys of a minhash sketch for a resemblance threshold.
+CREATE FUNCTION ndd_jaccard_bands(sketch bigint[], threshold float8) RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'ndd_jaccard_bands'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The banding chosen for a threshold and a sketch size.
+CREATE FUNCTION ndd_jaccard_banding(threshold float8, hashes int DEFAULT 128,
+                                    OUT bands int, OUT rows int, OUT miss_probability float8)
+AS 'MODULE_PATHNAME', 'ndd_jaccard_banding'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# ndd_jaccard_pairs streams its pairs: 5,000 identical documents give 12,497,500 pairs (300 MB as
+# 24-byte pairs in memory) and the call completes at work_mem = 1MB with every pair counted, the
+# backend's peak resident memory staying far below what holding the pairs would take (the result
+# tuplestore spills, the core hands out batches of 8,192). And it is cancellable: a call that would
+# run for minutes stops at statement_timeout with 57014, and the same session then works.
+# Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
+set -euo pipefail
+db=ndd_jaccard_bounds
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+trap 'psql -X -q -d postgres -c "DROP DATABASE IF EXISTS '$db'" >/dev/null 2>&1 || true' EXIT
+
+out=$(psql -X -v ON_ERROR_STOP=1 -d $db -tA <<'SQL'
+\set QUIET on
+CREATE EXTENSION ndd;
+SET work_mem = '1MB';
+SELECT count(*) FROM ndd_jaccard_pairs(
+  'SELECT g, ''the same short text of a dozen words for every single row here'' FROM generate_series(1, 5000) g', 0.9);
+SELECT pg_backend_pid();
+SQL
+)
+count=$(echo "$out" | sed -n 1p)
+pid=$(echo "$out" | sed -n 2p)
+echo "pairs: $count"
+[ "$count" = 12497500 ] || { echo "FAIL: expected 12497500 pairs"; exit 1; }
+
+# peak memory of a backend running the same call (read while the session is still open)
+peak=$(psql -X -v ON_ERROR_STOP=1 -d $db -tA <<'SQL'
+\set QUIET on
+SET work_mem = '1MB';
+SELECT pg_backend_pid() AS pid \gset
+\setenv NDD_PID :pid
+SELECT count(*) FROM ndd_jaccard_pairs(
+  'SELECT g, ''the same short text of a dozen words for every single row here'' FROM generate_series(1, 5000) g', 0.9) \g /dev/null
+\! awk '/VmHWM/ {print $2}' /proc/$NDD_PID/status
+SQL
+)
+echo "peak backend memory: $peak kB"
+[ "$peak" -lt 200000 ] || { echo "FAIL: the pairs were held in memory ($peak kB peak)"; exit 1; }
+
+# cancellation
+err=$(psql -X -d $db -tA 2>&1 <<'SQL' || true
+SET statement_timeout = '1s';
+SELECT count(*) FROM ndd_jaccard_pairs(
+  'SELECT g, ''the same short text of a dozen words for every single row here'' FROM generate_series(1, 200000) g', 0.9);
+SQL
+)
+echo "$err" | grep -q "canceling statement due to statement timeout" || { echo "FAIL: not cancelled: $err"; exit 1; }
+psql -X -q -d $db -tAc "SELECT count(*) FROM ndd_jaccard_pairs('SELECT 1, ''a b c d'' UNION ALL SELECT 2, ''a b c d''', 1)" | grep -qx 1 \
+	|| { echo "FAIL: server not usable after the cancel"; exit 1; }
+echo "ok"
