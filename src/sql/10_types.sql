@@ -22,7 +22,6 @@ CREATE TYPE simhash64 (
 	RECEIVE = simhash64_recv, SEND = simhash64_send,
 	INTERNALLENGTH = 8, PASSEDBYVALUE, ALIGNMENT = double, STORAGE = plain
 );
-COMMENT ON TYPE simhash64 IS '64-bit similarity fingerprint (Charikar simhash); compare with <~>';
 
 -- The same 64 bits as a bigint, both ways; explicit, since a fingerprint is not a number.
 CREATE CAST (simhash64 AS bigint) WITHOUT FUNCTION;
@@ -96,7 +95,6 @@ CREATE TYPE fp128 (
 	RECEIVE = fp128_recv, SEND = fp128_send,
 	INTERNALLENGTH = 16, ALIGNMENT = double, STORAGE = plain
 );
-COMMENT ON TYPE fp128 IS '128-bit fingerprint (bit-flip fingerprint, content hash); compare with <~>';
 
 CREATE FUNCTION fp128_to_bit(fp128) RETURNS bit
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -174,7 +172,6 @@ CREATE TYPE hamming_distance (
 	INTERNALLENGTH = 4, PASSEDBYVALUE, ALIGNMENT = int4, STORAGE = plain,
 	CATEGORY = 'N'
 );
-COMMENT ON TYPE hamming_distance IS 'number of differing bits, the result of <~>; behaves as an integer';
 
 -- Implicit to int4 only: one implicit path keeps arithmetic and aggregates unambiguous.
 CREATE CAST (hamming_distance AS integer) WITHOUT FUNCTION AS IMPLICIT;
@@ -281,8 +278,6 @@ CREATE FUNCTION hamming(simhash64, simhash64) RETURNS hamming_distance
 	AS 'MODULE_PATHNAME', 'ndd_simhash64_hamming' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION hamming(fp128, fp128) RETURNS hamming_distance
 	AS 'MODULE_PATHNAME', 'ndd_fp128_hamming' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION hamming(simhash64, simhash64) IS 'number of differing bits; the same as <~>';
-COMMENT ON FUNCTION hamming(fp128, fp128) IS 'number of differing bits; the same as <~>';
 
 CREATE OPERATOR <~> (LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = hamming, COMMUTATOR = <~>);
 CREATE OPERATOR <~> (LEFTARG = fp128, RIGHTARG = fp128, FUNCTION = hamming, COMMUTATOR = <~>);
@@ -307,7 +302,6 @@ CREATE TYPE hamming_ball (
 	RECEIVE = hamming_ball_recv, SEND = hamming_ball_send,
 	INTERNALLENGTH = 24, ALIGNMENT = double, STORAGE = plain
 );
-COMMENT ON TYPE hamming_ball IS 'all fingerprints within a radius of a center: fp <@ hamming_ball(q, k)';
 
 CREATE FUNCTION hamming_ball(simhash64, integer) RETURNS hamming_ball
 	AS 'MODULE_PATHNAME', 'hamming_ball_simhash64' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -349,9 +343,6 @@ CREATE FUNCTION ndd_within(simhash64, simhash64, integer) RETURNS bool
 CREATE FUNCTION ndd_within(fp128, fp128, integer) RETURNS bool
 	AS 'MODULE_PATHNAME', 'ndd_within_fp128' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
 	SUPPORT ndd_within_support;
-COMMENT ON FUNCTION ndd_within(simhash64, simhash64, integer) IS 'a <~> b <= k; indexable on either argument';
-COMMENT ON FUNCTION ndd_within(fp128, fp128, integer) IS 'a <~> b <= k; indexable on either argument';
 
 CREATE FUNCTION ndd_radius_bound(bigint, bool) RETURNS integer
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION ndd_radius_bound(bigint, bool) IS 'internal: the inclusive radius of "<= k" (or "< k" when true)';

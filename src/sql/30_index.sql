@@ -5,7 +5,6 @@ CREATE FUNCTION ndd_handler(internal) RETURNS index_am_handler
 	AS 'MODULE_PATHNAME' LANGUAGE C;
 
 CREATE ACCESS METHOD ndd TYPE INDEX HANDLER ndd_handler;
-COMMENT ON ACCESS METHOD ndd IS 'exact Hamming-radius search and KNN over fingerprints (Manku''s permuted-block tables)';
 
 -- Strategy 1: fp <@ hamming_ball(q, k), which the planner support of <~> comparisons and
 -- ndd_within() produces from `fp <~> q <= k`. Strategy 2: ORDER BY fp <~> q.
@@ -20,5 +19,3 @@ CREATE OPERATOR CLASS fp128_ndd_ops DEFAULT FOR TYPE fp128 USING ndd AS
 
 CREATE FUNCTION ndd_index_check(index regclass) RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION ndd_index_check(regclass) IS
-	'checks an ndd index against its table (amcheck style); raises an error on corruption';

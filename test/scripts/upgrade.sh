@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Script test: ALTER EXTENSION ndd UPDATE from the released 0.1 (sql/ndd--0.1.sql, frozen as
+# shipped) yields the same extension as a fresh CREATE EXTENSION of the current version, and the
+# data and ndd indexes made under 0.1 still answer.
+#   database ndd_upgrade_old: CREATE EXTENSION ndd VERSION '0.1', a table of fingerprints with ndd
+#     (and btree) indexes, then ALTER EXTENSION ndd UPDATE;
+#   database ndd_upgrade_new: CREATE EXTENSION ndd;
+#   both described object by object (describe() below) and compared line by line.
+# Needs PGHOST/PGPORT/PGUSER of a throwaway cluster with ndd installed.
+set -euo pipefail
+PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+OLD=ndd_upgrade_old NEW=ndd_upgrade_new
+work=$(mktemp -d /tmp/ndd-upgrade.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+for db in $OLD $NEW; do
+	$PSQL -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+done
+
+# ---- 0.1 with data and indexes ----
+$PSQL -d $OLD <<'SQL'
+CREATE EXTENSION ndd VERSION '0.1';
+CREATE TABLE docs (id int PRIMARY KEY, body text, fp simhash64, bf fp128);
+INSERT INTO docs
+SELECT g, b, simhash(b), bitflip_fp(b)
+FROM generate_series(1, 3000) g,
+     -- groups of three near-duplicates: 40 words in common, one of their own
+     LATERAL (SELECT string_agg(left(md5((g / 3) || '.' || i), 6), ' ') || ' own' || g AS b
+              FROM generate_series(1, 40) i) t;
+CREATE INDEX docs_fp ON docs USING ndd (fp);
+CREATE INDEX docs_bf ON docs USING ndd (bf);
+CREATE INDEX docs_fp_btree ON docs (fp);
+SQL
+[ "$($PSQL -d $OLD -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")" = 0.1 ]
+# what 0.1 answers, to compare after the update
+answers() {
+	$PSQL -d "$1" <<'SQL'
+SET enable_seqscan = off;
+SELECT 'radius', string_agg(id::text, ',' ORDER BY id)
+FROM docs WHERE fp <~> (SELECT fp FROM docs WHERE id = 100) <= 8;
+SELECT 'radius128', string_agg(id::text, ',' ORDER BY id)
+FROM docs WHERE bf <~> (SELECT bf FROM docs WHERE id = 100) <= 24;
+SELECT 'knn', string_agg(d::text, ',') FROM (
+	SELECT fp <~> (SELECT fp FROM docs WHERE id = 2000) AS d FROM docs
+	ORDER BY fp <~> (SELECT fp FROM docs WHERE id = 2000) LIMIT 20) s;
+SELECT 'btree', count(*) FROM docs WHERE fp = (SELECT fp FROM docs WHERE id = 7);
+SQL
+}
+answers $OLD >"$work/before"
+
+$PSQL -d $OLD -c "ALTER EXTENSION ndd UPDATE"
+$PSQL -d $NEW -c "CREATE EXTENSION ndd"
+version=$($PSQL -d $NEW -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")
+[ "$($PSQL -d $OLD -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")" = "$version" ] ||
+	{ echo "FAIL: ALTER EXTENSION ndd UPDATE did not reach $version"; exit 1; }
+
+# ---- every member of the extension, described by what it does, not by its oid ----
+describe() {
+	$PSQL -d "$1" <<'SQL'
+CREATE TEMP VIEW member AS
+SELECT d.classid, d.objid, d.objsubid
+FROM pg_depend AS d
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ndd');
+
+SELECT 'extension ' || extname || ' relocatable=' || extrelocatable || ' schema=' || extnamespace::regnamespace
+       || ' config=' || coalesce((SELECT string_agg(c::regclass::text, ',' ORDER BY c::regclass::text)
+                                  FROM unnest(extconfig) AS c), '')
+       || ' conditions=' || coalesce(array_to_string(extcondition, ','), '')
+FROM pg_extension WHERE extname = 'ndd';
+
+SELECT 'member ' || pg_describe_object(classid, objid, objsubid) FROM member;
+
+SELECT 'comment ' || pg_describe_object(classid, objid, objsubid) || ' = '
+       || coalesce(obj_description(objid, classid::regclass::name), '<none>') FROM member;
+
+-- functions: signature, result, every property, and the definition with its body
+SELECT 'function ' || p.oid::regprocedure || ' returns ' || pg_get_function_result(p.oid)
+       || ' args=(' || pg_get_function_arguments(p.oid) || ')'
+       || ' kind=' || p.prokind::text || ' lang=' || l.lanname || ' volatile=' || p.provolatile::text
+       || ' strict=' || p.proisstrict || ' parallel=' || p.proparallel::text || ' leakproof=' || p.proleakproof
+       || ' secdef=' || p.prosecdef || ' cost=' || p.procost || ' rows=' || p.prorows
+       || ' support=' || p.prosupport::regproc || ' config=' || coalesce(array_to_string(p.proconfig, ','), '')
+       || ' src=' || p.prosrc || ' bin=' || coalesce(p.probin, '')
+       || E'\n' || pg_get_functiondef(p.oid)
+FROM member AS m JOIN pg_proc AS p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
+JOIN pg_language AS l ON l.oid = p.prolang;
+
+SELECT 'operator ' || o.oid::regoperator || ' returns ' || o.oprresult::regtype
+       || ' code=' || o.oprcode::regprocedure || ' commutator=' || o.oprcom::regoperator
+       || ' negator=' || o.oprnegate::regoperator || ' restrict=' || o.oprrest::regproc
+       || ' join=' || o.oprjoin::regproc || ' merges=' || o.oprcanmerge || ' hashes=' || o.oprcanhash
+FROM member AS m JOIN pg_operator AS o ON m.classid = 'pg_operator'::regclass AND o.oid = m.objid;
+
+SELECT 'opclass ' || c.opcname || ' using ' || a.amname || ' for ' || c.opcintype::regtype
+       || ' default=' || c.opcdefault || ' family=' || f.opfname || ' key=' || c.opckeytype::regtype
+FROM member AS m JOIN pg_opclass AS c ON m.classid = 'pg_opclass'::regclass AND c.oid = m.objid
+JOIN pg_am AS a ON a.oid = c.opcmethod JOIN pg_opfamily AS f ON f.oid = c.opcfamily;
+
+SELECT 'opfamily ' || f.opfname || ' using ' || a.amname || ' operator ' || ao.amopstrategy || ' '
+       || ao.amopopr::regoperator || ' (' || ao.amoplefttype::regtype || ', ' || ao.amoprighttype::regtype
+       || ') purpose=' || ao.amoppurpose::text || ' sortfamily='
+       || coalesce((SELECT sf.opfname FROM pg_opfamily AS sf WHERE sf.oid = ao.amopsortfamily), '-')
+FROM member AS m JOIN pg_opfamily AS f ON m.classid = 'pg_opfamily'::regclass AND f.oid = m.objid
+JOIN pg_am AS a ON a.oid = f.opfmethod JOIN pg_amop AS ao ON ao.amopfamily = f.oid;
+
+SELECT 'opfamily ' || f.opfname || ' using ' || a.amname || ' function ' || ap.amprocnum || ' '
+       || ap.amproc::regprocedure || ' (' || ap.amproclefttype::regtype || ', ' || ap.amprocrighttype::regtype || ')'
+FROM member AS m JOIN pg_opfamily AS f ON m.classid = 'pg_opfamily'::regclass AND f.oid = m.objid
+JOIN pg_am AS a ON a.oid = f.opfmethod JOIN pg_amproc AS ap ON ap.amprocfamily = f.oid;
+
+SELECT 'cast ' || c.castsource::regtype || ' -> ' || c.casttarget::regtype || ' function='
+       || CASE WHEN c.castfunc = 0 THEN '-' ELSE c.castfunc::regprocedure::text END
+       || ' context=' || c.castcontext::text || ' method=' || c.castmethod::text
+FROM member AS m JOIN pg_cast AS c ON m.classid = 'pg_cast'::regclass AND c.oid = m.objid;
+
+SELECT 'type ' || t.oid::regtype || ' len=' || t.typlen || ' byval=' || t.typbyval || ' type=' || t.typtype::text
+       || ' category=' || t.typcategory::text || ' preferred=' || t.typispreferred || ' align=' || t.typalign::text
+       || ' storage=' || t.typstorage::text || ' in=' || t.typinput || ' out=' || t.typoutput
+       || ' recv=' || t.typreceive || ' send=' || t.typsend || ' analyze=' || t.typanalyze
+       || ' array=' || t.typarray::regtype || ' delim=' || t.typdelim::text || ' collation=' || t.typcollation
+FROM member AS m JOIN pg_type AS t ON m.classid = 'pg_type'::regclass AND t.oid = m.objid;
+
+SELECT 'am ' || a.amname || ' type=' || a.amtype::text || ' handler=' || a.amhandler::regproc
+FROM member AS m JOIN pg_am AS a ON m.classid = 'pg_am'::regclass AND a.oid = m.objid;
+
+-- tables: columns, constraints, indexes
+SELECT 'table ' || c.oid::regclass || ' column ' || a.attnum || ' ' || a.attname || ' '
+       || format_type(a.atttypid, a.atttypmod) || ' notnull=' || a.attnotnull
+       || ' default=' || coalesce(pg_get_expr(ad.adbin, ad.adrelid), '-')
+FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+LEFT JOIN pg_attrdef AS ad ON ad.adrelid = c.oid AND ad.adnum = a.attnum;
+SELECT 'table ' || c.oid::regclass || ' constraint ' || k.conname || ' ' || pg_get_constraintdef(k.oid)
+FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+JOIN pg_constraint AS k ON k.conrelid = c.oid;
+SELECT 'table ' || c.oid::regclass || ' index ' || pg_get_indexdef(i.indexrelid)
+FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+JOIN pg_index AS i ON i.indrelid = c.oid;
+SQL
+}
+describe $OLD | sort >"$work/upgraded"
+describe $NEW | sort >"$work/fresh"
+n=$(grep -c '^member ' "$work/fresh")
+if ! diff -u "$work/fresh" "$work/upgraded" >"$work/diff"; then
+	echo "FAIL: the upgraded extension differs from a fresh install (- fresh, + upgraded):"
+	head -100 "$work/diff"
+	exit 1
+fi
+echo "upgraded 0.1 -> $version: the same $n members as a fresh install ($(wc -l <"$work/fresh") lines of description)"
+
+# ---- data and indexes made under 0.1 still answer, through the indexes ----
+answers $OLD >"$work/after"
+if ! diff -u "$work/before" "$work/after"; then echo "FAIL: answers changed across the update"; exit 1; fi
+for q in "fp <~> '0123456789abcdef'::simhash64 <= 3" "bf <~> '0123456789abcdef0123456789abcdef'::fp128 <= 3"; do
+	plan=$($PSQL -d $OLD -c "SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE $q")
+	grep -qE 'Index Scan using docs_(fp|bf) |Bitmap Index Scan on docs_(fp|bf)' <<<"$plan" ||
+		{ echo "FAIL: the ndd index is not used for $q after the update:"; echo "$plan"; exit 1; }
+done
+$PSQL -d $OLD -c "SELECT ndd_index_check('docs_fp'), ndd_index_check('docs_bf')" >/dev/null
+# what 0.2.0 added works on the old data, and the index takes new rows
+$PSQL -d $OLD <<'SQL'
+INSERT INTO docs SELECT 5000 + id, body, fp::bytea, bf::bytea FROM docs WHERE id <= 10;
+DO $$
+BEGIN
+	IF (SELECT count(*) FROM docs d JOIN docs e ON e.id = d.id + 5000 AND e.fp = d.fp AND e.bf = d.bf) <> 10
+	   OR (SELECT count(*) FROM docs WHERE fp::numeric::simhash64 <> fp) <> 0 THEN
+		RAISE EXCEPTION 'the 0.2.0 casts do not round-trip the 0.1 data';
+	END IF;
+END $$;
+SELECT ndd_index_check('docs_fp'), ndd_index_check('docs_bf');
+SQL
+echo "data and indexes of 0.1 answer the same after the update: $(tr '\n' ' ' <"$work/after" | cut -c1-120)..."
+
+for db in $OLD $NEW; do $PSQL -d postgres -c "DROP DATABASE $db"; done
+echo "ok upgrade"
