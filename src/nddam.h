@@ -26,7 +26,7 @@
 /* ---- on-disk constants ---- */
 
 #define NDD_MAGIC			0x4E444431	/* "NDD1" */
-#define NDD_VERSION			2
+#define NDD_VERSION			3		/* 3: insert_at on the first page of every chain */
 #define NDD_METAPAGE_BLKNO	0
 
 /* page kinds, in the special space of every page */
@@ -51,6 +51,9 @@
 typedef struct NddPageOpaqueData
 {
 	BlockNumber next;			/* next page of the chain, or InvalidBlockNumber */
+	BlockNumber insert_at;		/* on a chain's first page (primary or NULL head): the page where
+								 * inserts start looking for room, InvalidBlockNumber for the first
+								 * page itself; unused on other pages (README.index.md, "Inserts") */
 	uint8		kind;			/* NDD_PAGE_* */
 	uint8		entry_bytes;	/* size of one entry on this page */
 	uint8		block_bits;		/* width of the heap block field */
@@ -83,6 +86,7 @@ typedef struct NddOptions
 #define NDD_DEFAULT_K64			3
 #define NDD_DEFAULT_K128		7
 #define NDD_DEFAULT_FILLFACTOR	85
+#define NDD_MAX_ROWS_OPTION		1e9
 
 /*
  * A segment: one complete set of the layout's tables, with its own bucket count. The build makes

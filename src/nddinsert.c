@@ -21,11 +21,32 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+/* The format of a new page linked to a chain for an entry with this heap TID. */
+static void
+new_page_format(const NddMetaPageData *meta, bool nulls, BlockNumber block, OffsetNumber offset,
+				NddFormat *nf)
+{
+	if (nulls)
+	{
+		nf->entry_bytes = NDD_NULL_ENTRY_BYTES;
+		nf->block_bits = NDD_NULL_BLOCK_BITS;
+		nf->offset_bits = NDD_NULL_OFFSET_BITS;
+		nf->delta_bits = 0;
+		nf->wide = false;
+	}
+	else
+		ndd_format_for(meta, Max(meta->block_bits, Min(32, ndd_bits_for(block) + 1)),
+					   Max(meta->offset_bits, ndd_bits_for(offset)), nf);
+}
+
 /*
  * Appends one entry to the chain starting at primary. delta/tail are the entry's fingerprint
- * fields (unused on the NULL chain). The entry goes to the first page of the chain with room and a
- * format wide enough for the TID (pages emptied by VACUUM are refilled that way); if there is
- * none, a new page is linked after the last one. Returns whether it linked a new page.
+ * fields (unused on the NULL chain). The search for room starts at the chain's insert_at page
+ * (README.index.md, "Inserts"): the entry goes to the first page from there with room and a format
+ * wide enough for the TID, or to a new page linked after the last one; insert_at then names that
+ * page, in the same WAL record. The pages before insert_at are never looked at again until VACUUM
+ * moves it back, so a chain of any length (a fingerprint inserted a million times) costs an insert
+ * O(1) pages amortized. Returns whether it linked a new page.
  */
 static bool
 ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primary, bool nulls,
@@ -33,12 +54,20 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 {
 	Buffer		pbuf = ReadBuffer(index, primary);
 	Buffer		cur = pbuf;
+	BlockNumber start;
 	GenericXLogState *state;
 	Page		page;
 	NddFormat	f;
 	bool		linked = false;
 
 	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+	start = NddPageGetOpaque(BufferGetPage(pbuf))->insert_at;
+	if (start != InvalidBlockNumber && start != primary)
+	{
+		/* the primary's exclusive lock is the bucket lock: lock the chain page it names */
+		cur = ReadBuffer(index, start);
+		LockBuffer(cur, BUFFER_LOCK_EXCLUSIVE);
+	}
 	for (;;)
 	{
 		BlockNumber next;
@@ -47,9 +76,15 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
 		if (f.entry_bytes > 0 && ndd_page_has_room(page, &f) && ndd_format_fits(&f, block, offset))
 		{
+			BlockNumber here = BufferGetBlockNumber(cur);
+			BlockNumber was = NddPageGetOpaque(BufferGetPage(pbuf))->insert_at;
+
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, cur, 0);
 			ndd_page_append(page, &f, delta, tail, block, offset);
+			/* the walk starts at insert_at and never comes back to the primary */
+			if (cur != pbuf && was != here)
+				NddPageGetOpaque(GenericXLogRegisterBuffer(state, pbuf, 0))->insert_at = here;
 			GenericXLogFinish(state);
 			break;
 		}
@@ -61,23 +96,16 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 			Page		npage;
 			NddFormat	nf;
 
-			if (nulls)
-			{
-				nf.entry_bytes = NDD_NULL_ENTRY_BYTES;
-				nf.block_bits = NDD_NULL_BLOCK_BITS;
-				nf.offset_bits = NDD_NULL_OFFSET_BITS;
-				nf.delta_bits = 0;
-				nf.wide = false;
-			}
-			else
-				ndd_format_for(meta, Max(meta->block_bits, Min(32, ndd_bits_for(block) + 1)),
-							   Max(meta->offset_bits, ndd_bits_for(offset)), &nf);
+			new_page_format(meta, nulls, block, offset, &nf);
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, cur, 0);
 			npage = GenericXLogRegisterBuffer(state, nbuf, GENERIC_XLOG_FULL_IMAGE);
 			ndd_page_init(npage, nulls ? NDD_PAGE_NULLS : NDD_PAGE_OVERFLOW, &nf);
 			ndd_page_append(npage, &nf, delta, tail, block, offset);
 			NddPageGetOpaque(page)->next = BufferGetBlockNumber(nbuf);
+			/* the primary: the same page as cur, or a third buffer of the record */
+			NddPageGetOpaque(cur == pbuf ? page : GenericXLogRegisterBuffer(state, pbuf, 0))->insert_at =
+				BufferGetBlockNumber(nbuf);
 			GenericXLogFinish(state);
 			UnlockReleaseBuffer(nbuf);
 			linked = true;

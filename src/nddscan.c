@@ -28,6 +28,7 @@
 #include "lib/qunique.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
+#include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -75,9 +76,12 @@ typedef struct NddScanOpaqueData
 	bool		planned;
 	NddSourceKind source;
 	int			max_dist;		/* KNN first stage: only distances <= this; else -1 */
-	bool		knn_probe_stage;	/* the source is KNN's first-stage probe */
+	bool		knn_probe_stage;	/* the source is one of KNN's probe stages */
 	NddPoint   *center;			/* what the probes are centered on */
 	int			probe_radius;
+	double		plan_pages;		/* primary pages the current PROBE plan reads */
+	double		probed_pages;	/* primary pages KNN's probe stages have read so far */
+	double		full_pages;		/* primary pages of table 0 over every segment: a full pass */
 	NddRange ***ranges;			/* per segment and table */
 	int		  **nranges;
 	bool	   *seg_full;		/* per segment: PROBE reads its table 0 whole instead */
@@ -86,18 +90,24 @@ typedef struct NddScanOpaqueData
 	uint64	   *items;
 	int			nitems;
 	int			nalloc;			/* items allocated: grows by doubling up to cap */
-	int			cap;			/* work_mem's worth of items */
+	int			cap;			/* items a pass keeps: grows for ordered scans up to cap_max */
+	int			cap_max;		/* work_mem's worth of items */
 	int			pos;
 	bool		has_lower;
 	uint64		lower;			/* keys <= lower were returned already */
 	uint64		upper;			/* keys > upper were dropped in this pass */
 	bool		truncated;		/* this pass dropped keys: pass again */
 	NddSourceKind items_source;	/* where the items came from */
+
+	IndexTuple	null_itup;		/* what an index-only scan reads: see ndd_gettuple */
 } NddScanOpaqueData;
 
 typedef NddScanOpaqueData *NddScanOpaque;
 
 #define KEY_TID_MASK	UINT64CONST(0xFFFFFFFFFFFF)
+
+/* Keys the first pass of an ordered scan keeps (it returns at least half of them). */
+#define NDD_KNN_FIRST_CAP	128
 
 /* qsort/qunique comparator of uint64 keys. */
 static int
@@ -141,6 +151,8 @@ ndd_beginscan(Relation index, int nkeys, int norderbys)
 	}
 	so->cxt = AllocSetContextCreate(CurrentMemoryContext, "ndd scan", ALLOCSET_DEFAULT_SIZES);
 	scan->opaque = so;
+	/* the shape of the (all-NULL) tuples an index-only scan gets (ndd_gettuple) */
+	scan->xs_itupdesc = RelationGetDescr(index);
 	return scan;
 }
 
@@ -222,8 +234,20 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	so->items = NULL;
 	so->nalloc = 0;
 	so->nitems = so->pos = 0;
-	so->cap = (int) Min((int64) work_mem * 1024L / sizeof(uint64), (int64) (MaxAllocSize / sizeof(uint64)));
-	so->cap = Max(so->cap, 1024);
+	so->cap_max = (int) Min((int64) work_mem * 1024L / sizeof(uint64), (int64) (MaxAllocSize / sizeof(uint64)));
+	so->cap_max = Max(so->cap_max, 1024);
+
+	/*
+	 * An ordered scan is usually read for its first few rows (LIMIT n), which the executor does
+	 * not tell an index AM: its first pass keeps only the NDD_KNN_FIRST_CAP smallest keys (a
+	 * bounded top-n), and every pass that had to drop keys is followed by one keeping eight times
+	 * more, so returning every row costs O(log rows) passes while LIMIT 10 costs one.
+	 */
+	so->cap = so->ordered ? Min(NDD_KNN_FIRST_CAP, so->cap_max) : so->cap_max;
+	so->probed_pages = 0;
+	so->full_pages = 0;
+	for (i = 0; i < so->meta.nsegments; i++)
+		so->full_pages += so->segs[i].npages;
 	so->has_lower = false;
 	so->lower = 0;
 	MemoryContextSwitchTo(old);
@@ -295,6 +319,7 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	so->source = SRC_FULL;
 	so->center = center;
 	so->probe_radius = r;
+	so->plan_pages = 0;
 	if (r >= meta->bits)
 		return;
 	e = ndd_layout_key_radius(&meta->layout, r);
@@ -322,8 +347,11 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 				if (pages >= npages && e > 0)
 					so->seg_full[s] = true;	/* one whole table is cheaper */
 			}
+			if (so->seg_full[s])
+				pages = npages;
 		}
 		any_probe |= !so->seg_full[s];
+		so->plan_pages += so->seg_full[s] ? npages : (double) pages;
 	}
 	if (any_probe)
 		so->source = SRC_PROBE;
@@ -513,11 +541,53 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm)
 	return found;
 }
 
+/*
+ * Plans KNN's probe stage of radius r (README.index.md, "Scans"): the rows at distances up to r
+ * above those already returned, from the probes of radius r, as long as the probe stages so far
+ * and this one read fewer pages than one pass over table 0; else that pass, for every distance
+ * left. The stages widen the key radius one bit at a time, so their costs grow geometrically and
+ * the whole costs at most about twice the cheaper of the probes that find the answer and the pass.
+ */
+static void
+plan_knn_stage(NddScanOpaque so, int r)
+{
+	so->knn_probe_stage = false;
+	so->max_dist = -1;
+	if (r < so->meta.bits)
+	{
+		plan_source(so, so->order, r);
+		if (so->source == SRC_PROBE && so->probed_pages + so->plan_pages < so->full_pages)
+		{
+			so->knn_probe_stage = true;
+			so->max_dist = r;
+			so->probed_pages += so->plan_pages;
+			return;
+		}
+	}
+	so->source = SRC_FULL;
+}
+
+/* The widest radius whose probes use a key radius one more than radius r's. */
+static int
+next_stage_radius(const NddMetaPageData *meta, int r)
+{
+	int			e = ndd_layout_key_radius(&meta->layout, r);
+
+	r++;
+	while (r < meta->bits && ndd_layout_key_radius(&meta->layout, r + 1) <= e + 1)
+		r++;
+	return r;
+}
+
 /* Sets up the first source of a scan. */
 static void
-plan_first_source(NddScanOpaque so)
+plan_first_source(IndexScanDesc scan)
 {
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+
 	so->planned = true;
+	/* pg_stat_user_indexes.idx_scan: one per scan (or rescan) that reads the index */
+	pgstat_count_index_scan(scan->indexRelation);
 	so->max_dist = -1;
 	so->knn_probe_stage = false;
 	if (so->empty)
@@ -527,12 +597,7 @@ plan_first_source(NddScanOpaque so)
 	else if (so->order)
 	{
 		/* KNN: the near duplicates first, from the probes of the layout radius */
-		plan_source(so, so->order, so->meta.layout.radius);
-		if (so->source == SRC_PROBE)
-		{
-			so->knn_probe_stage = true;
-			so->max_dist = so->meta.layout.radius;
-		}
+		plan_knn_stage(so, so->meta.layout.radius);
 	}
 	else
 		so->source = SRC_FULL;
@@ -546,12 +611,10 @@ next_source(IndexScanDesc scan)
 
 	if (so->knn_probe_stage)
 	{
-		/* everything within the layout radius has been returned; now the rest, from table 0 */
-		so->knn_probe_stage = false;
-		so->max_dist = -1;
-		so->source = SRC_FULL;
+		/* every row within probe_radius has been returned: widen */
 		so->has_lower = true;
-		so->lower = make_key(so->meta.layout.radius, 0, 0) | KEY_TID_MASK;
+		so->lower = make_key(so->probe_radius, 0, 0) | KEY_TID_MASK;
+		plan_knn_stage(so, next_stage_radius(&so->meta, so->probe_radius));
 		return;
 	}
 	if (so->source != SRC_NULLS && scan->numberOfKeys == 0)
@@ -571,7 +634,7 @@ next_batch(IndexScanDesc scan)
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 
 	if (!so->planned)
-		plan_first_source(so);
+		plan_first_source(scan);
 	while (so->source != SRC_DONE)
 	{
 		NddSourceKind was = so->source;
@@ -590,9 +653,10 @@ next_batch(IndexScanDesc scan)
 		so->nitems = (int) qunique(so->items, so->nitems, sizeof(uint64), cmp_key);
 		if (so->truncated)
 		{
-			/* the next pass over this source resumes after the last key returned */
+			/* the next pass over this source resumes after the last key returned, keeping more */
 			so->has_lower = true;
 			so->lower = so->items[so->nitems - 1];
+			so->cap = (int) Min((int64) so->cap * 8, (int64) so->cap_max);
 		}
 		else
 			next_source(scan);
@@ -620,6 +684,24 @@ ndd_gettuple(IndexScanDesc scan, ScanDirection dir)
 	ItemPointerSet(&scan->xs_heaptid, (BlockNumber) ((key >> 16) & 0xFFFFFFFF),
 				   (OffsetNumber) (key & 0xFFFF));
 	scan->xs_recheck = false;	/* every entry was checked by its full distance */
+	if (scan->xs_want_itup)
+	{
+		/*
+		 * An index-only scan that needs no column (SELECT count(*) FROM t): PostgreSQL plans one
+		 * for any index with amgettuple, amcanreturn or not, and needs some index tuple per row.
+		 * No column of it is read (ndd cannot return any), so an all-NULL tuple serves.
+		 */
+		if (so->null_itup == NULL)
+		{
+			Datum		value = (Datum) 0;
+			bool		isnull = true;
+			MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(so));
+
+			so->null_itup = index_form_tuple(scan->xs_itupdesc, &value, &isnull);
+			MemoryContextSwitchTo(old);
+		}
+		scan->xs_itup = so->null_itup;
+	}
 	if (scan->numberOfOrderBys > 0)
 	{
 		bool		null = so->order_null || so->items_source == SRC_NULLS;
@@ -647,7 +729,7 @@ ndd_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 	int64		found = 0;
 
-	plan_first_source(so);
+	plan_first_source(scan);
 	while (so->source != SRC_DONE)
 	{
 		found += run_source(scan, tbm);

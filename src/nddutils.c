@@ -54,9 +54,14 @@ ndd_init_reloptions(void)
 	add_int_reloption(ndd_relopt_kind, "fillfactor",
 					  "Target fill of the primary bucket pages at build, in percent",
 					  NDD_DEFAULT_FILLFACTOR, 10, 100, AccessExclusiveLock);
+	/*
+	 * rows preallocates segment 0's primaries (about 1.5 GB per 10^8 rows and table); past 10^9
+	 * the preallocation dwarfs any table one would size that way, and the growth step serves
+	 * larger tables anyway.
+	 */
 	add_real_reloption(ndd_relopt_kind, "rows",
 					   "Rows to size the buckets for (0: the rows present at build)",
-					   0, 0, 1e12, AccessExclusiveLock);
+					   0, 0, NDD_MAX_ROWS_OPTION, AccessExclusiveLock);
 	ndd_relopts_ready = true;
 }
 
@@ -266,6 +271,7 @@ ndd_page_init(Page page, uint8 kind, const NddFormat *f)
 	PageInit(page, BLCKSZ, sizeof(NddPageOpaqueData));
 	opaque = NddPageGetOpaque(page);
 	opaque->next = InvalidBlockNumber;
+	opaque->insert_at = InvalidBlockNumber;
 	opaque->kind = kind;
 	opaque->entry_bytes = f ? f->entry_bytes : 0;
 	opaque->block_bits = f ? f->block_bits : 0;
@@ -447,7 +453,7 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		int			r = qual_radius(root, (Node *) lfirst(lc));
 
 		if (r == -2)
-			r = 3;				/* unseen radius (generic plan): assume the usual k */
+			r = meta.layout.radius;	/* unseen radius (generic plan): assume the layout's */
 		radius = Min(radius, r);
 	}
 
@@ -513,17 +519,28 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	if (path->indexorderbys != NIL)
 	{
 		/*
-		 * KNN: the rows within the layout radius come from the probes; anything further needs a
-		 * pass over a whole table and a sort of what it keeps. Startup is the probes: for the usual
-		 * near-duplicate query they hold the answer.
+		 * KNN (README.index.md, "Scans"). With a WHERE ball, the ball's probes come before the
+		 * first row. Without one, the probe stages widen the radius until the rows found outnumber
+		 * what a pass keeps or their pages would exceed one pass over table 0 (every segment),
+		 * which then follows: the first rows cost at most the probes plus that pass, the usual
+		 * near-duplicate query only the first stage's probes. Returning every row takes one more
+		 * pass for each eight-fold growth of what a pass keeps (from 128 keys).
 		 */
-		double		probe = meta.ntables * (table_pages / meta.npages) * spc_random +
-			meta.ntables * per_page * (table_pages / meta.npages) * cpu_entry;
+		double		full = table_pages * spc_seq + tuples * cpu_entry;
+		double		first_stage = 0;
+		double		passes = 1 + ceil(log(Max(tuples / 128.0, 1.0)) / log(8.0));
 
-		startup = Min(probe, total);
+		for (s = 0; s < meta.nsegments; s++)
+			first_stage += meta.ntables * (table_pages / primaries) * spc_random +
+				meta.ntables * (tuples / primaries) * cpu_entry * ((double) meta.seg[s].npages / primaries);
 		if (quals == NIL)
-			total = probe + table_pages * spc_seq + tuples * cpu_entry +
+		{
+			startup = Min(first_stage, full) + full;
+			total = startup + (passes - 1) * full +
 				2.0 * cpu_operator_cost * tuples * log2(Max(tuples, 2.0)) / 8;
+		}
+		else
+			startup = total;
 	}
 
 	*indexStartupCost = startup;

@@ -4,8 +4,10 @@
  *	  VACUUM of an ndd index: removing the entries of dead heap rows from every table and the
  *	  NULL chain, compacting each page in place.
  *
- * Entries never move between pages, and emptied overflow pages stay in their chain (inserts refill
- * the first page with room), so a bucket's chain never shrinks and needs no page recycling.
+ * Entries never move between pages, and emptied overflow pages stay in their chain (VACUUM points
+ * the chain's insert_at at the first page with room, where inserts refill it), so a bucket's chain
+ * never shrinks and needs no page recycling. VACUUM sleeps (vacuum_delay_point) only between
+ * chains, holding no lock, and reads through the vacuum's buffer access strategy.
  * Statistics count table 0 and the NULL chain: one entry per indexed heap row.
  *
  *-------------------------------------------------------------------------
@@ -23,11 +25,14 @@
  */
 static int64
 vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
-			 IndexBulkDeleteCallback callback, void *callback_state, int64 *removed)
+			 IndexBulkDeleteCallback callback, void *callback_state, int64 *removed,
+			 BufferAccessStrategy strategy)
 {
-	Buffer		pbuf = ReadBufferExtended(index, MAIN_FORKNUM, primary, RBM_NORMAL, NULL);
+	Buffer		pbuf = ReadBufferExtended(index, MAIN_FORKNUM, primary, RBM_NORMAL, strategy);
 	Buffer		cur = pbuf;
 	int64		kept = 0;
+	BlockNumber room = InvalidBlockNumber;	/* the chain's first page with room */
+	BlockNumber last = primary;
 
 	/* the primary's exclusive lock is the bucket lock: no reader is inside the chain */
 	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
@@ -82,15 +87,34 @@ vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 		}
 		else
 			kept += n;
+		if (room == InvalidBlockNumber && f.entry_bytes > 0 && ndd_page_has_room(page, &f))
+			room = BufferGetBlockNumber(cur);
+		last = BufferGetBlockNumber(cur);
 
 		next = NddPageGetOpaque(page)->next;
 		if (cur != pbuf)
 			UnlockReleaseBuffer(cur);
 		if (next == InvalidBlockNumber)
 			break;
-		vacuum_delay_point();
-		cur = ReadBufferExtended(index, MAIN_FORKNUM, next, RBM_NORMAL, NULL);
+		/* no vacuum_delay_point here: it would sleep holding the bucket lock */
+		cur = ReadBufferExtended(index, MAIN_FORKNUM, next, RBM_NORMAL, strategy);
 		LockBuffer(cur, BUFFER_LOCK_EXCLUSIVE);
+	}
+
+	/*
+	 * Inserts start at the first page with room again, or at the last page when none has room
+	 * (InvalidBlockNumber names the primary itself).
+	 */
+	if (room == InvalidBlockNumber)
+		room = last;
+	if (room == primary)
+		room = InvalidBlockNumber;
+	if (room != NddPageGetOpaque(BufferGetPage(pbuf))->insert_at)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+
+		NddPageGetOpaque(GenericXLogRegisterBuffer(state, pbuf, 0))->insert_at = room;
+		GenericXLogFinish(state);
 	}
 	UnlockReleaseBuffer(pbuf);
 	return kept;
@@ -128,7 +152,8 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 				int64		k;
 
 				vacuum_delay_point();
-				k = vacuum_chain(index, &seg, ndd_primary_block(&seg, t, p), callback, callback_state, &r);
+				k = vacuum_chain(index, &seg, ndd_primary_block(&seg, t, p), callback, callback_state, &r,
+								 info->strategy);
 				if (t == 0)
 				{
 					kept += k;
@@ -137,7 +162,8 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			}
 		}
 	}
-	kept += vacuum_chain(index, &meta, meta.null_start, callback, callback_state, &removed);
+	kept += vacuum_chain(index, &meta, meta.null_start, callback, callback_state, &removed,
+						 info->strategy);
 
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	stats->num_index_tuples = (double) kept;
@@ -148,9 +174,10 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 
 /* Counts the entries of a chain without changing it. */
 static int64
-count_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary)
+count_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
+			BufferAccessStrategy strategy)
 {
-	Buffer		pbuf = ReadBuffer(index, primary);
+	Buffer		pbuf = ReadBufferExtended(index, MAIN_FORKNUM, primary, RBM_NORMAL, strategy);
 	Buffer		cur = pbuf;
 	int64		n = 0;
 
@@ -168,7 +195,7 @@ count_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary)
 			UnlockReleaseBuffer(cur);
 		if (next == InvalidBlockNumber)
 			break;
-		cur = ReadBuffer(index, next);
+		cur = ReadBufferExtended(index, MAIN_FORKNUM, next, RBM_NORMAL, strategy);
 		LockBuffer(cur, BUFFER_LOCK_SHARE);
 	}
 	UnlockReleaseBuffer(pbuf);
@@ -199,10 +226,10 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 		for (p = 0; p < seg.npages; p++)
 		{
 			vacuum_delay_point();
-			n += count_chain(index, &seg, ndd_primary_block(&seg, 0, p));
+			n += count_chain(index, &seg, ndd_primary_block(&seg, 0, p), info->strategy);
 		}
 	}
-	n += count_chain(index, &meta, meta.null_start);
+	n += count_chain(index, &meta, meta.null_start, info->strategy);
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	stats->num_index_tuples = (double) n;
 	stats->estimated_count = false;

@@ -166,3 +166,35 @@ REINDEX INDEX CONCURRENTLY gr_fp;
 SELECT ndd_index_check('gr_fp');
 SELECT count(*) FROM gr WHERE fp <~> (SELECT fp FROM gr WHERE id = 100011) <= 1;
 RESET enable_seqscan;
+-- the rows option is bounded (it preallocates segment 0's primary pages)
+CREATE INDEX ON t USING ndd (fp) WITH (rows = 1e12);
+-- one fingerprint inserted many times: every copy lands on its chain's last page (insert_at), the
+-- index stays exact, and the space VACUUM frees on the chain is refilled before any new page
+CREATE TABLE same (id int, fp simhash64);
+CREATE INDEX same_fp ON same USING ndd (fp);
+INSERT INTO same SELECT g, '0123456789abcdef' FROM generate_series(1, 10000) g;
+INSERT INTO same SELECT g, '0123456789abcdef' FROM generate_series(10001, 20000) g;
+INSERT INTO same SELECT g, '0123456789abcdef' FROM generate_series(20001, 30000) g;
+SELECT ndd_index_check('same_fp') ~ ': ok$' AS ok;
+SET enable_seqscan = off;
+SELECT count(*) FROM same WHERE fp <~> '0123456789abcdef' <= 0;
+SELECT count(*) FROM same WHERE fp <~> '0123456789abcdee' <= 1;
+DELETE FROM same WHERE id > 25000;
+VACUUM same;
+SELECT pg_relation_size('same_fp') AS size_before \gset
+INSERT INTO same SELECT g, '0123456789abcdef' FROM generate_series(25001, 30000) g;
+SELECT pg_relation_size('same_fp') = :size_before AS freed_space_reused;
+SELECT ndd_index_check('same_fp') ~ ': ok$' AS ok;
+SELECT count(*) FROM same WHERE fp <~> '0123456789abcdef' <= 0;
+-- ndd scans count in pg_stat_user_indexes.idx_scan
+SELECT pg_stat_force_next_flush();
+SELECT idx_scan AS scans_before FROM pg_stat_user_indexes WHERE indexrelname = 'same_fp' \gset
+SELECT count(*) FROM same WHERE fp <~> '0123456789abcdef' <= 2;
+SELECT fp <~> '0123456789abcdef' AS nearest FROM same ORDER BY fp <~> '0123456789abcdef' LIMIT 1;
+SELECT pg_stat_force_next_flush();
+SELECT idx_scan - :scans_before AS ndd_scans_counted FROM pg_stat_user_indexes WHERE indexrelname = 'same_fp';
+-- an index-only scan that needs no column (PostgreSQL plans one for any amgettuple index)
+EXPLAIN (COSTS OFF) SELECT count(*) FROM same;
+SELECT count(*) FROM same;
+RESET enable_seqscan;
+DROP TABLE same;
