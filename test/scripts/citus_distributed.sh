@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Distributed tables on Citus (coordinator + 2 workers on this machine): every planner spelling of a
+# radius query, KNN, prepared statements (custom and generic plans), joins with a reference table
+# and ndd_pairs answer exactly what the same rows answer in one ordinary table, and each shard
+# answers from its own ndd index.
+#
+# Needs Citus: installed, or built from NDD_CITUS_TARBALL / ../shared/vendor (scripts/citus.sh).
+# Without either it exits 77 with the reason (scripts/test.sh reports it as skipped).
+set -uo pipefail
+source "$(dirname "$0")/../../scripts/citus.sh"
+
+if ! reason=$(ndd_citus_install 2>&1 >/dev/null); then
+	echo "skipped: Citus is not available: ${reason##*$'\n'}"
+	exit 77
+fi
+ndd_citus_start || { echo "could not start the Citus nodes"; exit 1; }
+trap ndd_citus_stop EXIT
+
+coord() { psql -X -q -At -h 127.0.0.1 -p "$NDD_CITUS_COORD" -U postgres -d postgres -v ON_ERROR_STOP=1 "$@"; }
+fail=0
+check() { # check NAME DISTRIBUTED_SQL LOCAL_SQL: both must print the same
+	local d l
+	d=$(coord -c "$2" 2>&1) l=$(coord -c "$3" 2>&1)
+	if [ "$d" == "$l" ] && [ -n "$d" ]; then
+		echo "ok   $1"
+	else
+		echo "FAIL $1"; echo "  distributed: ${d:0:300}"; echo "  local:       ${l:0:300}"; fail=1
+	fi
+}
+
+# 100,000 rows: random fingerprints, 2 % planted near-duplicates (1-4 bits from an earlier row), and
+# an fp128 column; the same rows in a distributed table (32 shards) and in an ordinary one.
+coord <<'SQL' || exit 1
+CREATE TABLE local_docs (id bigint PRIMARY KEY, fp simhash64, f128 fp128);
+INSERT INTO local_docs
+SELECT g, (hashint8extended(g, 1) # hashint8extended(g, 2) << 32)::simhash64,
+       uuid_in(md5(g::text)::cstring)::fp128
+FROM generate_series(1, 100000) g;
+-- planted: row g copies row g - 1000 with a few bits flipped
+UPDATE local_docs d SET fp = ((s.fp::bigint) # (1::bigint << (d.id % 64)::int)
+                                          # (CASE WHEN d.id % 3 = 0 THEN 1::bigint << ((d.id / 64) % 64)::int ELSE 0 END))::simhash64
+FROM local_docs s WHERE d.id % 50 = 0 AND s.id = d.id - 1000;
+CREATE TABLE docs (LIKE local_docs INCLUDING ALL);
+SELECT create_distributed_table('docs', 'id');
+INSERT INTO docs SELECT * FROM local_docs;
+CREATE INDEX ON docs USING ndd (fp);
+CREATE INDEX ON docs USING ndd (f128);
+CREATE INDEX ON local_docs USING ndd (fp);
+CREATE INDEX ON local_docs USING ndd (f128);
+-- queries: planted originals, their near-duplicates and random fingerprints
+CREATE TABLE queries (qid int PRIMARY KEY, fp simhash64, f128 fp128);
+SELECT create_reference_table('queries');
+INSERT INTO queries SELECT row_number() OVER (), fp, f128 FROM local_docs WHERE id % 50 = 0 AND id <= 10000;
+INSERT INTO queries SELECT 1000 + g, (hashint8extended(g, 7))::simhash64, uuid_in(md5('q' || g)::cstring)::fp128
+FROM generate_series(1, 40) g;
+ANALYZE docs; ANALYZE local_docs; ANALYZE queries;
+SQL
+echo "loaded: $(coord -c 'SELECT count(*) FROM docs') distributed rows, $(coord -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'docs'::regclass") shards"
+
+# One answer per query and spelling, as a text the two tables must agree on: the distributed table
+# joined with the reference table of queries (Citus pushes the join down to every shard).
+per_query() { # per_query TABLE PREDICATE(using q.fp / q.f128)
+	echo "SELECT string_agg(qid || ':' || ids, ' ' ORDER BY qid) FROM (
+	  SELECT q.qid, string_agg(d.id::text, ',' ORDER BY d.id) AS ids FROM queries q JOIN $1 d ON $2 GROUP BY q.qid) r"
+}
+for k in 0 3 6; do
+	for spelling in "d.fp <~> q.fp <= $k" "d.fp <~> q.fp < $((k + 1))" "$k >= d.fp <~> q.fp" "q.fp <~> d.fp <= $k" \
+		"d.fp <~> q.fp BETWEEN 0 AND $k" "ndd_within(d.fp, q.fp, $k)" "d.fp <@ hamming_ball(q.fp, $k)"; do
+		check "radius k=$k: $spelling" "$(per_query docs "$spelling")" "$(per_query local_docs "$spelling")"
+	done
+done
+# The same spellings with a literal query value (a Const, where the join above passes a parameter).
+for qid in 1 1001; do
+	lit=$(coord -c "SELECT fp FROM queries WHERE qid = $qid")
+	for spelling in "fp <~> '$lit' <= 3" "'$lit' <~> fp < 4" "3 >= fp <~> '$lit'" "ndd_within(fp, '$lit', 3)" "fp <@ hamming_ball('$lit'::simhash64, 3)"; do
+		check "literal query $qid: $spelling" "SELECT coalesce(string_agg(id::text, ',' ORDER BY id), 'none') FROM docs WHERE $spelling" \
+			"SELECT coalesce(string_agg(id::text, ',' ORDER BY id), 'none') FROM local_docs WHERE $spelling"
+	done
+done
+check "fp128 radius 18" "$(per_query docs 'd.f128 <~> q.f128 <= 18')" "$(per_query local_docs 'd.f128 <~> q.f128 <= 18')"
+
+# A literal query on the distributed table goes to every shard, and each shard uses its ndd index.
+q=$(coord -c "SELECT fp FROM queries WHERE qid = 1")
+plan=$(coord -c "EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <~> '$q' <= 3")
+if grep -q "Index Cond: (fp <@ hamming_ball" <<<"$plan" && grep -qE "Task Count: [0-9]+" <<<"$plan"; then
+	echo "ok   the shards answer from their ndd index ($(grep -oE 'Task Count: [0-9]+' <<<"$plan"))"
+else
+	echo "FAIL the shards do not use their ndd index:"; echo "$plan"; fail=1
+fi
+
+# KNN: the 10 smallest distances (a set that does not depend on how ties are broken).
+for qid in 1 5 1001 1002; do
+	lit=$(coord -c "SELECT fp FROM queries WHERE qid = $qid")
+	check "KNN LIMIT 10, literal query $qid" \
+		"SELECT string_agg(d::text, ',' ORDER BY d) FROM (SELECT fp <~> '$lit' AS d FROM docs ORDER BY fp <~> '$lit' LIMIT 10) x" \
+		"SELECT string_agg(d::text, ',' ORDER BY d) FROM (SELECT fp <~> '$lit' AS d FROM local_docs ORDER BY fp <~> '$lit' LIMIT 10) x"
+done
+plan=$(coord -c "EXPLAIN (COSTS OFF) SELECT id FROM docs ORDER BY fp <~> '$q' LIMIT 10")
+if grep -q "Order By: (fp <~>" <<<"$plan"; then echo "ok   KNN is pushed to the shards' ndd indexes"; else
+	echo "FAIL KNN does not use the shards' ndd indexes:"; echo "$plan"; fail=1; fi
+
+# Prepared statements: the first five executions get custom plans, later ones a generic plan.
+prep() {
+	local t=$1 out=""
+	out=$(coord <<SQL
+PREPARE r(simhash64, int) AS SELECT count(*) FROM $t WHERE fp <~> \$1 <= \$2;
+PREPARE n(simhash64) AS SELECT string_agg(d::text, ',' ORDER BY d) FROM (SELECT fp <~> \$1 AS d FROM $t ORDER BY fp <~> \$1 LIMIT 5) x;
+$(for i in 1 2 3 4 5 6 7 8; do echo "EXECUTE r('$q', $((i % 4 + 2))); EXECUTE n('$q');"; done)
+SQL
+)
+	echo "$out"
+}
+check "prepared radius and KNN, custom then generic plans" "SELECT \$x\$$(prep docs)\$x\$" "SELECT \$x\$$(prep local_docs)\$x\$"
+
+# Joins: every (query, row) pair within 3 bits, the distributed table joined with a reference table.
+check "join with a reference table" \
+	"SELECT count(*) || ' ' || sum(d.id * q.qid) FROM queries q JOIN docs d ON d.fp <~> q.fp <= 3" \
+	"SELECT count(*) || ' ' || sum(d.id * q.qid) FROM queries q JOIN local_docs d ON d.fp <~> q.fp <= 3"
+
+# Batch all-pairs over the distributed table (read through the coordinator).
+check "ndd_pairs over a distributed table" \
+	"SELECT count(*) || ' ' || sum(a * 3 + b) FROM ndd_pairs('SELECT id, fp FROM docs', 3)" \
+	"SELECT count(*) || ' ' || sum(a * 3 + b) FROM ndd_pairs('SELECT id, fp FROM local_docs', 3)"
+
+exit $fail
