@@ -45,14 +45,30 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE ROWS 1000;
 -- On insert: label a new row with the cluster of an existing near-duplicate
 -- ---------------------------------------------------------------------------------------------
 
+-- The query behind ndd_nearest_cluster and the labelling trigger, in one place: $1 is the
+-- fingerprint, $2 is k. Its parameters have exact, non-polymorphic types, so no overload created
+-- later in the extension's schema can be a better match for the trigger's call (a polymorphic
+-- function loses to any exact-typed one); tbl prints schema-qualified under the pinned path.
+CREATE FUNCTION ndd_nearest_cluster_sql(tbl regclass, fp_column name, cluster_column name,
+                                        id_column name, representatives_only boolean)
+RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN representatives_only
+    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 <= $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
+                cluster_column, tbl, fp_column, id_column)
+    ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 <= $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+                cluster_column, tbl, fp_column, id_column)
+    END;
+
 -- The cluster of an existing row of tbl whose fingerprint is within k bits of fp, found through
 -- the table's index on fp_column when there is one; NULL when there is none. With
 -- representatives_only (the conservative rule) only representatives (rows whose cluster is their
 -- own id) count, and the earliest (lowest id) wins; otherwise the nearest row wins, then the
 -- lowest id.
--- search_path is pinned (pg_catalog, pg_temp last) and the operator is qualified with the
--- extension's schema: nothing in the SQL it runs resolves through the caller's search_path, so
--- a schema earlier in that path cannot capture it; tbl prints schema-qualified under that path.
+-- search_path is pinned (pg_catalog, pg_temp last) and everything of the extension's is
+-- qualified with its schema: nothing it runs resolves through the caller's search_path, so a
+-- schema earlier in that path cannot capture it.
 CREATE FUNCTION ndd_nearest_cluster(tbl regclass, fp_column name, fp anyelement, k int,
                                     cluster_column name DEFAULT 'cluster_id',
                                     id_column name DEFAULT 'id',
@@ -71,15 +87,8 @@ BEGIN
     IF k < 0 THEN
         RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = format('k is %s.', k);
     END IF;
-    IF representatives_only THEN
-        EXECUTE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 <= $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
-                       cluster_column, tbl, fp_column, id_column)
-            INTO result USING fp, k;
-    ELSE
-        EXECUTE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 <= $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
-                       cluster_column, tbl, fp_column, id_column)
-            INTO result USING fp, k;
-    END IF;
+    EXECUTE @extschema@.ndd_nearest_cluster_sql(tbl, fp_column, cluster_column, id_column, representatives_only)
+        INTO result USING fp, k;
     RETURN result;
 END
 $$;
@@ -129,6 +138,7 @@ DECLARE
     found_cluster bigint;
     column_name name;
     fp_expr text;
+    fp_row record;
     root regclass;
 BEGIN
     IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' THEN
@@ -183,21 +193,23 @@ BEGIN
                   HINT = 'Insert under READ COMMITTED or SERIALIZABLE.';
     END IF;
 
-    -- the fingerprint: the column, or its generation expression evaluated on NEW
+    -- the fingerprint: the column, or its generation expression evaluated on NEW; kept in a
+    -- record so that it keeps its type
     SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) INTO fp_expr
     FROM pg_catalog.pg_attribute AS a
     JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
     WHERE a.attrelid = TG_RELID AND a.attname = fp_column AND a.attgenerated = 's';
     IF fp_expr IS NULL THEN
-        fp_expr := format('(($1).%I)', fp_column);
+        EXECUTE format('SELECT ($1).%I AS fp', fp_column) INTO fp_row USING NEW;
     ELSE
-        fp_expr := format('(SELECT %s FROM (SELECT ($1).*) AS ndd_new_row)', fp_expr);
+        EXECUTE format('SELECT %s AS fp FROM (SELECT ($1).*) AS ndd_new_row', fp_expr) INTO fp_row USING NEW;
     END IF;
 
     root := @extschema@.ndd_labelling_lock(TG_RELID::regclass);
-    EXECUTE format('SELECT @extschema@.ndd_nearest_cluster($2, %L::name, %s, $3, %L::name, %L::name, $4)',
-                   fp_column, fp_expr, cluster_column, id_column)
-        INTO found_cluster USING NEW, root, k, mode = 'conservative';
+    IF fp_row.fp IS NOT NULL THEN
+        EXECUTE @extschema@.ndd_nearest_cluster_sql(root, fp_column, cluster_column, id_column, mode = 'conservative')
+            INTO found_cluster USING fp_row.fp, k;
+    END IF;
     NEW := jsonb_populate_record(NEW, jsonb_build_object(cluster_column, coalesce(found_cluster, own_id)));
     RETURN NEW;
 END

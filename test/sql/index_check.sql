@@ -3,7 +3,7 @@
 -- corruption still found. (That a role without rights takes no lock and blocks no writer is
 -- shown by test/scripts/security.sh, which needs two sessions.)
 
-CREATE TABLE ic (id int PRIMARY KEY, fp simhash64, note text) WITH (fillfactor = 50);
+CREATE TABLE ic (id int PRIMARY KEY, fp simhash64, note text) WITH (fillfactor = 50, autovacuum_enabled = false);
 CREATE INDEX ic_fp ON ic USING ndd (fp);
 INSERT INTO ic SELECT g, CASE WHEN g % 500 = 0 THEN NULL ELSE ('x' || md5(g::text))::bit(64)::bigint::simhash64 END, 'n'
   FROM generate_series(1, 3000) g;
