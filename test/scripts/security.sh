@@ -138,41 +138,36 @@ CREATE TRIGGER label BEFORE INSERT ON labelled FOR EACH ROW EXECUTE FUNCTION ndd
 GRANT SELECT ON labelled TO regress_ndd_nobody;
 SQL
 oid=$(q -c "SELECT 'labelled'::regclass::oid")
-# another role holds 0.1's advisory key for as long as the insert may take
-psql -X -q -d $db -U regress_ndd_nobody -c "SELECT pg_advisory_lock(7234660, $oid::int), pg_sleep(4)" >/dev/null &
-holder=$!
-sleep 1
-ins=$(psql -X -q -A -t -d $db -c "SET lock_timeout = '1500ms'" -c "INSERT INTO labelled (fp) VALUES ('1') RETURNING cluster_id" 2>&1 || true)
-wait $holder
+# held ROLE SQL PROBE_ROLE PROBE: ROLE runs SQL in an open transaction and keeps it open while
+# PROBE_ROLE runs PROBE with lock_timeout; prints the probe's first line (55P03 if it waited).
+held() {
+	psql -X -q -d $db -U "$1" -v ON_ERROR_STOP=1 -c "SET application_name = 'ndd_holder'" -c "BEGIN" \
+		-c "$2" -c "SELECT pg_sleep(120)" -c "COMMIT" >/dev/null 2>&1 &
+	local holder=$!
+	until [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ndd_holder' AND query LIKE '%pg_sleep(120)%'")" = 1 ]; do
+		sleep 0.1
+	done
+	psql -X -q -A -t -d $db -U "$3" -v VERBOSITY=verbose -c "SET lock_timeout = '2s'" -c "$4" 2>&1 | head -1 || true
+	q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'ndd_holder'" >/dev/null
+	wait $holder || true
+}
+# another role holds 0.1's advisory key while a labelled insert runs
+ins=$(held regress_ndd_nobody "SELECT pg_advisory_xact_lock(7234660, $oid::int)" postgres "INSERT INTO labelled (fp) VALUES ('1') RETURNING cluster_id")
 echo "insert while another role holds the old advisory key: $ins"
 [ "$ins" = "1" ] || fail "another role's advisory lock stalled a labelled insert: $ins"
-# a role without INSERT cannot take the new lock, and is refused at once while it is held
-psql -X -q -d $db -c "BEGIN" -c "INSERT INTO labelled (fp) VALUES ('3')" -c "SELECT pg_sleep(4)" -c "COMMIT" >/dev/null &
-holder=$!
-sleep 1
-took=$(psql -X -q -A -t -d $db -U regress_ndd_nobody -v VERBOSITY=verbose -c "SET lock_timeout = '1500ms'" \
-	-c "SELECT ndd_labelling_lock('labelled')" 2>&1 | head -1 || true)
-wait $holder
+# a role without INSERT cannot take the new lock, and is refused at once while an insert holds it
+took=$(held postgres "INSERT INTO labelled (fp) VALUES ('3')" regress_ndd_nobody "SELECT ndd_labelling_lock('labelled')")
 echo "a role without INSERT asks for the labelling lock: $took"
 echo "$took" | grep -q '42501' || fail "a role without INSERT could take (or wait for) the labelling lock: $took"
 
 # ---- 4. ndd_index_check: no right, no lock ----
 q -c "CREATE INDEX labelled_fp ON labelled USING ndd (fp)" -c "GRANT EXECUTE ON FUNCTION ndd_index_check(regclass) TO regress_ndd_nobody" \
 	-c "REVOKE SELECT ON labelled FROM regress_ndd_nobody"
-psql -X -q -d $db -c "BEGIN" -c "LOCK TABLE labelled IN ACCESS EXCLUSIVE MODE" -c "SELECT pg_sleep(4)" -c "COMMIT" >/dev/null &
-holder=$!
-sleep 1
-chk=$(psql -X -q -A -t -d $db -U regress_ndd_nobody -v VERBOSITY=verbose -c "SET lock_timeout = '1500ms'" \
-	-c "SELECT ndd_index_check('labelled_fp')" 2>&1 | head -1 || true)
-wait $holder
+chk=$(held postgres "LOCK TABLE labelled IN ACCESS EXCLUSIVE MODE" regress_ndd_nobody "SELECT ndd_index_check('labelled_fp')")
 echo "a role without rights on the table checks its index: $chk"
 echo "$chk" | grep -q '42501' || fail "ndd_index_check by a role without rights did not fail with 42501 at once: $chk"
 # and a check by the owner does not block writers (AccessShareLock)
-psql -X -q -d $db -c "BEGIN" -c "SELECT ndd_index_check('labelled_fp')" -c "SELECT pg_sleep(4)" -c "COMMIT" >/dev/null &
-holder=$!
-sleep 1
-w=$(psql -X -q -A -t -d $db -c "SET lock_timeout = '1500ms'" -c "INSERT INTO labelled (fp) VALUES ('7') RETURNING 'inserted'" 2>&1 || true)
-wait $holder
+w=$(held postgres "SELECT ndd_index_check('labelled_fp')" postgres "INSERT INTO labelled (fp) VALUES ('7') RETURNING 'inserted'")
 echo "insert while a check's transaction is open: $w"
 [ "$w" = "inserted" ] || fail "ndd_index_check blocked a writer: $w"
 q -c "REVOKE ALL ON FUNCTION ndd_index_check(regclass) FROM regress_ndd_nobody" -c "REVOKE ALL ON labelled FROM regress_ndd_nobody" -c "DROP TABLE labelled"
