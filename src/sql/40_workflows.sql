@@ -49,15 +49,17 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE ROWS 1000;
 -- fingerprint, $2 is k. Its parameters have exact, non-polymorphic types, so no overload created
 -- later in the extension's schema can be a better match for the trigger's call (a polymorphic
 -- function loses to any exact-typed one); tbl prints schema-qualified under the pinned path.
+-- Both operators are the extension's, named with its schema: an unqualified <= would resolve to
+-- pg_catalog's int4 comparison (through a cast) and the ndd index would not be used.
 CREATE FUNCTION ndd_nearest_cluster_sql(tbl regclass, fp_column name, cluster_column name,
                                         id_column name, representatives_only boolean)
 RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 RETURN CASE WHEN representatives_only
-    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 <= $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
+    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
-    ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 <= $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+    ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
     END;
 

@@ -97,3 +97,15 @@ RESET ROLE;
 REVOKE ALL ON wi_part FROM regress_ndd_reader;
 DROP ROLE regress_ndd_reader;
 DROP TABLE wi_gen, wi_part;
+
+-- the lookup the trigger and ndd_nearest_cluster run, planned under their pinned search_path
+-- (pg_catalog, pg_temp): both operators are the extension's, so the ndd index serves it
+CREATE FUNCTION wi_plan(q text) RETURNS SETOF text LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp SET enable_seqscan = off AS $$
+BEGIN
+    RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || q USING '0123456789abcdef'::public.simhash64, 3;
+END $$;
+CREATE INDEX wi_docs_fp ON wi_docs USING ndd (fp);
+SELECT wi_plan(ndd_nearest_cluster_sql('wi_docs', 'fp', 'cluster_id', 'id', true));
+SELECT wi_plan(ndd_nearest_cluster_sql('wi_docs', 'fp', 'cluster_id', 'id', false));
+DROP FUNCTION wi_plan(text);
