@@ -1,18 +1,40 @@
 /*-------------------------------------------------------------------------
  *
  * nddcheck.c
- *	  ndd_index_check(index): verifies an ndd index against its table, amcheck style.
+ *	  ndd_index_check(index): verifies an ndd index against its table, the way contrib/amcheck's
+ *	  bt_index_check(index, heapallindexed => true) verifies a btree.
  *
- * Checks, raising ERRCODE_INDEX_CORRUPTED on the first failure:
- *  - the metapage (magic, version, shape) and every page of every chain: its kind, its entry
- *    format, pd_lower, no block reached twice (no cycles or cross-linked chains);
- *  - every entry sits in the right bucket: its permuted head lies in its primary page's range;
- *  - every table holds the same multiset of (heap TID, fingerprint) as a fresh build would, i.e.
- *    as table_index_build_scan() reports the heap (live and recently dead rows, HOT chains by
- *    their root), compared through a count and an order-independent 64-bit digest; the same for
- *    the NULL chain.
- * The heap is locked in ShareLock (writers wait). Entries of rows that died after the last
- * VACUUM and that a build would skip make the comparison fail: run VACUUM first (README.index.md).
+ * Who may run it (README.md, "Who may do what"): EXECUTE is revoked from PUBLIC by the install
+ * script, as amcheck's are; a role granted EXECUTE must in addition own the table or have SELECT
+ * on it (what the check reveals is what SELECT count(*) reveals). That privilege is checked on the
+ * catalog before any lock is taken, so a role without it can neither read nor block anything.
+ *
+ * Locks: AccessShareLock on the table and the index (what amcheck's bt_index_check takes, what a
+ * SELECT takes): writers and VACUUM keep running. Index expressions are evaluated as the table's
+ * owner in a security-restricted context (as amcheck and VACUUM do), so checking a table does not
+ * run its owner's code with the caller's rights.
+ *
+ * What is checked, raising ERRCODE_INDEX_CORRUPTED on the first failure:
+ *  - the metapage (magic, version, shape) and every page of every chain of every segment: its
+ *    kind, its entry format, pd_lower, no block reached twice (no cycles or cross-linked chains);
+ *  - every entry sits in the right bucket (its permuted head lies in its primary page's range)
+ *    and names a heap TID that can exist (a block of the heap, an offset a heap page can have);
+ *  - the heap against the index, through one MVCC snapshot registered before the index is read
+ *    (amcheck's heapallindexed): every row visible to it has exactly one entry with its
+ *    fingerprint in every table (of one segment), or one entry in the NULL chain when its
+ *    fingerprint is NULL, under its HOT chain's root TID; and no entry under that TID says
+ *    anything else. Entries whose TID holds no row the snapshot sees belong to rows deleted and
+ *    not yet vacuumed (also after a VACUUM that skipped index cleanup), to aborted inserts or to
+ *    rows inserted after the snapshot: they are counted and reported, not errors.
+ * Why that invariant holds under concurrent writers: a row visible to the snapshot was inserted
+ * (index entries included) before the snapshot and cannot be removed while the snapshot is
+ * registered; a TID is reused only after VACUUM removed every entry of its former row, so an
+ * entry found under the TID of a visible row belongs to that row (README.index.md, "Locking").
+ *
+ * The comparison sorts (TID, fingerprint, table) records of both sides with tuplesort, so memory
+ * is bounded by maintenance_work_mem and larger checks spill to disk.
+ *
+ * A partitioned index is checked leaf by leaf; the result has one line per leaf index.
  *
  *-------------------------------------------------------------------------
  */
@@ -21,71 +43,88 @@
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/htup_details.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_operator_d.h"
 #include "commands/defrem.h"
+#include "executor/tuptable.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/tuplesort.h"
 
 PG_FUNCTION_INFO_V1(ndd_index_check);
 
-/* A well-mixed 64-bit hash (splitmix64's finalizer). */
-static inline uint64
-mix64(uint64 x)
-{
-	x ^= x >> 30;
-	x *= UINT64CONST(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64CONST(0x94d049bb133111eb);
-	x ^= x >> 31;
-	return x;
-}
-
-/* The digest term of one (TID, fingerprint). */
-static inline uint64
-entry_hash(BlockNumber block, OffsetNumber offset, uint64 w0, uint64 w1)
-{
-	return mix64(mix64(((uint64) block << 16) | offset) ^ mix64(w0 + UINT64CONST(0x9e3779b97f4a7c15)) ^
-				 mix64(w1 ^ UINT64CONST(0x632be59bd9b4e019)));
-}
-
-typedef struct NddDigest
-{
-	int64		count;
-	uint64		sum;
-} NddDigest;
+/*
+ * The records sorted: (tid, isnull, w0, w1, source). source is HEAP_SOURCE for a row visible to
+ * the snapshot, the table number for an entry of a table, NULL_SOURCE for an entry of the NULL
+ * chain. Sorted on all five columns, everything about one TID is adjacent.
+ */
+#define CHECK_NATTS		5
+#define HEAP_SOURCE		(-1)
+#define NULL_SOURCE		1000
 
 typedef struct NddCheckState
 {
+	Relation	index;
 	int			bits;
-	NddDigest	rows;
-	NddDigest	nulls;
+	Tuplesortstate *sort;
+	TupleTableSlot *slot;
+	int64		heap_rows;		/* visible rows with a fingerprint */
+	int64		heap_nulls;		/* visible rows whose fingerprint is NULL */
+	bool	   *seen;			/* index blocks visited */
+	BlockNumber seen_size;
 } NddCheckState;
 
 static void
-check_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
-			   bool tupleIsAlive, void *state)
+put_record(NddCheckState *cs, BlockNumber block, OffsetNumber offset, bool isnull, uint64 w0,
+		   uint64 w1, int source)
+{
+	TupleTableSlot *slot = cs->slot;
+
+	ExecClearTuple(slot);
+	slot->tts_values[0] = Int64GetDatum(((int64) block << 16) | offset);
+	slot->tts_values[1] = Int64GetDatum(isnull ? 1 : 0);
+	slot->tts_values[2] = Int64GetDatum((int64) w0);
+	slot->tts_values[3] = Int64GetDatum((int64) w1);
+	slot->tts_values[4] = Int64GetDatum(source);
+	memset(slot->tts_isnull, 0, sizeof(bool) * CHECK_NATTS);
+	ExecStoreVirtualTuple(slot);
+	tuplesort_puttupleslot(cs->sort, slot);
+}
+
+/* table_index_build_scan's callback: one row visible to the snapshot, by its HOT chain's root */
+static void
+heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			  bool tupleIsAlive, void *state)
 {
 	NddCheckState *cs = (NddCheckState *) state;
-	BlockNumber block = ItemPointerGetBlockNumber(tid);
-	OffsetNumber offset = ItemPointerGetOffsetNumber(tid);
 
 	if (isnull[0])
 	{
-		cs->nulls.count++;
-		cs->nulls.sum += entry_hash(block, offset, 0, 0);
+		cs->heap_nulls++;
+		put_record(cs, ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid), true, 0, 0,
+				   HEAP_SOURCE);
 	}
 	else
 	{
 		uint64		w[2];
 
 		ndd_fingerprint_words(values[0], cs->bits, w);
-		cs->rows.count++;
-		cs->rows.sum += entry_hash(block, offset, w[0], w[1]);
+		cs->heap_rows++;
+		put_record(cs, ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid), false, w[0],
+				   cs->bits == 128 ? w[1] : 0, HEAP_SOURCE);
 	}
 }
 
@@ -100,19 +139,42 @@ corrupt(Relation index, const char *what, BlockNumber blkno)
 }
 
 /*
- * Walks one chain (table t's bucket p; t < 0: the NULL chain), checking its pages and adding its
- * entries to the digest. seen marks the blocks visited so far. Returns the chain's page count.
+ * Marks blkno visited; an index block reached twice means a cycle or cross-linked chains. Blocks
+ * past the end known so far are looked up again: concurrent inserts extend the index.
+ */
+static void
+visit_block(NddCheckState *cs, BlockNumber blkno)
+{
+	if (blkno >= cs->seen_size)
+	{
+		BlockNumber nblocks = RelationGetNumberOfBlocks(cs->index);
+
+		if (blkno >= nblocks)
+			corrupt(cs->index, "a chain links past the end of the index", blkno);
+		cs->seen = repalloc_huge(cs->seen, sizeof(bool) * (Size) nblocks);
+		memset(cs->seen + cs->seen_size, 0, sizeof(bool) * (Size) (nblocks - cs->seen_size));
+		cs->seen_size = nblocks;
+	}
+	if (cs->seen[blkno])
+		corrupt(cs->index, "a page is reached twice", blkno);
+	cs->seen[blkno] = true;
+}
+
+/*
+ * Walks one chain (table t's bucket p; t < 0: the NULL chain), checking its pages and sorting its
+ * entries. The primary page stays share-locked for the whole walk: it is the bucket's lock
+ * (README.index.md, "Locking"), so the chain is seen as of one moment. Returns its page count.
  */
 static int
-check_chain(Relation index, const NddMetaPageData *meta, int t, uint32 p, bool *seen,
-			BlockNumber nblocks, NddDigest *digest)
+check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 {
+	Relation	index = cs->index;
 	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(meta, t, p);
 	uint64		low = t < 0 ? 0 : ndd_page_low(p, meta->npages);
 	bool		last_page = t < 0 || p + 1 == meta->npages;
 	uint64		high = last_page ? PG_UINT64_MAX : ndd_page_low(p + 1, meta->npages) - 1;
 	int			npages = 0;
-	bool		first = true;
+	Buffer		primary = InvalidBuffer;
 
 	while (blkno != InvalidBlockNumber)
 	{
@@ -122,14 +184,10 @@ check_chain(Relation index, const NddMetaPageData *meta, int t, uint32 p, bool *
 		NddFormat	f;
 		int			n;
 		int			i;
-		uint8		want = t < 0 ? NDD_PAGE_NULLS : (first ? NDD_PAGE_PRIMARY : NDD_PAGE_OVERFLOW);
+		uint8		want = t < 0 ? NDD_PAGE_NULLS : (npages == 0 ? NDD_PAGE_PRIMARY : NDD_PAGE_OVERFLOW);
 
 		CHECK_FOR_INTERRUPTS();
-		if (blkno >= nblocks)
-			corrupt(index, "a chain links past the end of the index", blkno);
-		if (seen[blkno])
-			corrupt(index, "a page is reached twice", blkno);
-		seen[blkno] = true;
+		visit_block(cs, blkno);
 
 		buf = ReadBuffer(index, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -165,10 +223,10 @@ check_chain(Relation index, const NddMetaPageData *meta, int t, uint32 p, bool *
 
 			ndd_entry_decode((char *) page + MAXALIGN(SizeOfPageHeaderData) + i * f.entry_bytes,
 							 &f, low, &e);
-			if (e.offset == InvalidOffsetNumber)
+			if (e.offset == InvalidOffsetNumber || e.offset > MaxHeapTuplesPerPage)
 				corrupt(index, "an entry has an invalid heap TID", blkno);
 			if (t < 0)
-				digest->sum += entry_hash(e.block, e.offset, 0, 0);
+				put_record(cs, e.block, e.offset, true, 0, 0, NULL_SOURCE);
 			else
 			{
 				uint64		perm[2] = {e.head, e.tail};
@@ -177,16 +235,328 @@ check_chain(Relation index, const NddMetaPageData *meta, int t, uint32 p, bool *
 				if (e.head < low || e.head > high)
 					corrupt(index, "an entry is in the wrong bucket", blkno);
 				ndd_layout_unpermute(&meta->layout, t, perm, fp);
-				digest->sum += entry_hash(e.block, e.offset, fp[0], meta->bits == 128 ? fp[1] : 0);
+				put_record(cs, e.block, e.offset, false, fp[0], meta->bits == 128 ? fp[1] : 0, t);
 			}
-			digest->count++;
 		}
 		blkno = opaque->next;
-		UnlockReleaseBuffer(buf);
-		first = false;
+		/* the bucket's lock (the primary page's) is held until the chain's end */
+		if (npages == 0)
+			primary = buf;
+		else
+			UnlockReleaseBuffer(buf);
 		npages++;
 	}
+	if (BufferIsValid(primary))
+		UnlockReleaseBuffer(primary);
 	return npages;
+}
+
+typedef struct CheckRecord
+{
+	int64		tid;
+	bool		isnull;
+	uint64		w0;
+	uint64		w1;
+	int			source;
+} CheckRecord;
+
+typedef struct CheckResult
+{
+	int64		rows;			/* visible rows with a fingerprint */
+	int64		nulls;			/* visible rows with a NULL fingerprint */
+	int64		other_entries;	/* entries of TIDs holding no row the snapshot sees */
+} CheckResult;
+
+static void
+entry_error(Relation index, int64 tid, const char *what, const CheckRecord *heap)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("ndd index \"%s\" is corrupted: %s",
+					RelationGetRelationName(index), what),
+			 heap && !heap->isnull ?
+			 errdetail("Heap TID (%u,%u), whose fingerprint's first word is %016llx.",
+					   (BlockNumber) (tid >> 16), (unsigned) (tid & 0xffff),
+					   (unsigned long long) heap->w0) :
+			 errdetail("Heap TID (%u,%u).", (BlockNumber) (tid >> 16), (unsigned) (tid & 0xffff)),
+			 errhint("REINDEX the index.")));
+}
+
+/* Judges everything sorted under one TID: recs[0..n). */
+static void
+judge_tid(Relation index, int ntables, BlockNumber heap_blocks, CheckRecord *recs, int n,
+		  CheckResult *res)
+{
+	CheckRecord *heap = NULL;
+	uint64		tables = 0;
+	bool		null_entry = false;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (recs[i].source == HEAP_SOURCE)
+		{
+			if (heap != NULL)
+				elog(ERROR, "two rows visible under one HOT chain root");
+			heap = &recs[i];
+		}
+	if (heap == NULL)
+	{
+		/* a row deleted and not yet vacuumed, an aborted insert, a row newer than the snapshot */
+		if ((BlockNumber) (recs[0].tid >> 16) >= heap_blocks)
+			entry_error(index, recs[0].tid, "an entry points past the end of the table", NULL);
+		res->other_entries += n;
+		return;
+	}
+	for (i = 0; i < n; i++)
+	{
+		CheckRecord *r = &recs[i];
+
+		if (r == heap)
+			continue;
+		if (r->isnull != heap->isnull || r->w0 != heap->w0 || r->w1 != heap->w1)
+			entry_error(index, r->tid, heap->isnull ?
+						"a row whose fingerprint is NULL has an entry with a fingerprint" :
+						r->isnull ? "a row with a fingerprint has an entry in the NULL chain" :
+						"an entry's fingerprint differs from its row's", heap);
+		if (r->source == NULL_SOURCE)
+		{
+			if (null_entry)
+				entry_error(index, r->tid, "a row has two entries in the NULL chain", heap);
+			null_entry = true;
+		}
+		else
+		{
+			if (tables & (UINT64CONST(1) << r->source))
+				entry_error(index, r->tid, "a row has two entries in one table", heap);
+			tables |= UINT64CONST(1) << r->source;
+		}
+	}
+	if (heap->isnull)
+	{
+		if (!null_entry)
+			entry_error(index, heap->tid, "a row whose fingerprint is NULL is missing from the NULL chain", heap);
+		res->nulls++;
+	}
+	else
+	{
+		uint64		all = ntables == 64 ? ~UINT64CONST(0) : (UINT64CONST(1) << ntables) - 1;
+
+		if (tables != all)
+		{
+			int			t = 0;
+
+			while (tables & (UINT64CONST(1) << t))
+				t++;
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("ndd index \"%s\" is corrupted: table %d lacks a row",
+							RelationGetRelationName(index), t),
+					 errdetail("Heap TID (%u,%u), whose fingerprint's first word is %016llx, is visible but has no entry in table %d.",
+							   (BlockNumber) (heap->tid >> 16), (unsigned) (heap->tid & 0xffff),
+							   (unsigned long long) heap->w0, t),
+					 errhint("REINDEX the index.")));
+		}
+		res->rows++;
+	}
+}
+
+/* Checks one ndd index of a table both already locked; returns the line that says what was checked. */
+static char *
+check_one_index(Relation heap, Relation index)
+{
+	NddMetaPageData meta;
+	NddMetaPageData seg;
+	NddCheckState cs;
+	CheckResult res = {0, 0, 0};
+	IndexInfo  *indexInfo;
+	TableScanDesc scan;
+	Snapshot	snapshot;
+	TupleDesc	desc;
+	AttrNumber	attnums[CHECK_NATTS];
+	Oid			ops[CHECK_NATTS];
+	Oid			colls[CHECK_NATTS];
+	bool		nullsfirst[CHECK_NATTS];
+	BlockNumber heap_blocks;
+	int64		chain_pages = 0;
+	int64		primaries = 0;
+	CheckRecord *recs;
+	int			nrecs = 0;
+	int			maxrecs = 64;
+	int			s;
+	int			t;
+	uint32		p;
+	int			i;
+
+	if (index->rd_rel->relam != get_index_am_oid("ndd", false))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not an ndd index", RelationGetRelationName(index))));
+	if (!index->rd_index->indisvalid || !index->rd_index->indisready)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("ndd index \"%s\" is not valid", RelationGetRelationName(index))));
+	if (RELATION_IS_OTHER_TEMP(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot check temporary indexes of other sessions")));
+
+	/*
+	 * The snapshot first, then the index: every row it sees had its entries inserted before it.
+	 * An index built by CREATE INDEX CONCURRENTLY (indcheckxmin) may lack rows of broken HOT chains
+	 * that older snapshots see: refuse those snapshots, as amcheck does.
+	 */
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	if (index->rd_index->indcheckxmin &&
+		!TransactionIdPrecedes(HeapTupleHeaderGetXmin(index->rd_indextuple->t_data), snapshot->xmin))
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("ndd index \"%s\" cannot be checked with this transaction's snapshot",
+						RelationGetRelationName(index)),
+				 errdetail("The index is newer than the snapshot."),
+				 errhint("Check it again in a new transaction.")));
+
+	memset(&cs, 0, sizeof(cs));
+	cs.index = index;
+	meta = *ndd_get_meta(index);
+	cs.bits = meta.bits;
+	cs.seen_size = RelationGetNumberOfBlocks(index);
+	if (meta.bits != ndd_index_bits(index) || meta.ntables != meta.layout.ntables ||
+		meta.ntables < 1 || meta.ntables > NDD_LAYOUT_MAX_TABLES || meta.npages < 1 ||
+		meta.delta_bits != ndd_page_delta_bits(meta.npages) || meta.null_start >= cs.seen_size)
+		corrupt(index, "the metapage describes an impossible shape", NDD_METAPAGE_BLKNO);
+	if (meta.nsegments < 1 || meta.nsegments > NDD_MAX_SEGMENTS)
+		corrupt(index, "the metapage has an impossible number of segments", NDD_METAPAGE_BLKNO);
+	for (s = 1; s < meta.nsegments; s++)
+		if (meta.seg[s].npages < 1 || meta.seg[s].delta_bits != ndd_page_delta_bits(meta.seg[s].npages) ||
+			meta.seg[s].start < 1 ||
+			(uint64) meta.seg[s].start + (uint64) meta.ntables * meta.seg[s].npages > cs.seen_size)
+			corrupt(index, "the metapage describes an impossible segment", NDD_METAPAGE_BLKNO);
+	cs.seen = palloc_extended(sizeof(bool) * (Size) cs.seen_size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	cs.seen[NDD_METAPAGE_BLKNO] = true;
+
+	desc = CreateTemplateTupleDesc(CHECK_NATTS);
+	for (i = 0; i < CHECK_NATTS; i++)
+	{
+		TupleDescInitBuiltinEntry(desc, (AttrNumber) (i + 1), "k", INT8OID, -1, 0);
+		attnums[i] = (AttrNumber) (i + 1);
+		ops[i] = Int8LessOperator;
+		colls[i] = InvalidOid;
+		nullsfirst[i] = false;
+	}
+	cs.slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	cs.sort = tuplesort_begin_heap(desc, CHECK_NATTS, attnums, ops, colls, nullsfirst,
+								   maintenance_work_mem, NULL, TUPLESORT_NONE);
+
+	/* the index's side: every table of every segment, then the NULL chain */
+	for (t = 0; t < meta.ntables; t++)
+		for (s = 0; s < meta.nsegments; s++)
+		{
+			ndd_segment_view(&meta, s, &seg);
+			for (p = 0; p < seg.npages; p++)
+				chain_pages += check_chain(&cs, &seg, t, p);
+			primaries += seg.npages;
+		}
+	chain_pages += check_chain(&cs, &meta, -1, 0);
+
+	/* the heap's side: the rows the snapshot sees, under their HOT chains' roots */
+	indexInfo = BuildIndexInfo(index);
+	indexInfo->ii_Concurrent = true;	/* an MVCC snapshot, not SnapshotAny */
+	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, false);
+	table_index_build_scan(heap, index, indexInfo, true, false, heap_callback, (void *) &cs, scan);
+	/* the heap cannot shrink while we hold our lock, and every entry read was made before now */
+	heap_blocks = RelationGetNumberOfBlocks(heap);
+
+	tuplesort_performsort(cs.sort);
+	recs = palloc(sizeof(CheckRecord) * maxrecs);
+	for (;;)
+	{
+		bool		more = tuplesort_gettupleslot(cs.sort, true, false, cs.slot, NULL);
+		CheckRecord r;
+
+		if (more)
+		{
+			slot_getallattrs(cs.slot);
+			r.tid = DatumGetInt64(cs.slot->tts_values[0]);
+			r.isnull = DatumGetInt64(cs.slot->tts_values[1]) != 0;
+			r.w0 = (uint64) DatumGetInt64(cs.slot->tts_values[2]);
+			r.w1 = (uint64) DatumGetInt64(cs.slot->tts_values[3]);
+			r.source = (int) DatumGetInt64(cs.slot->tts_values[4]);
+		}
+		if (nrecs > 0 && (!more || r.tid != recs[0].tid))
+		{
+			CHECK_FOR_INTERRUPTS();
+			judge_tid(index, meta.ntables, heap_blocks, recs, nrecs, &res);
+			nrecs = 0;
+		}
+		if (!more)
+			break;
+		if (nrecs == maxrecs)
+		{
+			maxrecs *= 2;
+			recs = repalloc_huge(recs, sizeof(CheckRecord) * maxrecs);
+		}
+		recs[nrecs++] = r;
+	}
+	tuplesort_end(cs.sort);
+	ExecDropSingleTupleTableSlot(cs.slot);
+	UnregisterSnapshot(snapshot);
+
+	return psprintf("ndd index \"%s\" on \"%s\": %d tables x " INT64_FORMAT " rows + " INT64_FORMAT
+					" NULL rows seen by the check's snapshot, each indexed; " INT64_FORMAT
+					" other entries (rows dead, aborted or newer); " INT64_FORMAT
+					" primary pages per table%s, " INT64_FORMAT " overflow pages, %u blocks: ok",
+					RelationGetRelationName(index), RelationGetRelationName(heap), meta.ntables,
+					res.rows, res.nulls, res.other_entries, primaries / meta.ntables,
+					meta.nsegments > 1 ? psprintf(" in %d segments", meta.nsegments) : "",
+					chain_pages - primaries - 1, cs.seen_size);
+}
+
+/*
+ * Refuses (42501) a caller who neither owns the table nor may SELECT from it. Reads only the
+ * catalog: no lock is taken on behalf of a caller without that right.
+ */
+static void
+check_privilege(Oid heapoid)
+{
+	if (!pg_class_ownercheck(heapoid, GetUserId()) &&
+		pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to check the indexes of table \"%s\"",
+						get_rel_name(heapoid) ? get_rel_name(heapoid) : "?"),
+				 errdetail("Checking an index needs ownership of its table or SELECT on it.")));
+}
+
+/* Locks and checks one leaf index (table first, then index, as amcheck does); returns its line. */
+static char *
+check_leaf(Oid indexoid, Oid heapoid)
+{
+	Relation	heap;
+	Relation	index;
+	Oid			save_userid;
+	int			save_sec_context;
+	int			save_nestlevel;
+	char	   *line;
+
+	heap = table_open(heapoid, AccessShareLock);
+	index = index_open(indexoid, AccessShareLock);
+	if (IndexGetRelation(indexoid, false) != heapoid)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("could not open the table of index \"%s\"", RelationGetRelationName(index))));
+
+	/* index expressions run as the table's owner, restricted, with GUC changes kept local */
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(heap->rd_rel->relowner, save_sec_context | SECURITY_RESTRICTED_OPERATION);
+	save_nestlevel = NewGUCNestLevel();
+
+	line = check_one_index(heap, index);
+
+	AtEOXact_GUC(false, save_nestlevel);
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	index_close(index, AccessShareLock);
+	table_close(heap, AccessShareLock);
+	return line;
 }
 
 /* ndd_index_check(index regclass) → text: checks the index against its table; see above. */
@@ -194,103 +564,41 @@ Datum
 ndd_index_check(PG_FUNCTION_ARGS)
 {
 	Oid			indexoid = PG_GETARG_OID(0);
+	char		relkind = get_rel_relkind(indexoid);
 	Oid			heapoid;
-	Relation	heap;
-	Relation	index;
-	IndexInfo  *indexInfo;
-	NddMetaPageData meta;
-	NddMetaPageData seg;
-	NddCheckState cs;
-	BlockNumber nblocks;
-	bool	   *seen;
-	int64		chain_pages = 0;
-	int64		primaries = 0;
-	int			s;
-	int			t;
-	uint32		p;
-	NddDigest	nulls = {0, 0};
-	char	   *report;
+	StringInfoData out;
 
-	heapoid = IndexGetRelation(indexoid, true);
-	if (!OidIsValid(heapoid))
+	if (relkind != RELKIND_INDEX && relkind != RELKIND_PARTITIONED_INDEX)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not an index", get_rel_name(indexoid) ? get_rel_name(indexoid) : "?")));
-	heap = table_open(heapoid, ShareLock);
-	index = index_open(indexoid, ShareLock);
-	if (index->rd_rel->relam != get_index_am_oid("ndd", false))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not an ndd index", RelationGetRelationName(index))));
-	if (!index->rd_index->indisvalid)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("ndd index \"%s\" is not valid", RelationGetRelationName(index))));
+	heapoid = IndexGetRelation(indexoid, false);
+	check_privilege(heapoid);
 
-	meta = *ndd_get_meta(index);
-	nblocks = RelationGetNumberOfBlocks(index);
-	if (meta.bits != ndd_index_bits(index) || meta.ntables != meta.layout.ntables ||
-		meta.ntables < 1 || meta.ntables > NDD_LAYOUT_MAX_TABLES || meta.npages < 1 ||
-		meta.delta_bits != ndd_page_delta_bits(meta.npages) || meta.null_start >= nblocks)
-		corrupt(index, "the metapage describes an impossible shape", NDD_METAPAGE_BLKNO);
-	if (meta.nsegments < 1 || meta.nsegments > NDD_MAX_SEGMENTS)
-		corrupt(index, "the metapage has an impossible number of segments", NDD_METAPAGE_BLKNO);
-	for (s = 1; s < meta.nsegments; s++)
-		if (meta.seg[s].npages < 1 || meta.seg[s].delta_bits != ndd_page_delta_bits(meta.seg[s].npages) ||
-			meta.seg[s].start < 1 ||
-			(uint64) meta.seg[s].start + (uint64) meta.ntables * meta.seg[s].npages > nblocks)
-			corrupt(index, "the metapage describes an impossible segment", NDD_METAPAGE_BLKNO);
+	if (relkind == RELKIND_INDEX)
+		PG_RETURN_TEXT_P(cstring_to_text(check_leaf(indexoid, heapoid)));
 
-	seen = palloc_extended(sizeof(bool) * (Size) nblocks, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	seen[NDD_METAPAGE_BLKNO] = true;
-
-	/* the heap's side: what a build would index */
-	memset(&cs, 0, sizeof(cs));
-	cs.bits = meta.bits;
-	indexInfo = BuildIndexInfo(index);
-	table_index_build_scan(heap, index, indexInfo, true, false, check_callback, (void *) &cs, NULL);
-
-	for (t = 0; t < meta.ntables; t++)
+	/*
+	 * A partitioned index has no storage: check each leaf's index. SELECT on the partitioned
+	 * table reads every partition, so the right checked above covers them; each leaf is locked
+	 * (AccessShareLock, table then index) only when its turn comes.
+	 */
 	{
-		NddDigest	d = {0, 0};
+		List	   *children = find_all_inheritors(indexoid, NoLock, NULL);
+		ListCell   *lc;
+		int			nleaves = 0;
 
-		/* table t over all segments holds every row once */
-		for (s = 0; s < meta.nsegments; s++)
+		initStringInfo(&out);
+		foreach(lc, children)
 		{
-			ndd_segment_view(&meta, s, &seg);
-			for (p = 0; p < seg.npages; p++)
-				chain_pages += check_chain(index, &seg, t, p, seen, nblocks, &d);
-			primaries += seg.npages;
+			Oid			child = lfirst_oid(lc);
+
+			if (get_rel_relkind(child) != RELKIND_INDEX)
+				continue;
+			appendStringInfo(&out, "\n%s", check_leaf(child, IndexGetRelation(child, false)));
+			nleaves++;
 		}
-		if (d.count != cs.rows.count || d.sum != cs.rows.sum)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("ndd index \"%s\" is corrupted: table %d does not match the heap",
-							RelationGetRelationName(index), t),
-					 errdetail("Table %d holds " INT64_FORMAT " entries, the heap " INT64_FORMAT " rows with a fingerprint%s.",
-							   t, d.count, cs.rows.count,
-							   d.count == cs.rows.count ? ", but not the same ones" : ""),
-					 errhint("Entries of rows deleted since the last VACUUM also count: VACUUM the table first.")));
+		PG_RETURN_TEXT_P(cstring_to_text(psprintf("partitioned ndd index \"%s\": %d leaf indexes checked, all ok%s",
+												  get_rel_name(indexoid), nleaves, out.data)));
 	}
-	chain_pages += check_chain(index, &meta, -1, 0, seen, nblocks, &nulls);
-	if (nulls.count != cs.nulls.count || nulls.sum != cs.nulls.sum)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("ndd index \"%s\" is corrupted: its NULL rows do not match the heap",
-						RelationGetRelationName(index)),
-				 errdetail("The index holds " INT64_FORMAT " NULL rows, the heap " INT64_FORMAT ".",
-						   nulls.count, cs.nulls.count),
-				 errhint("Entries of rows deleted since the last VACUUM also count: VACUUM the table first.")));
-
-	report = psprintf("ndd index \"%s\": %d tables x " INT64_FORMAT " rows, " INT64_FORMAT
-					  " NULL rows, " INT64_FORMAT " primary pages per table%s, " INT64_FORMAT
-					  " overflow pages, %u blocks: ok",
-					  RelationGetRelationName(index), meta.ntables, cs.rows.count, cs.nulls.count,
-					  primaries / meta.ntables,
-					  meta.nsegments > 1 ? psprintf(" in %d segments", meta.nsegments) : "",
-					  chain_pages - primaries - 1, nblocks);
-
-	index_close(index, ShareLock);
-	table_close(heap, ShareLock);
-	PG_RETURN_TEXT_P(cstring_to_text(report));
 }

@@ -17,5 +17,9 @@ CREATE OPERATOR CLASS fp128_ndd_ops DEFAULT FOR TYPE fp128 USING ndd AS
 	OPERATOR 1 <@ (fp128, hamming_ball),
 	OPERATOR 2 <~> (fp128, fp128) FOR ORDER BY hamming_distance_ops;
 
+-- Checks an ndd index (or each leaf of a partitioned one) against its table; see src/nddcheck.c.
+-- Like contrib/amcheck's functions it is not for PUBLIC: a superuser grants EXECUTE, and the
+-- grantee must in addition own the table or have SELECT on it.
 CREATE FUNCTION ndd_index_check(index regclass) RETURNS text
-	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+REVOKE ALL ON FUNCTION ndd_index_check(regclass) FROM PUBLIC;

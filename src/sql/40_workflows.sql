@@ -45,17 +45,39 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE ROWS 1000;
 -- On insert: label a new row with the cluster of an existing near-duplicate
 -- ---------------------------------------------------------------------------------------------
 
+-- The query behind ndd_nearest_cluster and the labelling trigger, in one place: $1 is the
+-- fingerprint, $2 is k. Its parameters have exact, non-polymorphic types, so no overload created
+-- later in the extension's schema can be a better match for the trigger's call (a polymorphic
+-- function loses to any exact-typed one); tbl prints schema-qualified under the pinned path.
+-- Both operators are the extension's, named with its schema: an unqualified <= would resolve to
+-- pg_catalog's int4 comparison (through a cast) and the ndd index would not be used.
+CREATE FUNCTION ndd_nearest_cluster_sql(tbl regclass, fp_column name, cluster_column name,
+                                        id_column name, representatives_only boolean)
+RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN representatives_only
+    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
+                cluster_column, tbl, fp_column, id_column)
+    ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+                cluster_column, tbl, fp_column, id_column)
+    END;
+
 -- The cluster of an existing row of tbl whose fingerprint is within k bits of fp, found through
 -- the table's index on fp_column when there is one; NULL when there is none. With
 -- representatives_only (the conservative rule) only representatives (rows whose cluster is their
 -- own id) count, and the earliest (lowest id) wins; otherwise the nearest row wins, then the
 -- lowest id.
+-- search_path is pinned (pg_catalog, pg_temp last) and everything of the extension's is
+-- qualified with its schema: nothing it runs resolves through the caller's search_path, so a
+-- schema earlier in that path cannot capture it.
 CREATE FUNCTION ndd_nearest_cluster(tbl regclass, fp_column name, fp anyelement, k int,
                                     cluster_column name DEFAULT 'cluster_id',
                                     id_column name DEFAULT 'id',
                                     representatives_only boolean DEFAULT true)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     result bigint;
@@ -67,18 +89,18 @@ BEGIN
     IF k < 0 THEN
         RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = format('k is %s.', k);
     END IF;
-    IF representatives_only THEN
-        EXECUTE format('SELECT %1$I FROM %2$s WHERE %3$I <~> $1 <= $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
-                       cluster_column, tbl, fp_column, id_column)
-            INTO result USING fp, k;
-    ELSE
-        EXECUTE format('SELECT %1$I FROM %2$s WHERE %3$I <~> $1 <= $2 ORDER BY %3$I <~> $1, %4$I LIMIT 1',
-                       cluster_column, tbl, fp_column, id_column)
-            INTO result USING fp, k;
-    END IF;
+    EXECUTE @extschema@.ndd_nearest_cluster_sql(tbl, fp_column, cluster_column, id_column, representatives_only)
+        INTO result USING fp, k;
     RETURN result;
 END
 $$;
+
+-- The lock that serialises labelling of one table (src/workflow_locks.c): a transaction-scoped
+-- lock on the table's partition root that only a role allowed to INSERT into tbl can take.
+-- Returns the root.
+CREATE FUNCTION ndd_labelling_lock(tbl regclass) RETURNS regclass
+AS 'MODULE_PATHNAME', 'ndd_labelling_lock'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 
 -- A BEFORE INSERT row trigger that sets the new row's cluster column: the cluster of an existing
 -- near-duplicate (ndd_nearest_cluster), or the row's own id when it has none (a new
@@ -86,17 +108,26 @@ $$;
 -- 3), id column (default id), mode 'conservative' (default) or 'nearest'. A cluster value given in
 -- the INSERT is kept.
 --
+-- A STORED GENERATED fingerprint column is computed only after BEFORE triggers, so NEW holds
+-- NULL there: the trigger evaluates the column's generation expression on NEW itself (deparsed
+-- under the pinned search_path, so every function in it is schema-qualified).
+--
+-- On a partitioned table (the trigger is cloned to every partition) the search and the lock are
+-- the partition root's: near-duplicates in different partitions join one cluster.
+--
 -- Concurrency: two near-duplicates inserted by concurrent transactions would both look, see
 -- neither the other (uncommitted) row, and both become representatives. Near-duplicates share no
 -- single key to lock (simhash neighbours differ in unpredictable bits), so the trigger serialises
--- labelling per table with a transaction-scoped advisory lock: the second inserter waits until the
--- first commits or aborts, and under READ COMMITTED its lookup (a new statement, so a new
--- snapshot) then sees the first row. Inserts into one table are thereby serialised from the
--- trigger to commit; keep such transactions short. REPEATABLE READ is refused because its
--- snapshot predates the lock; SERIALIZABLE is safe (the conflict aborts one transaction).
+-- labelling per table with ndd_labelling_lock (a lock only inserters can take; an advisory lock
+-- key would let any role stall the inserts): the second inserter waits until the first commits
+-- or aborts, and under READ COMMITTED its lookup (a new statement, so a new snapshot) then sees
+-- the first row. Inserts into one table are thereby serialised from the trigger to commit; keep
+-- such transactions short. REPEATABLE READ is refused because its snapshot predates the lock;
+-- SERIALIZABLE is safe (the conflict aborts one transaction).
 CREATE FUNCTION ndd_assign_cluster_trigger()
 RETURNS trigger
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     fp_column name;
@@ -108,6 +139,9 @@ DECLARE
     own_id bigint;
     found_cluster bigint;
     column_name name;
+    fp_expr text;
+    fp_row record;
+    root regclass;
 BEGIN
     IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' THEN
         RAISE EXCEPTION 'ndd_assign_cluster_trigger must be a BEFORE INSERT ... FOR EACH ROW trigger'
@@ -161,12 +195,23 @@ BEGIN
                   HINT = 'Insert under READ COMMITTED or SERIALIZABLE.';
     END IF;
 
-    -- One lock per table: the first key is ndd's ('ndd' in ASCII), the second the table's oid.
-    PERFORM pg_advisory_xact_lock(7234660, TG_RELID::int);
+    -- the fingerprint: the column, or its generation expression evaluated on NEW; kept in a
+    -- record so that it keeps its type
+    SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) INTO fp_expr
+    FROM pg_catalog.pg_attribute AS a
+    JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE a.attrelid = TG_RELID AND a.attname = fp_column AND a.attgenerated = 's';
+    IF fp_expr IS NULL THEN
+        EXECUTE format('SELECT ($1).%I AS fp', fp_column) INTO fp_row USING NEW;
+    ELSE
+        EXECUTE format('SELECT %s AS fp FROM (SELECT ($1).*) AS ndd_new_row', fp_expr) INTO fp_row USING NEW;
+    END IF;
 
-    EXECUTE format('SELECT ndd_nearest_cluster($2, %L, ($1).%I, $3, %L, %L, $4)',
-                   fp_column, fp_column, cluster_column, id_column)
-        INTO found_cluster USING NEW, TG_RELID::regclass, k, mode = 'conservative';
+    root := @extschema@.ndd_labelling_lock(TG_RELID::regclass);
+    IF fp_row.fp IS NOT NULL THEN
+        EXECUTE @extschema@.ndd_nearest_cluster_sql(root, fp_column, cluster_column, id_column, mode = 'conservative')
+            INTO found_cluster USING fp_row.fp, k;
+    END IF;
     NEW := jsonb_populate_record(NEW, jsonb_build_object(cluster_column, coalesce(found_cluster, own_id)));
     RETURN NEW;
 END
@@ -188,12 +233,12 @@ AS $$
 BEGIN
     RETURN QUERY EXECUTE format($q$
         SELECT p.a::bigint, p.b::bigint,
-               jaccard(x.doc, y.doc, $1), containment(x.doc, y.doc, $1), containment(y.doc, x.doc, $1),
-               w.d, 1 - w.d::float8 / nullif(cardinality(ndd_tokens(x.doc)) + cardinality(ndd_tokens(y.doc)), 0)
+               @extschema@.jaccard(x.doc, y.doc, $1), @extschema@.containment(x.doc, y.doc, $1), @extschema@.containment(y.doc, x.doc, $1),
+               w.d, 1 - w.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(x.doc)) + cardinality(@extschema@.ndd_tokens(y.doc)), 0)
         FROM (%s) AS p(a, b)
         LEFT JOIN (%s) AS x(id, doc) ON x.id = p.a
         LEFT JOIN (%s) AS y(id, doc) ON y.id = p.b
-        CROSS JOIN LATERAL (SELECT word_edit_distance(x.doc, y.doc) AS d) AS w
+        CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d) AS w
         ORDER BY 1, 2 $q$, pairs_sql, docs_sql, docs_sql) USING shingle;
 END
 $$;
@@ -215,12 +260,12 @@ BEGIN
             FROM (%s) AS c(id, cluster_id) JOIN (%s) AS d(id, doc) ON d.id = c.id),
         worst AS (
             SELECT DISTINCT ON (x.cluster_id) x.cluster_id, x.size, x.id AS a, y.id AS b,
-                   jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
+                   @extschema@.jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
             FROM m x JOIN m y ON y.cluster_id = x.cluster_id AND y.id > x.id
             ORDER BY x.cluster_id, 5, x.id, y.id)
         SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.d,
-               1 - e.d::float8 / nullif(cardinality(ndd_tokens(w.da)) + cardinality(ndd_tokens(w.db)), 0)
-        FROM worst w CROSS JOIN LATERAL (SELECT word_edit_distance(w.da, w.db) AS d) e
+               1 - e.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(w.da)) + cardinality(@extschema@.ndd_tokens(w.db)), 0)
+        FROM worst w CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(w.da, w.db) AS d) e
         ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
 END
 $$;
@@ -242,7 +287,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 -- at each call, so ndd_filter works in index expressions and generated columns, also while
 -- pg_dump's output is restored (with an empty search_path).
 BEGIN ATOMIC
-    WITH tok AS (SELECT u.t, u.i FROM unnest(ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)),
+    WITH tok AS (SELECT u.t, u.i FROM unnest(@extschema@.ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)),
          stop AS (SELECT d.t FROM (SELECT DISTINCT tok.t FROM tok) AS d
                   WHERE stopwords IS NOT NULL AND to_tsvector(stopwords, d.t) = ''::tsvector)
     SELECT CASE WHEN doc IS NULL THEN NULL ELSE
@@ -252,23 +297,53 @@ BEGIN ATOMIC
 END;
 
 -- Document frequencies kept by the extension, per named collection: how many documents a
--- collection has, and in how many of them each token occurs. Dumped by pg_dump.
+-- collection has, and in how many of them each token occurs. Dumped by pg_dump (configuration
+-- tables). There is deliberately no foreign key from ndd_df to ndd_collection: pg_restore -j
+-- loads the two tables' data in parallel, in either order, and a foreign key then rejects rows
+-- (issue 8). Integrity is kept instead by the functions below, which write both tables together,
+-- and by ndd_collection_cascade (deleting or renaming a collection deletes or renames its
+-- frequencies). Tokens longer than 1000 bytes are not counted (a btree key holds about 2.7 kB):
+-- ndd_df_collect and ndd_df_add skip them alike, and ndd_filter_low_idf treats them as unseen
+-- (infinite IDF, kept).
+-- Privileges (README.md, "Who may do what"): every role may read both tables; writing them
+-- (ndd_df_collect, ndd_df_add, DELETE) needs INSERT, UPDATE, DELETE granted on both.
 CREATE TABLE ndd_collection (
-    name text PRIMARY KEY,
+    name text PRIMARY KEY CHECK (octet_length(name) <= 1000),
     ndocs bigint NOT NULL DEFAULT 0 CHECK (ndocs >= 0),
     built_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE TABLE ndd_df (
-    collection text NOT NULL REFERENCES ndd_collection (name) ON DELETE CASCADE ON UPDATE CASCADE,
-    token text NOT NULL,
+    collection text NOT NULL,
+    token text NOT NULL CHECK (octet_length(token) <= 1000),
     df bigint NOT NULL CHECK (df > 0),
     PRIMARY KEY (collection, token)
 );
 SELECT pg_catalog.pg_extension_config_dump('ndd_collection', '');
 SELECT pg_catalog.pg_extension_config_dump('ndd_df', '');
+GRANT SELECT ON ndd_collection, ndd_df TO PUBLIC;
+
+-- What the foreign key's ON DELETE / ON UPDATE CASCADE did: an AFTER trigger on ndd_collection.
+-- It fires on DELETE and UPDATE only, never on the INSERT or COPY of a restore.
+CREATE FUNCTION ndd_collection_cascade() RETURNS trigger
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        DELETE FROM @extschema@.ndd_df WHERE collection = OLD.name;
+    ELSIF NEW.name IS DISTINCT FROM OLD.name THEN
+        UPDATE @extschema@.ndd_df SET collection = NEW.name WHERE collection = OLD.name;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_collection
+    FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
 
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
--- token of every document, as ndd_tokens sees it. Returns the number of documents.
+-- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
+-- Returns the number of documents. docs_sql is the caller's query and resolves through the
+-- caller's search_path; everything of the extension's is schema-qualified.
 CREATE FUNCTION ndd_df_collect(collection text, docs_sql text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -276,17 +351,18 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    DELETE FROM ndd_collection WHERE name = collection;
-    INSERT INTO ndd_collection (name, ndocs) VALUES (collection, 0);
+    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
+    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect.collection, 0);
     EXECUTE format($q$
         WITH docs AS MATERIALIZED (SELECT d.doc FROM (%s) AS d(id, doc) WHERE d.doc IS NOT NULL),
-             counted AS (UPDATE ndd_collection SET ndocs = (SELECT count(*) FROM docs), built_at = now()
+             counted AS (UPDATE @extschema@.ndd_collection SET ndocs = (SELECT count(*) FROM docs), built_at = now()
                          WHERE name = $1 RETURNING ndocs)
-        INSERT INTO ndd_df (collection, token, df)
+        INSERT INTO @extschema@.ndd_df (collection, token, df)
         SELECT $1, t.token, count(*)
-        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM unnest(ndd_tokens(docs.doc)) AS u) AS t
+        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM unnest(@extschema@.ndd_tokens(docs.doc)) AS u
+                                      WHERE octet_length(u) <= 1000) AS t
         GROUP BY t.token $q$, docs_sql) USING collection;
-    SELECT ndocs INTO n FROM ndd_collection WHERE name = collection;
+    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
     RETURN n;
 END
 $$;
@@ -296,15 +372,17 @@ $$;
 CREATE FUNCTION ndd_df_add(collection text, doc text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
 BEGIN
-    INSERT INTO ndd_collection AS c (name, ndocs) VALUES (collection, 1)
+    INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (collection, 1)
         ON CONFLICT (name) DO UPDATE SET ndocs = c.ndocs + 1
         RETURNING c.ndocs INTO n;
-    INSERT INTO ndd_df AS f (collection, token, df)
-        SELECT collection, t, 1 FROM (SELECT DISTINCT u AS t FROM unnest(ndd_tokens(doc)) AS u) AS d
+    INSERT INTO @extschema@.ndd_df AS f (collection, token, df)
+        SELECT collection, t, 1 FROM (SELECT DISTINCT u AS t FROM unnest(@extschema@.ndd_tokens(doc)) AS u
+                                      WHERE octet_length(u) <= 1000) AS d
         ON CONFLICT ON CONSTRAINT ndd_df_pkey DO UPDATE SET df = f.df + 1;
     RETURN n;
 END
@@ -312,23 +390,25 @@ $$;
 
 -- The document's tokens joined by single spaces, keeping only those whose inverse document
 -- frequency in the collection, ln(ndocs / df), is at least min_idf. Tokens the collection has
--- never seen have an infinite IDF and are kept. (The research report tried thresholds 4 and 5.)
+-- never seen (also those over 1000 bytes, which are never counted) have an infinite IDF and are
+-- kept. (The research report tried thresholds 4 and 5.)
 CREATE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
 RETURNS text
 LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
 BEGIN
-    SELECT c.ndocs INTO n FROM ndd_collection AS c WHERE c.name = collection;
+    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'collection "%" has no document frequencies', collection
             USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
     END IF;
     RETURN coalesce((
         SELECT string_agg(u.t, ' ' ORDER BY u.i)
-        FROM unnest(ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)
-        LEFT JOIN ndd_df AS f ON f.collection = ndd_filter_low_idf.collection AND f.token = u.t
+        FROM unnest(@extschema@.ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)
+        LEFT JOIN @extschema@.ndd_df AS f ON f.collection = ndd_filter_low_idf.collection AND f.token = u.t
         WHERE f.df IS NULL OR ln(n::float8 / f.df) >= min_idf), '');
 END
 $$;

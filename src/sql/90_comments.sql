@@ -225,7 +225,7 @@ COMMENT ON OPERATOR CLASS fp128_ndd_ops USING ndd IS
 	'ndd index on fp128: fp <~> q <= k (as fp <@ hamming_ball(q, k)) and ORDER BY fp <~> q';
 COMMENT ON OPERATOR FAMILY fp128_ndd_ops USING ndd IS 'ndd index operators of fp128';
 COMMENT ON FUNCTION ndd_index_check(regclass) IS
-	'checks an ndd index against its table (amcheck style); raises an error on corruption';
+	'checks an ndd index (each leaf of a partitioned one) against its table like amcheck''s heapallindexed, under AccessShareLock; raises an error on corruption; revoked from PUBLIC';
 
 ---------------------------------------------------------------------------------------------------
 -- part 40: workflows over a collection (40_workflows.sql describes each in more detail)
@@ -255,6 +255,12 @@ COMMENT ON FUNCTION ndd_df_add(text, text) IS
 	'adds one document to a collection''s document frequencies; returns the new document count';
 COMMENT ON FUNCTION ndd_filter_low_idf(text, text, float8) IS
 	'the document''s tokens whose IDF ln(ndocs / df) in the collection is at least min_idf (unseen tokens are kept)';
+COMMENT ON FUNCTION ndd_labelling_lock(regclass) IS
+	'takes the transaction-scoped lock that serialises ndd_assign_cluster_trigger on a table''s partition root; only for roles that may INSERT into the table';
+COMMENT ON FUNCTION ndd_collection_cascade() IS
+	'trigger of ndd_collection: deleting or renaming a collection deletes or renames its rows of ndd_df (no foreign key, so that pg_restore -j is complete)';
+COMMENT ON FUNCTION ndd_nearest_cluster_sql(regclass, name, name, name, boolean) IS
+	'the lookup query of ndd_nearest_cluster and ndd_assign_cluster_trigger ($1 the fingerprint, $2 k), built in one place';
 
 ---------------------------------------------------------------------------------------------------
 -- part 50: exact Jaccard and containment pairs

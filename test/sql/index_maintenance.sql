@@ -36,8 +36,8 @@ UPDATE t SET fp = (fp::bigint # 1)::simhash64 WHERE id % 7 = 0;
 SELECT mismatches();
 DELETE FROM t WHERE id % 5 = 0;
 SELECT mismatches();
--- dead entries are still in the index until VACUUM: the check says so
-SELECT ndd_index_check('t_fp');
+-- dead entries stay in the index until VACUUM: not corruption, the check counts them
+SELECT ndd_index_check('t_fp') ~ '4160 rows \+ 1 NULL rows .*: ok$' AS dead_entries_ok;
 VACUUM t;
 SELECT ndd_index_check('t_fp') LIKE '%: ok' AS after_vacuum_ok;
 SELECT mismatches();
@@ -78,7 +78,7 @@ SELECT ndd_index_check('w_fp') LIKE '%: ok' AS fp128_vacuum_ok;
 
 -- options
 CREATE INDEX t_fp_10 ON t USING ndd (fp) WITH (k = 3, blocks = 5);
-SELECT ndd_index_check('t_fp_10') ~ '^ndd index "t_fp_10": 10 tables' AS manku_10_tables;
+SELECT ndd_index_check('t_fp_10') ~ '^ndd index "t_fp_10" on "t": 10 tables' AS manku_10_tables;
 CREATE INDEX t_fp_k1 ON t USING ndd (fp) WITH (k = 1, fillfactor = 50, rows = 100000);
 SELECT ndd_index_check('t_fp_k1') ~ '2 tables' AS k1_two_tables;
 SET enable_seqscan = off;

@@ -30,6 +30,23 @@ SELECT collection, token, df FROM ndd_df ORDER BY collection, token;
 SELECT ndd_filter_low_idf('a b', 'missing', 1.0);
 SELECT ndd_df_collect('tiny', 'SELECT 1');
 
+-- a token longer than a btree key allows (~2.7 kB) must not abort the collection: tokens over
+-- 1000 bytes are not counted, alike in ndd_df_collect and ndd_df_add, and ndd_filter_low_idf
+-- keeps them (unseen, infinite IDF)
+SELECT ndd_df_collect('long', format($$VALUES (1, 'a %s b'), (2, 'a c'), (3, 'a %s')$$, repeat('x', 5000), repeat('y', 1001))) AS ndocs;
+SELECT ndd_df_add('long', 'a ' || repeat('z', 3000)) AS ndocs;
+SELECT token, df FROM ndd_df WHERE collection = 'long' ORDER BY token;
+SELECT length(ndd_filter_low_idf('a b ' || repeat('x', 5000), 'long', 0.1)) AS kept_length;
+-- no foreign key (pg_restore -j), but deleting or renaming a collection still takes its rows along
+UPDATE ndd_collection SET name = 'long2' WHERE name = 'long';
+SELECT collection, count(*) FROM ndd_df WHERE collection LIKE 'long%' GROUP BY 1;
+DELETE FROM ndd_collection WHERE name = 'long2';
+SELECT count(*) AS orphans FROM ndd_df WHERE collection NOT IN (SELECT name FROM ndd_collection);
+-- who may use the tables: every role reads them; writing needs granted privileges
+SELECT has_table_privilege('public', 'ndd_df', 'SELECT') AS public_reads_df,
+       has_table_privilege('public', 'ndd_collection', 'SELECT') AS public_reads_collections,
+       has_table_privilege('public', 'ndd_df', 'INSERT') AS public_writes_df;
+
 -- ndd_filter is bound when created, so it works in generated columns and index expressions even
 -- with an empty search_path (as while pg_dump's output is restored)
 CREATE TABLE wf_gen (body text, fp simhash64 GENERATED ALWAYS AS (simhash(ndd_filter(body, true, 'english'))) STORED);

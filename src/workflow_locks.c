@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ *
+ * workflow_locks.c
+ *	  ndd_labelling_lock(table): the lock that serialises ndd_assign_cluster_trigger's labelling
+ *	  of one (partitioned) table.
+ *
+ * Why not an advisory lock: any role may take any advisory lock key, so a role with no right on
+ * the table could hold the key and stall every labelled insert. This lock is a transaction-scoped
+ * lock on the table's partition root as a database object (LOCKTAG_OBJECT, pg_class, root oid):
+ * no SQL command takes such a lock on a table, and this function takes it only for a caller who
+ * may INSERT into the table the trigger fires on, i.e. who could insert a labelled row anyway.
+ * Partitions share their root's lock, so near-duplicates landing in different partitions are
+ * serialised too.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/pg_list.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(ndd_labelling_lock);
+
+/* ndd_labelling_lock(tbl regclass) → regclass: takes the lock, returns the partition root */
+Datum
+ndd_labelling_lock(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	Oid			root = relid;
+	char		relkind = get_rel_relkind(relid);
+
+	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("relation with OID %u is not a table", relid)));
+	/* the right first, from the catalog: a caller without it takes no lock at all */
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to take the labelling lock of table \"%s\"",
+						get_rel_name(relid)),
+				 errdetail("The lock is for roles that may INSERT into the table.")));
+	if (get_rel_relispartition(relid))
+		root = llast_oid(get_partition_ancestors(relid));
+	LockDatabaseObject(RelationRelationId, root, 0, ExclusiveLock);
+	PG_RETURN_OID(root);
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Issue 8, points 2 and 3, as an attacker would try them (each step fails on ndd 0.1):
+#  1. The extension installed into a schema that is not on search_path: every workflow, trigger
+#     and document-frequency function works, called schema-qualified; the extension cannot be
+#     moved (not relocatable: its bodies name its schema).
+#  2. CVE-2018-1058 class: a role that may CREATE in public defines better-matching
+#     public.ndd_nearest_cluster / ndd_nearest_cluster_sql / <~> / <=; a superuser then inserts
+#     into a labelled table (with public first on its search_path, and with the extension itself
+#     in public). The attacker must still not be superuser and its functions must never have run.
+#  3. The labelling lock: another role holding pg_advisory_lock(7234660, <table oid>) (0.1's
+#     key) no longer stalls labelled inserts, and a role without INSERT cannot take the new lock
+#     (42501, at once, while a labelling transaction holds it).
+#  4. ndd_index_check by a role without rights on the table: refused (42501) without taking a
+#     lock: it does not wait behind a session holding ACCESS EXCLUSIVE on the table.
+# Waiting is detected with lock_timeout (an error, 55P03, if a statement waits), not with timings.
+# Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
+set -euo pipefail
+db=ndd_security
+roles="regress_ndd_attacker regress_ndd_nobody"
+cleanup() {
+	wait
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+	for r in $roles; do psql -X -q -d postgres -c "DROP ROLE IF EXISTS $r" >/dev/null 2>&1 || true; done
+}
+trap cleanup EXIT
+cleanup
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $db" \
+	-c "CREATE ROLE regress_ndd_attacker LOGIN" -c "CREATE ROLE regress_ndd_nobody LOGIN"
+q() { psql -X -q -A -t -v ON_ERROR_STOP=1 -d $db "$@"; }
+fail() { echo "FAILED: $*"; exit 1; }
+
+# ---- 1. a schema off the path ----
+q <<'SQL'
+CREATE SCHEMA ndd_ext;
+CREATE EXTENSION ndd SCHEMA ndd_ext;
+GRANT USAGE ON SCHEMA ndd_ext TO PUBLIC;
+CREATE TABLE docs (id bigserial PRIMARY KEY, body text,
+                   fp ndd_ext.simhash64 GENERATED ALWAYS AS (ndd_ext.simhash(body, 2)) STORED,
+                   cluster_id bigint);
+CREATE INDEX ON docs USING ndd (fp);
+CREATE TRIGGER label BEFORE INSERT ON docs FOR EACH ROW EXECUTE FUNCTION ndd_ext.ndd_assign_cluster_trigger('fp');
+INSERT INTO docs (body) VALUES ('one two three four five six seven eight nine ten eleven twelve'),
+                               ('one two three four five six seven eight nine ten eleven twelve'),
+                               ('alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu');
+SQL
+out=$(q <<'SQL'
+SET search_path = public;
+SELECT 'clusters ' || string_agg(id || ':' || cluster_id, ' ' ORDER BY id) FROM docs;
+SELECT 'nearest ' || ndd_ext.ndd_nearest_cluster('docs', 'fp', (SELECT fp FROM docs WHERE id = 2), 3);
+SELECT 'pairs ' || count(*) FROM ndd_ext.ndd_pairs('SELECT id, fp FROM docs', 3);
+SELECT 'feature_pairs ' || count(*) FROM ndd_ext.ndd_feature_pairs('SELECT id, ndd_ext.supershingles(ndd_ext.shingle_minhash(body)) FROM docs', 1);
+SELECT 'ndd_clusters ' || count(*) FROM ndd_ext.ndd_clusters('SELECT a, b FROM ndd_ext.ndd_pairs(''SELECT id, fp FROM docs'', 3)');
+SELECT 'verify ' || round(jaccard::numeric, 2) FROM ndd_ext.ndd_verify('VALUES (1, 2)', 'SELECT id, body FROM docs');
+SELECT 'worst ' || count(*) FROM ndd_ext.ndd_cluster_worst_pairs('SELECT id, cluster_id FROM docs', 'SELECT id, body FROM docs');
+SELECT 'filter ' || ndd_ext.ndd_filter('The 3 cats', true, 'english');
+SELECT 'collect ' || ndd_ext.ndd_df_collect('c', 'SELECT id, body FROM docs');
+SELECT 'add ' || ndd_ext.ndd_df_add('c', 'one more');
+SELECT 'low_idf ' || ndd_ext.ndd_filter_low_idf('one alpha zzz', 'c', 0.5);
+SELECT 'check ' || (ndd_ext.ndd_index_check('docs_fp_idx') ~ ': ok$');
+SQL
+)
+echo "$out"
+expect="clusters 1:1 2:1 3:3
+nearest 1
+pairs 1
+feature_pairs 1
+ndd_clusters 2
+verify 1.00
+worst 1
+filter cats
+collect 3
+add 4
+low_idf alpha zzz
+check true"
+[ "$out" = "$expect" ] || fail "functions of an extension installed off the search_path"
+moved=$(q -c "ALTER EXTENSION ndd SET SCHEMA public" 2>&1 || true)
+echo "$moved" | grep -q 'does not support SET SCHEMA' || fail "the extension can be moved: $moved"
+
+# ---- 2. shadowing functions and operators (CVE-2018-1058 class) ----
+attack() {  # $1: the extension's schema
+	local ext=$1
+	q <<SQL
+GRANT CREATE ON SCHEMA public TO regress_ndd_attacker;
+CREATE TABLE public.attack_log (what text);
+GRANT INSERT ON public.attack_log TO regress_ndd_attacker;
+SET ROLE regress_ndd_attacker;
+CREATE FUNCTION public.ndd_nearest_cluster(regclass, name, $ext.simhash64, int, name, name, boolean)
+RETURNS bigint LANGUAGE plpgsql AS \$\$
+BEGIN
+    INSERT INTO public.attack_log VALUES ('ndd_nearest_cluster ran as ' || current_user);
+    EXECUTE 'ALTER ROLE regress_ndd_attacker SUPERUSER';
+    RETURN NULL;
+END \$\$;
+CREATE FUNCTION public.ndd_nearest_cluster(regclass, text, $ext.simhash64, int, text, text, boolean)
+RETURNS bigint LANGUAGE sql AS \$\$ INSERT INTO public.attack_log VALUES ('text overload ran'); SELECT NULL::bigint \$\$;
+CREATE FUNCTION public.ndd_nearest_cluster_sql(regclass, text, text, text, boolean)
+RETURNS text LANGUAGE sql AS \$\$ INSERT INTO public.attack_log VALUES ('sql builder ran'); SELECT 'SELECT 1'::text \$\$;
+CREATE FUNCTION public.ndd_labelling_lock(oid) RETURNS regclass LANGUAGE sql
+AS \$\$ INSERT INTO public.attack_log VALUES ('lock ran'); SELECT NULL::regclass \$\$;
+CREATE FUNCTION public.evil_dist($ext.simhash64, text) RETURNS int LANGUAGE sql
+AS \$\$ INSERT INTO public.attack_log VALUES ('operator <~> ran'); SELECT 0 \$\$;
+CREATE OPERATOR public.<~> (LEFTARG = $ext.simhash64, RIGHTARG = text, FUNCTION = public.evil_dist);
+CREATE FUNCTION public.evil_le(int, bigint) RETURNS boolean LANGUAGE sql
+AS \$\$ INSERT INTO public.attack_log VALUES ('operator <= ran'); SELECT true \$\$;
+CREATE OPERATOR public.<= (LEFTARG = int, RIGHTARG = bigint, FUNCTION = public.evil_le);
+CREATE FUNCTION public.jsonb_populate_record(anyelement, jsonb) RETURNS anyelement LANGUAGE sql
+AS \$\$ INSERT INTO public.attack_log VALUES ('jsonb_populate_record ran'); SELECT \$1 \$\$;
+RESET ROLE;
+CREATE TABLE public.victim (id bigserial PRIMARY KEY, fp $ext.simhash64, cluster_id bigint);
+CREATE TRIGGER label BEFORE INSERT ON public.victim FOR EACH ROW EXECUTE FUNCTION $ext.ndd_assign_cluster_trigger('fp');
+SET search_path = public, $ext, pg_catalog;
+INSERT INTO public.victim (fp) VALUES ('00000000000000ff');
+INSERT INTO public.victim (fp) VALUES ('00000000000000fe');
+RESET search_path;
+SQL
+	local state
+	state=$(q -c "SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_ndd_attacker')
+	                || ' ' || (SELECT count(*) FROM public.attack_log)
+	                || ' ' || (SELECT string_agg(id || ':' || cluster_id, ' ' ORDER BY id) FROM public.victim)")
+	echo "extension in $ext: attacker superuser, attack functions run, victim rows: $state"
+	[ "$state" = "false 0 1:1 2:1" ] || fail "the trigger was captured (extension in $ext): $(q -c 'SELECT string_agg(what, \$\$; \$\$) FROM public.attack_log')"
+	q <<SQL
+DROP TABLE public.victim, public.attack_log;
+DROP OWNED BY regress_ndd_attacker;
+REVOKE CREATE ON SCHEMA public FROM regress_ndd_attacker;
+ALTER ROLE regress_ndd_attacker NOSUPERUSER;
+SQL
+}
+attack ndd_ext
+# the same with the extension in public itself, where the attacker may create
+q -c "DROP TABLE docs" -c "DROP EXTENSION ndd" -c "CREATE EXTENSION ndd SCHEMA public"
+attack public
+
+# ---- 3. the labelling lock ----
+q <<'SQL'
+CREATE TABLE labelled (id bigserial PRIMARY KEY, fp simhash64, cluster_id bigint);
+CREATE TRIGGER label BEFORE INSERT ON labelled FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp');
+GRANT SELECT ON labelled TO regress_ndd_nobody;
+SQL
+oid=$(q -c "SELECT 'labelled'::regclass::oid")
+# held ROLE SQL PROBE_ROLE PROBE: ROLE runs SQL in an open transaction and keeps it open while
+# PROBE_ROLE runs PROBE with lock_timeout; prints the probe's first line (55P03 if it waited).
+held() {
+	psql -X -q -d $db -U "$1" -v ON_ERROR_STOP=1 -c "SET application_name = 'ndd_holder'" -c "BEGIN" \
+		-c "$2" -c "SELECT pg_sleep(120)" -c "COMMIT" >/dev/null 2>&1 &
+	local holder=$!
+	until [ "$(q -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ndd_holder' AND query LIKE '%pg_sleep(120)%'")" = 1 ]; do
+		sleep 0.1
+	done
+	psql -X -q -A -t -d $db -U "$3" -v VERBOSITY=verbose -c "SET lock_timeout = '2s'" -c "$4" 2>&1 | head -1 || true
+	q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'ndd_holder'" >/dev/null
+	wait $holder || true
+}
+# another role holds 0.1's advisory key while a labelled insert runs
+ins=$(held regress_ndd_nobody "SELECT pg_advisory_xact_lock(7234660, $oid::int)" postgres "INSERT INTO labelled (fp) VALUES ('1') RETURNING cluster_id")
+echo "insert while another role holds the old advisory key: $ins"
+[ "$ins" = "1" ] || fail "another role's advisory lock stalled a labelled insert: $ins"
+# a role without INSERT cannot take the new lock, and is refused at once while an insert holds it
+took=$(held postgres "INSERT INTO labelled (fp) VALUES ('3')" regress_ndd_nobody "SELECT ndd_labelling_lock('labelled')")
+echo "a role without INSERT asks for the labelling lock: $took"
+echo "$took" | grep -q '42501' || fail "a role without INSERT could take (or wait for) the labelling lock: $took"
+
+# ---- 4. ndd_index_check: no right, no lock ----
+q -c "CREATE INDEX labelled_fp ON labelled USING ndd (fp)" -c "GRANT EXECUTE ON FUNCTION ndd_index_check(regclass) TO regress_ndd_nobody" \
+	-c "REVOKE SELECT ON labelled FROM regress_ndd_nobody"
+chk=$(held postgres "LOCK TABLE labelled IN ACCESS EXCLUSIVE MODE" regress_ndd_nobody "SELECT ndd_index_check('labelled_fp')")
+echo "a role without rights on the table checks its index: $chk"
+echo "$chk" | grep -q '42501' || fail "ndd_index_check by a role without rights did not fail with 42501 at once: $chk"
+# and a check by the owner does not block writers (AccessShareLock)
+w=$(held postgres "SELECT ndd_index_check('labelled_fp')" postgres "INSERT INTO labelled (fp) VALUES ('7') RETURNING 'inserted'")
+echo "insert while a check's transaction is open: $w"
+[ "$w" = "inserted" ] || fail "ndd_index_check blocked a writer: $w"
+q -c "REVOKE ALL ON FUNCTION ndd_index_check(regclass) FROM regress_ndd_nobody" -c "REVOKE ALL ON labelled FROM regress_ndd_nobody" -c "DROP TABLE labelled"
+echo "security: ok"
