@@ -31,6 +31,321 @@ CREATE CAST (simhash64 AS numeric) WITH FUNCTION simhash64_to_numeric(simhash64)
 CREATE CAST (numeric AS simhash64) WITH FUNCTION numeric_to_simhash64(numeric);
 
 ---------------------------------------------------------------------------------------------------
+-- The index check (src/sql/30_index.sql): like contrib/amcheck, not executable by PUBLIC (a
+-- superuser grants it; the grantee must also own or be able to read the table).
+---------------------------------------------------------------------------------------------------
+
+REVOKE ALL ON FUNCTION ndd_index_check(regclass) FROM PUBLIC;
+
+---------------------------------------------------------------------------------------------------
+-- Workflows (src/sql/40_workflows.sql): every reference to the extension's own objects is
+-- qualified with its schema and the functions that run dynamic SQL pin search_path, so a caller's
+-- search_path cannot capture them (0.2.0 is not relocatable); the labelling trigger evaluates a
+-- generated fingerprint column itself, searches and locks a partitioned table at its root, and
+-- serialises with ndd_labelling_lock instead of an advisory lock any role could take.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION ndd_labelling_lock(tbl regclass) RETURNS regclass
+AS 'MODULE_PATHNAME', 'ndd_labelling_lock'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+CREATE FUNCTION ndd_nearest_cluster_sql(tbl regclass, fp_column name, cluster_column name,
+                                        id_column name, representatives_only boolean)
+RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+RETURN CASE WHEN representatives_only
+    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
+                cluster_column, tbl, fp_column, id_column)
+    ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+                cluster_column, tbl, fp_column, id_column)
+    END;
+
+CREATE OR REPLACE FUNCTION ndd_nearest_cluster(tbl regclass, fp_column name, fp anyelement, k int,
+                                    cluster_column name DEFAULT 'cluster_id',
+                                    id_column name DEFAULT 'id',
+                                    representatives_only boolean DEFAULT true)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    result bigint;
+BEGIN
+    IF tbl IS NULL OR fp_column IS NULL OR fp IS NULL OR k IS NULL OR cluster_column IS NULL
+       OR id_column IS NULL OR representatives_only IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF k < 0 THEN
+        RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = format('k is %s.', k);
+    END IF;
+    EXECUTE @extschema@.ndd_nearest_cluster_sql(tbl, fp_column, cluster_column, id_column, representatives_only)
+        INTO result USING fp, k;
+    RETURN result;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ndd_assign_cluster_trigger()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    fp_column name;
+    cluster_column name := 'cluster_id';
+    k int := 3;
+    id_column name := 'id';
+    mode text := 'conservative';
+    given bigint;
+    own_id bigint;
+    found_cluster bigint;
+    column_name name;
+    fp_expr text;
+    fp_row record;
+    root regclass;
+BEGIN
+    IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' THEN
+        RAISE EXCEPTION 'ndd_assign_cluster_trigger must be a BEFORE INSERT ... FOR EACH ROW trigger'
+            USING ERRCODE = '39P01';
+    END IF;
+    IF TG_NARGS < 1 THEN
+        RAISE EXCEPTION 'ndd_assign_cluster_trigger needs the fingerprint column as its first argument'
+            USING ERRCODE = '22023',
+                  HINT = 'EXECUTE FUNCTION ndd_assign_cluster_trigger(''fp'', ''cluster_id'', ''3'').';
+    END IF;
+    fp_column := TG_ARGV[0];
+    IF TG_NARGS >= 2 THEN cluster_column := TG_ARGV[1]; END IF;
+    IF TG_NARGS >= 3 THEN
+        BEGIN
+            k := TG_ARGV[2]::int;
+        EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range THEN
+            RAISE EXCEPTION 'k must be an integer' USING ERRCODE = '22023',
+                  DETAIL = format('The trigger''s third argument is "%s".', TG_ARGV[2]);
+        END;
+        IF k < 0 THEN
+            RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023';
+        END IF;
+    END IF;
+    IF TG_NARGS >= 4 THEN id_column := TG_ARGV[3]; END IF;
+    IF TG_NARGS >= 5 THEN mode := TG_ARGV[4]; END IF;
+    IF mode NOT IN ('conservative', 'nearest') THEN
+        RAISE EXCEPTION 'mode must be conservative or nearest' USING ERRCODE = '22023',
+              DETAIL = format('The trigger''s fifth argument is "%s".', mode);
+    END IF;
+
+    FOR i IN 1..3 LOOP
+        column_name := (ARRAY[fp_column, cluster_column, id_column])[i];
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute
+                       WHERE attrelid = TG_RELID AND attname = column_name AND attnum > 0
+                         AND NOT attisdropped) THEN
+            RAISE EXCEPTION 'column "%" of relation "%" does not exist', column_name, TG_TABLE_NAME
+                USING ERRCODE = '42703',
+                      HINT = 'The trigger''s arguments are: fingerprint column, cluster column (cluster_id), k (3), id column (id), mode (conservative).';
+        END IF;
+    END LOOP;
+
+    EXECUTE format('SELECT ($1).%I::bigint, ($1).%I::bigint', cluster_column, id_column)
+        INTO given, own_id USING NEW;
+    IF given IS NOT NULL THEN
+        RETURN NEW;             -- labelled by the inserter
+    END IF;
+    IF current_setting('transaction_isolation') = 'repeatable read' THEN
+        RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows under REPEATABLE READ'
+            USING ERRCODE = '0A000',
+                  DETAIL = 'The transaction''s snapshot would hide near-duplicates committed while it waited for the labelling lock.',
+                  HINT = 'Insert under READ COMMITTED or SERIALIZABLE.';
+    END IF;
+
+    -- the fingerprint: the column, or its generation expression evaluated on NEW; kept in a
+    -- record so that it keeps its type
+    SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) INTO fp_expr
+    FROM pg_catalog.pg_attribute AS a
+    JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE a.attrelid = TG_RELID AND a.attname = fp_column AND a.attgenerated = 's';
+    IF fp_expr IS NULL THEN
+        EXECUTE format('SELECT ($1).%I AS fp', fp_column) INTO fp_row USING NEW;
+    ELSE
+        EXECUTE format('SELECT %s AS fp FROM (SELECT ($1).*) AS ndd_new_row', fp_expr) INTO fp_row USING NEW;
+    END IF;
+
+    root := @extschema@.ndd_labelling_lock(TG_RELID::regclass);
+    IF fp_row.fp IS NOT NULL THEN
+        EXECUTE @extschema@.ndd_nearest_cluster_sql(root, fp_column, cluster_column, id_column, mode = 'conservative')
+            INTO found_cluster USING fp_row.fp, k;
+    END IF;
+    NEW := jsonb_populate_record(NEW, jsonb_build_object(cluster_column, coalesce(found_cluster, own_id)));
+    RETURN NEW;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format($q$
+        SELECT p.a::bigint, p.b::bigint,
+               @extschema@.jaccard(x.doc, y.doc, $1), @extschema@.containment(x.doc, y.doc, $1), @extschema@.containment(y.doc, x.doc, $1),
+               w.d, 1 - w.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(x.doc)) + cardinality(@extschema@.ndd_tokens(y.doc)), 0)
+        FROM (%s) AS p(a, b)
+        LEFT JOIN (%s) AS x(id, doc) ON x.id = p.a
+        LEFT JOIN (%s) AS y(id, doc) ON y.id = p.b
+        CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d) AS w
+        ORDER BY 1, 2 $q$, pairs_sql, docs_sql, docs_sql) USING shingle;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format($q$
+        WITH m AS (
+            SELECT c.id::bigint AS id, c.cluster_id::bigint AS cluster_id, d.doc,
+                   count(*) OVER (PARTITION BY c.cluster_id) AS size
+            FROM (%s) AS c(id, cluster_id) JOIN (%s) AS d(id, doc) ON d.id = c.id),
+        worst AS (
+            SELECT DISTINCT ON (x.cluster_id) x.cluster_id, x.size, x.id AS a, y.id AS b,
+                   @extschema@.jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
+            FROM m x JOIN m y ON y.cluster_id = x.cluster_id AND y.id > x.id
+            ORDER BY x.cluster_id, 5, x.id, y.id)
+        SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.d,
+               1 - e.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(w.da)) + cardinality(@extschema@.ndd_tokens(w.db)), 0)
+        FROM worst w CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(w.da, w.db) AS d) e
+        ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ndd_df_collect(collection text, docs_sql text)
+RETURNS bigint
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
+    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect.collection, 0);
+    EXECUTE format($q$
+        WITH docs AS MATERIALIZED (SELECT d.doc FROM (%s) AS d(id, doc) WHERE d.doc IS NOT NULL),
+             counted AS (UPDATE @extschema@.ndd_collection SET ndocs = (SELECT count(*) FROM docs), built_at = now()
+                         WHERE name = $1 RETURNING ndocs)
+        INSERT INTO @extschema@.ndd_df (collection, token, df)
+        SELECT $1, t.token, count(*)
+        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM unnest(@extschema@.ndd_tokens(docs.doc)) AS u
+                                      WHERE octet_length(u) <= 1000) AS t
+        GROUP BY t.token $q$, docs_sql) USING collection;
+    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
+    RETURN n;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ndd_df_add(collection text, doc text)
+RETURNS bigint
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (collection, 1)
+        ON CONFLICT (name) DO UPDATE SET ndocs = c.ndocs + 1
+        RETURNING c.ndocs INTO n;
+    INSERT INTO @extschema@.ndd_df AS f (collection, token, df)
+        SELECT collection, t, 1 FROM (SELECT DISTINCT u AS t FROM unnest(@extschema@.ndd_tokens(doc)) AS u
+                                      WHERE octet_length(u) <= 1000) AS d
+        ON CONFLICT ON CONSTRAINT ndd_df_pkey DO UPDATE SET df = f.df + 1;
+    RETURN n;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
+RETURNS text
+LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'collection "%" has no document frequencies', collection
+            USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
+    END IF;
+    RETURN coalesce((
+        SELECT string_agg(u.t, ' ' ORDER BY u.i)
+        FROM unnest(@extschema@.ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)
+        LEFT JOIN @extschema@.ndd_df AS f ON f.collection = ndd_filter_low_idf.collection AND f.token = u.t
+        WHERE f.df IS NULL OR ln(n::float8 / f.df) >= min_idf), '');
+END
+$$;
+
+
+---------------------------------------------------------------------------------------------------
+-- Document-frequency tables: no foreign key between them (pg_restore -j loads them in either
+-- order), a trigger in its place, tokens and names of at most 1000 bytes (a btree key holds about
+-- 2.7 kB; 0.2.0 never counts longer tokens, so any 0.1 counted are removed), readable by every role.
+---------------------------------------------------------------------------------------------------
+
+ALTER TABLE ndd_df DROP CONSTRAINT ndd_df_collection_fkey;
+DELETE FROM ndd_df WHERE octet_length(token) > 1000;
+ALTER TABLE ndd_df ADD CONSTRAINT ndd_df_token_check CHECK (octet_length(token) <= 1000);
+ALTER TABLE ndd_collection ADD CONSTRAINT ndd_collection_name_check CHECK (octet_length(name) <= 1000);
+GRANT SELECT ON ndd_collection, ndd_df TO PUBLIC;
+
+CREATE FUNCTION ndd_collection_cascade() RETURNS trigger
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        DELETE FROM @extschema@.ndd_df WHERE collection = OLD.name;
+    ELSIF NEW.name IS DISTINCT FROM OLD.name THEN
+        UPDATE @extschema@.ndd_df SET collection = NEW.name WHERE collection = OLD.name;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_collection
+    FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
+
+---------------------------------------------------------------------------------------------------
+-- Exact Jaccard and containment pairs, and LSH band keys for a GIN index (new in 0.2.0,
+-- src/sql/50_jaccard.sql).
+---------------------------------------------------------------------------------------------------
+
+-- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle) >= threshold. docs_sql
+-- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs.
+-- hashes is the sketch size the LSH bands are cut from (more hashes: fewer false candidates).
+CREATE FUNCTION ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
+                                  hashes int DEFAULT 128,
+                                  OUT a bigint, OUT b bigint, OUT jaccard float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_jaccard_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- Every ordered pair (a, b), a <> b, with containment(a.body, b.body, shingle) >= threshold:
+-- how much of a is in b. Exact by prefix filtering (no sketch).
+CREATE FUNCTION ndd_containment_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
+                                      OUT a bigint, OUT b bigint, OUT containment float8)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_containment_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- The LSH band keys of a minhash sketch for a resemblance threshold.
+CREATE FUNCTION ndd_jaccard_bands(sketch bigint[], threshold float8) RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'ndd_jaccard_bands'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The banding chosen for a threshold and a sketch size.
+CREATE FUNCTION ndd_jaccard_banding(threshold float8, hashes int DEFAULT 128,
+                                    OUT bands int, OUT rows int, OUT miss_probability float8)
+AS 'MODULE_PATHNAME', 'ndd_jaccard_banding'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+---------------------------------------------------------------------------------------------------
 -- Comments (0.1 had 23; 0.2.0 comments every object, src/sql/90_comments.sql). COMMENT ON
 -- replaces, so the whole set is applied: the 0.1 comments are rewritten with the same text.
 ---------------------------------------------------------------------------------------------------
@@ -276,3 +591,22 @@ COMMENT ON FUNCTION ndd_df_add(text, text) IS
 	'adds one document to a collection''s document frequencies; returns the new document count';
 COMMENT ON FUNCTION ndd_filter_low_idf(text, text, float8) IS
 	'the document''s tokens whose IDF ln(ndocs / df) in the collection is at least min_idf (unseen tokens are kept)';
+
+-- ~~ objects new or changed in 0.2.0 beyond the client casts
+
+COMMENT ON FUNCTION ndd_index_check(regclass) IS
+	'checks an ndd index (each leaf of a partitioned one) against its table like amcheck''s heapallindexed, under AccessShareLock; raises an error on corruption; revoked from PUBLIC';
+COMMENT ON FUNCTION ndd_nearest_cluster_sql(regclass, name, name, name, boolean) IS
+	'the lookup query of ndd_nearest_cluster and ndd_assign_cluster_trigger ($1 the fingerprint, $2 k), built in one place';
+COMMENT ON FUNCTION ndd_labelling_lock(regclass) IS
+	'takes the transaction-scoped lock that serialises ndd_assign_cluster_trigger on a table''s partition root; only for roles that may INSERT into the table';
+COMMENT ON FUNCTION ndd_collection_cascade() IS
+	'trigger of ndd_collection: deleting or renaming a collection deletes or renames its rows of ndd_df (no foreign key, so that pg_restore -j is complete)';
+COMMENT ON FUNCTION ndd_jaccard_pairs(text, float8, int, int) IS
+	'every pair (a < b) of the (id, body) rows of docs_sql whose word-shingle Jaccard resemblance is at least threshold, exactly as jaccard() computes it: LSH band candidates (miss probability at most 1e-6 at the threshold) verified on each document''s shingle set';
+COMMENT ON FUNCTION ndd_containment_pairs(text, float8, int) IS
+	'every ordered pair (a, b) of the (id, body) rows of docs_sql with containment(a.body, b.body) at least threshold, exact (prefix filtering and verification)';
+COMMENT ON FUNCTION ndd_jaccard_bands(bigint[], float8) IS
+	'LSH band keys of a minhash sketch for a Jaccard threshold: index them with GIN and search with && to find documents with resemblance >= threshold, then recheck with jaccard()';
+COMMENT ON FUNCTION ndd_jaccard_banding(float8, int) IS
+	'the bands and rows ndd_jaccard_pairs and ndd_jaccard_bands cut a sketch of hashes positions into for threshold, and the probability of missing a pair exactly at the threshold';
