@@ -14,6 +14,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 
 #include "query_reader.h"
@@ -116,4 +117,38 @@ ndd_extension_type(FunctionCallInfo fcinfo, const char *typname)
 	if (!OidIsValid(typid))
 		elog(ERROR, "type %s not found in the schema of the ndd extension", typname);
 	return typid;
+}
+
+size_t
+ndd_input_budget(void)
+{
+	return (size_t) maintenance_work_mem * 1024;
+}
+
+void
+ndd_input_too_large(const char *fname, const char *what, size_t needed)
+{
+	size_t		needed_mb = (needed + (1 << 20) - 1) >> 20;
+
+	ereport(ERROR,
+			(errcode(ERRCODE_OUT_OF_MEMORY),
+			 errmsg("%s needs %zu MB of memory for %s, more than maintenance_work_mem (%d kB)",
+					fname, needed_mb, what, maintenance_work_mem),
+			 errhint("Raise maintenance_work_mem to at least %zuMB for this call (SET maintenance_work_mem = '%zuMB'), or give it fewer rows.",
+					 needed_mb, needed_mb)));
+}
+
+void *
+ndd_grow_array(MemoryContext cxt, void *ptr, size_t *capacity, size_t needed, size_t elem_size,
+			   size_t max_elems)
+{
+	size_t		cap = *capacity;
+
+	if (needed <= cap)
+		return ptr;
+	cap = Min(Max(cap * 2, Max(needed, 1024)), Max(max_elems, needed));
+	*capacity = cap;
+	if (ptr == NULL)
+		return MemoryContextAllocHuge(cxt, cap * elem_size);
+	return repalloc_huge(ptr, cap * elem_size);
 }

@@ -47,4 +47,24 @@ extern int64 ndd_query_integer(Datum value, Oid typid);
 /* The OID of a type of this extension, found in the schema of the calling function. */
 extern Oid	ndd_extension_type(FunctionCallInfo fcinfo, const char *typname);
 
+/*
+ * Memory of the rows a workflow function holds (ids, fingerprints, features, pairs, and the core's
+ * working arrays over them). It grows with the input, so it is bounded by maintenance_work_mem:
+ * these are batch jobs over a whole collection, like CREATE INDEX, and they hold their input once
+ * (their output and sorts are bounded by work_mem separately, through tuplestore and tuplesort).
+ * ndd_input_budget() is the bound in bytes; ndd_input_too_large() raises the error for an input
+ * that needs `needed` bytes: SQLSTATE 53200 (out_of_memory, class 53 "insufficient resources"),
+ * because the limit is a memory setting the user can raise, not a fixed limit of the program
+ * (54000), and the hint says to what.
+ */
+extern size_t ndd_input_budget(void);
+extern void ndd_input_too_large(const char *fname, const char *what, size_t needed) pg_attribute_noreturn();
+
+/*
+ * Capacity (in elements) for an array of elem_size-byte elements that must hold `needed`, grown by
+ * doubling in cxt, but never beyond max_elems.
+ */
+extern void *ndd_grow_array(MemoryContext cxt, void *ptr, size_t *capacity, size_t needed,
+							size_t elem_size, size_t max_elems);
+
 #endif							/* NDD_QUERY_READER_H */

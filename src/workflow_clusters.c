@@ -15,16 +15,15 @@
 
 PG_FUNCTION_INFO_V1(ndd_clusters);
 
-/* Arrays that grow by doubling inside a given memory context. */
-static int64 *
-grow_ids(MemoryContext cxt, int64 *ptr, size_t *capacity, size_t needed)
+/*
+ * Bytes held at the peak for npairs pairs and norder ordered ids (without an order, the documents
+ * are at most the pairs' two sides): our arrays of ids plus the core's.
+ */
+static size_t
+cluster_memory(size_t npairs, size_t norder, bool ordered)
 {
-	if (needed <= *capacity)
-		return ptr;
-	*capacity = Max(*capacity * 2, Max(needed, 1024));
-	if (ptr == NULL)
-		return MemoryContextAllocHuge(cxt, *capacity * sizeof(int64));
-	return repalloc_huge(ptr, *capacity * sizeof(int64));
+	return npairs * 2 * sizeof(int64) + norder * sizeof(int64) +
+		ndd_cluster_memory(ordered ? norder : 2 * npairs, npairs);
 }
 
 /*
@@ -55,6 +54,8 @@ ndd_clusters(PG_FUNCTION_ARGS)
 	int64_t		problem_id;
 	NddStatus	status;
 	ReturnSetInfo *rsinfo;
+	size_t		budget = ndd_input_budget();
+	bool		too_large = false;
 
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -68,6 +69,10 @@ ndd_clusters(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(2))
 		order_sql = text_to_cstring(PG_GETARG_TEXT_PP(2));
 
+	/*
+	 * The pairs and the order are held in memory (a union-find needs them all); they and the
+	 * core's arrays are bounded by maintenance_work_mem, checked while reading.
+	 */
 	work = AllocSetContextCreate(CurrentMemoryContext, "ndd_clusters", ALLOCSET_DEFAULT_SIZES);
 	SPI_connect();
 
@@ -83,7 +88,14 @@ ndd_clusters(PG_FUNCTION_ARGS)
 
 		if (null_a || null_b)
 			continue;			/* a pair with an unknown side links nothing */
-		pairs = grow_ids(work, pairs, &cap_pairs, 2 * (npairs + 1));
+		if (too_large || cluster_memory(npairs + 1, 0, order_sql != NULL) > budget)
+		{
+			too_large = true;	/* count the rest, to say how much memory they need */
+			npairs++;
+			continue;
+		}
+		pairs = ndd_grow_array(work, pairs, &cap_pairs, 2 * (npairs + 1), sizeof(int64),
+							   budget / sizeof(int64) / 4);
 		pairs[2 * npairs] = ndd_query_integer(a, ndd_query_column_type(&reader, 1));
 		pairs[2 * npairs + 1] = ndd_query_integer(b, ndd_query_column_type(&reader, 2));
 		npairs++;
@@ -103,12 +115,24 @@ ndd_clusters(PG_FUNCTION_ARGS)
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 						 errmsg("order_sql returned a null id")));
-			order = grow_ids(work, order, &cap_order, norder + 1);
+			if (too_large || cluster_memory(npairs, norder + 1, true) > budget)
+			{
+				too_large = true;
+				norder++;
+				continue;
+			}
+			order = ndd_grow_array(work, order, &cap_order, norder + 1, sizeof(int64),
+								   budget / sizeof(int64) / 4);
 			order[norder++] = ndd_query_integer(id, ndd_query_column_type(&reader, 1));
 		}
 		ndd_query_close(&reader);
 	}
 	SPI_finish();
+	if (too_large)
+		ndd_input_too_large("ndd_clusters",
+							order_sql ? psprintf("%zu pairs over %zu documents", npairs, norder)
+							: psprintf("%zu pairs", npairs),
+							cluster_memory(npairs, norder, order_sql != NULL));
 
 	{
 		MemoryContext old = MemoryContextSwitchTo(work);

@@ -10,8 +10,14 @@
 #include "batch_pairs_api.h"
 #include "guard.hpp"
 #include "layout_api.h"
-#include "pair_list.hpp"
 #include "radix_sort.hpp"
+
+// What the C side sees as an opaque handle: a resumable pair loop.
+struct NddHammingPairIter {
+    virtual ~NddHammingPairIter() = default;
+    // Writes up to cap (>= 1) pairs to out; 0 means there are no more.
+    virtual size_t next(NddPair* out, size_t cap) = 0;
+};
 
 namespace {
 
@@ -112,66 +118,116 @@ double expected_work(const NddLayout& l, size_t n) {
     return work;
 }
 
-// The batch mode for W-word fingerprints with a fixed layout.
+// The batch mode for W-word fingerprints with a fixed layout, as a resumable loop: next() fills
+// a caller's buffer and returns, keeping its place (table, run, pair of the run) for the next call.
 template <int W>
-void hamming_pairs(const NddLayout& l, const int64_t* ids, const uint64_t* fps, size_t n, int k,
-                   ndd::InterruptPoller& poll, std::vector<NddPair>& out) {
-    std::vector<Entry<W>> buf_a(n), buf_b(n);
+class HammingIter final : public NddHammingPairIter {
+public:
+    HammingIter(const NddLayout& l, const int64_t* ids, const uint64_t* fps, size_t n, int k,
+                NddInterruptFn interrupt)
+        : l_(l), ids_(ids), fps_(fps), n_(n), k_(k), poll_(interrupt, 1u << 16), buf_a_(n), buf_b_(n) {
+        for (int t = 0; t < l_.ntables; t++) key_mask(l_, t, raw_[t]);
+    }
 
-    // Masks of every table's key, each expressed in every table's permuted space.
-    uint64_t raw[NDD_LAYOUT_MAX_TABLES][2];
-    for (int t = 0; t < l.ntables; t++) key_mask(l, t, raw[t]);
-
-    for (int t = 0; t < l.ntables; t++) {
-        Permutation pm = table_permutation(l, t);
-        uint64_t masks[NDD_LAYOUT_MAX_TABLES][2];
-        for (int u = 0; u <= t; u++) {
-            permute<W>(pm, raw[u], masks[u]);
-            if (W == 1) masks[u][1] = 0;
+    size_t next(NddPair* out, size_t cap) override {
+        size_t got = 0;
+        while (t_ < l_.ntables) {
+            if (!prepared_) prepare();
+            // Locals for the hot loop; written back whenever we leave it.
+            size_t s = s_, r = r_, i = i_, j = j_;
+            const Entry<W>* e = e_;
+            const uint64_t m0 = masks_[t_][0], m1 = masks_[t_][1];
+            while (s < n_) {
+                for (; i + 1 < r; i++, j = i + 1) {
+                    for (; j < r; j++) {
+                        if (got == cap) {
+                            s_ = s, r_ = r, i_ = i, j_ = j;
+                            return got;
+                        }
+                        poll_.tick();
+                        uint64_t x0 = e[i].p[0] ^ e[j].p[0];
+                        uint64_t x1 = W == 2 ? e[i].p[W - 1] ^ e[j].p[W - 1] : 0;
+                        int d = __builtin_popcountll(x0) + __builtin_popcountll(x1);
+                        if (d > k_) continue;
+                        if ((x0 & m0) | (x1 & m1)) continue;  // not this table's key
+                        bool earlier = false;  // reported by an earlier table already
+                        for (int u = 0; u < t_ && !earlier; u++)
+                            earlier = ((x0 & masks_[u][0]) | (x1 & masks_[u][1])) == 0;
+                        if (earlier) continue;
+                        int64_t a = ids_[e[i].row], b = ids_[e[j].row];
+                        if (a == b) continue;
+                        if (a > b) std::swap(a, b);
+                        out[got++] = NddPair{a, b, d, 0};
+                    }
+                }
+                s = r;
+                r = run_end(s);
+                i = s;
+                j = s + 1;
+            }
+            t_++;
+            prepared_ = false;
         }
+        return got;
+    }
 
-        for (size_t i = 0; i < n; i++) {
+private:
+    uint64_t sort_key(const Entry<W>& e) const { return e.p[0] >> shift_; }
+
+    // The end of the run of equal keys starting at s.
+    size_t run_end(size_t s) const {
+        if (s >= n_) return n_;
+        uint64_t key = sort_key(e_[s]);
+        size_t r = s + 1;
+        while (r < n_ && sort_key(e_[r]) == key) r++;
+        return r;
+    }
+
+    // Permutes and sorts the fingerprints for table t_ and puts the cursor on its first run.
+    void prepare() {
+        Permutation pm = table_permutation(l_, t_);
+        for (int u = 0; u <= t_; u++) {
+            permute<W>(pm, raw_[u], masks_[u]);
+            if (W == 1) masks_[u][1] = 0;
+        }
+        for (size_t i = 0; i < n_; i++) {
             uint64_t v[W];
-            permute<W>(pm, fps + i * W, v);
-            for (int w = 0; w < W; w++) buf_a[i].p[w] = v[w];
-            buf_a[i].row = static_cast<uint32_t>(i);
-            poll.tick();
+            permute<W>(pm, fps_ + i * W, v);
+            for (int w = 0; w < W; w++) buf_a_[i].p[w] = v[w];
+            buf_a_[i].row = static_cast<uint32_t>(i);
+            poll_.tick();
         }
         // Sort by the key, or by its first 64 bits when it is longer (k = 0 or 1 on fp128): the
-        // runs are then a coarsening of the key's runs and the explicit key check below decides.
-        int sort_bits = std::min<int>(l.key_bits[t], 64);
-        int shift = 64 - sort_bits;
-        auto sort_key = [shift](const Entry<W>& e) { return e.p[0] >> shift; };
-        Entry<W>* e = ndd::radix_sort(buf_a.data(), buf_b.data(), n, sort_bits, sort_key, poll);
-
-        size_t s = 0;
-        while (s < n) {
-            uint64_t key = sort_key(e[s]);
-            size_t r = s + 1;
-            while (r < n && sort_key(e[r]) == key) r++;
-            for (size_t i = s; i + 1 < r; i++) {
-                for (size_t j = i + 1; j < r; j++) {
-                    poll.tick();
-                    uint64_t x[2];
-                    x[0] = e[i].p[0] ^ e[j].p[0];
-                    x[1] = W == 2 ? e[i].p[W - 1] ^ e[j].p[W - 1] : 0;
-                    int d = __builtin_popcountll(x[0]) + __builtin_popcountll(x[1]);
-                    if (d > k) continue;
-                    if ((x[0] & masks[t][0]) | (x[1] & masks[t][1])) continue;  // not this key
-                    bool earlier = false;  // reported by an earlier table already
-                    for (int u = 0; u < t && !earlier; u++)
-                        earlier = ((x[0] & masks[u][0]) | (x[1] & masks[u][1])) == 0;
-                    if (earlier) continue;
-                    int64_t a = ids[e[i].row], b = ids[e[j].row];
-                    if (a == b) continue;
-                    if (a > b) std::swap(a, b);
-                    out.push_back(NddPair{a, b, d, 0});
-                }
-            }
-            s = r;
-        }
+        // runs are then a coarsening of the key's runs and the explicit key check decides.
+        int sort_bits = std::min<int>(l_.key_bits[t_], 64);
+        shift_ = 64 - sort_bits;
+        int shift = shift_;
+        e_ = ndd::radix_sort(buf_a_.data(), buf_b_.data(), n_, sort_bits,
+                             [shift](const Entry<W>& x) { return x.p[0] >> shift; }, poll_);
+        s_ = 0;
+        r_ = run_end(0);
+        i_ = 0;
+        j_ = 1;
+        prepared_ = true;
     }
-}
+
+    NddLayout l_;
+    const int64_t* ids_;
+    const uint64_t* fps_;
+    size_t n_;
+    int k_;
+    ndd::InterruptPoller poll_;
+    std::vector<Entry<W>> buf_a_, buf_b_;
+    // Masks of every table's key: raw_ over the unpermuted fingerprint, masks_ in the current
+    // table's permuted space (for this table and the earlier ones).
+    uint64_t raw_[NDD_LAYOUT_MAX_TABLES][2];
+    uint64_t masks_[NDD_LAYOUT_MAX_TABLES][2];
+    int t_ = 0;
+    bool prepared_ = false;
+    int shift_ = 0;
+    const Entry<W>* e_ = nullptr;
+    size_t s_ = 0, r_ = 0, i_ = 0, j_ = 0;  // current run [s_, r_) and its next pair (i_, j_)
+};
 
 }  // namespace
 
@@ -190,9 +246,14 @@ extern "C" int ndd_batch_auto_blocks(int bits, int k, size_t n) {
     return best;
 }
 
-extern "C" NddStatus ndd_hamming_pairs(int bits, const int64_t* ids, const uint64_t* fps, size_t n,
-                                       int k, int nblocks, NddInterruptFn interrupt,
-                                       NddAllocFn alloc, NddPair** pairs, size_t* npairs) {
+extern "C" size_t ndd_hamming_pairs_memory(int bits, size_t n) {
+    return 2 * n * (bits == 128 ? sizeof(Entry<2>) : sizeof(Entry<1>));
+}
+
+extern "C" NddStatus ndd_hamming_pairs_begin(int bits, const int64_t* ids, const uint64_t* fps, size_t n,
+                                             int k, int nblocks, NddInterruptFn interrupt,
+                                             NddHammingPairIter** iter) {
+    *iter = nullptr;
     return ndd::guarded([&] {
         if ((bits != 64 && bits != 128) || k < 0 || k > NDD_BATCH_MAX_K || nblocks < 0 ||
             n >= (size_t{1} << 32))
@@ -201,15 +262,23 @@ extern "C" NddStatus ndd_hamming_pairs(int bits, const int64_t* ids, const uint6
         NddLayout l;
         if (ndd_layout_make(bits, k, nblocks, &l) != NDD_OK)
             throw ndd::InvalidArgument("no layout for these parameters");
-        ndd::InterruptPoller poll(interrupt, 1u << 16);
-        std::vector<NddPair> out;
         if (bits == 64)
-            hamming_pairs<1>(l, ids, fps, n, k, poll, out);
+            *iter = new HammingIter<1>(l, ids, fps, n, k, interrupt);
         else
-            hamming_pairs<2>(l, ids, fps, n, k, poll, out);
-        ndd::hand_over_pairs(out, alloc, pairs, npairs);
+            *iter = new HammingIter<2>(l, ids, fps, n, k, interrupt);
     });
 }
+
+extern "C" NddStatus ndd_hamming_pairs_next(NddHammingPairIter* iter, NddPair* buf, size_t cap,
+                                            size_t* npairs) {
+    *npairs = 0;
+    return ndd::guarded([&] {
+        if (cap == 0) throw ndd::InvalidArgument("empty buffer");
+        *npairs = iter->next(buf, cap);
+    });
+}
+
+extern "C" void ndd_hamming_pairs_end(NddHammingPairIter* iter) { delete iter; }
 
 extern "C" NddStatus ndd_find_duplicate_id(const int64_t* ids, size_t n, int* found, int64_t* dup) {
     return ndd::guarded([&] {

@@ -42,6 +42,15 @@ private:
 
 }  // namespace
 
+extern "C" size_t ndd_cluster_memory(size_t ndocs, size_t npairs) {
+    // Per document: docs, index (id, position), cluster, parent or (start, fill, is_rep), and
+    // the returned row. Per pair: the edge and, conservative, its entry in `earlier`.
+    size_t per_doc = sizeof(int64_t) + sizeof(std::pair<int64_t, uint32_t>) + sizeof(uint32_t) +
+                     2 * sizeof(size_t) + 1 + sizeof(NddClusterRow);
+    size_t per_pair = sizeof(std::pair<uint32_t, uint32_t>) + sizeof(uint32_t);
+    return ndocs * per_doc + npairs * per_pair;
+}
+
 extern "C" NddStatus ndd_cluster_pairs(const int64_t* order, size_t n, const int64_t* pairs,
                                   size_t npairs, int conservative, NddInterruptFn interrupt,
                                   NddAllocFn alloc, NddClusterRow** rows, size_t* nrows,

@@ -53,6 +53,12 @@ NDD_API NddStatus ndd_cluster_pairs(const int64_t *order, size_t n, const int64_
 							   NddClusterRow **rows, size_t *nrows, NddClusterProblem *problem,
 							   int64_t *problem_id);
 
+/*
+ * Bytes ndd_cluster_pairs allocates at most (its working arrays and the rows it returns) for
+ * ndocs documents (n, or 2 * npairs without an order) and npairs pairs.
+ */
+NDD_API size_t ndd_cluster_memory(size_t ndocs, size_t npairs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,12 +1,11 @@
 // feature_pairs.cpp
-//    Pugh's iceberg query: all pairs of documents sharing at least r feature values
-//    (supershingles, word-list fingerprints), see batch_pairs_api.h.
+//    Pugh's iceberg query: the candidate pairs of documents sharing feature values
+//    (supershingles, word-list fingerprints), streamed; see batch_pairs_api.h.
 #include <algorithm>
 #include <vector>
 
 #include "batch_pairs_api.h"
 #include "guard.hpp"
-#include "pair_list.hpp"
 #include "radix_sort.hpp"
 
 namespace {
@@ -42,10 +41,20 @@ std::vector<FeatureEntry> drop_unique(const std::vector<FeatureEntry>& in, ndd::
         if (c < 2) byte = static_cast<uint8_t>(byte + (1u << shift));
         poll.tick();
     }
-    std::vector<FeatureEntry> out;
-    for (const FeatureEntry& e : in) {
+    auto shared = [&](const FeatureEntry& e) {
         uint64_t s = mix(e.feature) & mask;
-        if (((counters[s >> 2] >> (static_cast<int>(s & 3) * 2)) & 3u) >= 2) out.push_back(e);
+        return ((counters[s >> 2] >> (static_cast<int>(s & 3) * 2)) & 3u) >= 2;
+    };
+    // Counted first so that the survivors take exactly their size (memory is what bounds a run).
+    size_t kept = 0;
+    for (const FeatureEntry& e : in) {
+        kept += shared(e);
+        poll.tick();
+    }
+    std::vector<FeatureEntry> out;
+    out.reserve(kept);
+    for (const FeatureEntry& e : in) {
+        if (shared(e)) out.push_back(e);
         poll.tick();
     }
     return out;
@@ -53,17 +62,66 @@ std::vector<FeatureEntry> drop_unique(const std::vector<FeatureEntry>& in, ndd::
 
 }  // namespace
 
-extern "C" NddStatus ndd_shared_feature_pairs(const int64_t* ids, const int64_t* features,
-                                       const size_t* offsets, size_t n, int min_shared,
-                                       size_t max_df, NddInterruptFn interrupt, NddAllocFn alloc,
-                                       NddPair** pairs, size_t* npairs, size_t* skipped) {
-    return ndd::guarded([&] {
-        if (min_shared < 1 || max_df < 2 || n >= (size_t{1} << 32))
+// What the C side sees as an opaque handle: the (feature, document) entries sorted by feature,
+// and a cursor over the pairs of documents of each feature's run.
+struct NddFeatureCandidateIter {
+    NddFeatureCandidateIter(NddInterruptFn interrupt) : poll(interrupt, 1u << 16) {}
+    ndd::InterruptPoller poll;
+    std::vector<FeatureEntry> kept, scratch;
+    const FeatureEntry* e = nullptr;
+    size_t m = 0;        // entries
+    size_t max_df = 0;
+    size_t s = 0, r = 0, i = 0, j = 0;  // current run [s, r) and its next pair (i, j)
+
+    // The end of the run of entries of e[s]'s feature.
+    size_t run_end(size_t from) const {
+        size_t to = from + 1;
+        while (to < m && e[to].feature == e[from].feature) to++;
+        return to;
+    }
+
+    size_t next(uint64_t* out, size_t cap) {
+        size_t got = 0;
+        while (s < m) {
+            if (r - s <= max_df) {
+                for (; i + 1 < r; i++, j = i + 1)
+                    for (; j < r; j++) {
+                        if (got == cap) return got;
+                        poll.tick();
+                        out[got++] = (static_cast<uint64_t>(e[i].doc) << 32) | e[j].doc;
+                    }
+            }
+            s = r;
+            if (s < m) r = run_end(s);
+            i = s;
+            j = s + 1;
+        }
+        return got;
+    }
+};
+
+extern "C" size_t ndd_feature_candidates_memory(size_t n, size_t nfeatures) {
+    (void) n;
+    // entries, then kept (at most as many), then scratch beside kept; the filter's two bits per
+    // slot with at least two slots per entry (at most four, rounding up to a power of two).
+    return 2 * nfeatures * sizeof(FeatureEntry) + nfeatures + 64;
+}
+
+extern "C" NddStatus ndd_feature_candidates_begin(const int64_t* features, const size_t* offsets, size_t n,
+                                                  size_t max_df, NddInterruptFn interrupt,
+                                                  NddFeatureCandidateIter** iter, size_t* skipped) {
+    *iter = nullptr;
+    *skipped = 0;
+    NddFeatureCandidateIter* it = nullptr;
+    NddStatus st = ndd::guarded([&] {
+        if (max_df < 2 || n >= (size_t{1} << 32))
             throw ndd::InvalidArgument("feature pair parameters out of range");
-        ndd::InterruptPoller poll(interrupt, 1u << 16);
+        it = new NddFeatureCandidateIter(interrupt);
+        ndd::InterruptPoller& poll = it->poll;
 
         // (feature, document) for each distinct feature of each document, in document order.
         std::vector<FeatureEntry> entries;
+        entries.reserve(n ? offsets[n] : 0);
         std::vector<uint64_t> doc;
         for (size_t d = 0; d < n; d++) {
             doc.assign(features + offsets[d], features + offsets[d + 1]);
@@ -72,54 +130,39 @@ extern "C" NddStatus ndd_shared_feature_pairs(const int64_t* ids, const int64_t*
             for (uint64_t f : doc) entries.push_back(FeatureEntry{f, static_cast<uint32_t>(d)});
             poll.tick();
         }
-        std::vector<FeatureEntry> kept = drop_unique(entries, poll);
+        it->kept = drop_unique(entries, poll);
         std::vector<FeatureEntry>().swap(entries);
 
         // Sort by feature; the sort is stable, so each feature's documents stay in order.
-        std::vector<FeatureEntry> scratch(kept.size());
-        FeatureEntry* e = ndd::radix_sort(kept.data(), scratch.data(), kept.size(), 64,
-                                          [](const FeatureEntry& x) { return x.feature; }, poll);
-
-        // Every pair of documents of each feature's run is a candidate, packed as (first, second).
-        std::vector<uint64_t> cand;
+        it->scratch.resize(it->kept.size());
+        it->m = it->kept.size();
+        it->e = ndd::radix_sort(it->kept.data(), it->scratch.data(), it->m, 64,
+                                [](const FeatureEntry& x) { return x.feature; }, poll);
+        it->max_df = max_df;
         size_t nskipped = 0;
-        for (size_t s = 0, m = kept.size(); s < m;) {
-            size_t r = s + 1;
-            while (r < m && e[r].feature == e[s].feature) r++;
-            size_t c = r - s;
-            if (c > max_df) {
-                nskipped++;
-            } else {
-                for (size_t i = s; i + 1 < r; i++)
-                    for (size_t j = i + 1; j < r; j++) {
-                        cand.push_back((static_cast<uint64_t>(e[i].doc) << 32) | e[j].doc);
-                        poll.tick();
-                    }
-            }
+        for (size_t s = 0; s < it->m;) {
+            size_t r = it->run_end(s);
+            if (r - s > max_df) nskipped++;
             s = r;
         }
-        std::vector<FeatureEntry>().swap(kept);
-        std::vector<FeatureEntry>().swap(scratch);
-
-        // Count each candidate's features: sort the candidates, keep runs of at least min_shared.
-        std::vector<uint64_t> cand_tmp(cand.size());
-        uint64_t* c = ndd::radix_sort(cand.data(), cand_tmp.data(), cand.size(), 64,
-                                      [](uint64_t x) { return x; }, poll);
-        std::vector<NddPair> out;
-        for (size_t s = 0, m = cand.size(); s < m;) {
-            size_t r = s + 1;
-            while (r < m && c[r] == c[s]) r++;
-            if (r - s >= static_cast<size_t>(min_shared)) {
-                int64_t a = ids[c[s] >> 32], b = ids[c[s] & 0xffffffffu];
-                if (a != b) {
-                    if (a > b) std::swap(a, b);
-                    out.push_back(NddPair{a, b, static_cast<int32_t>(r - s), 0});
-                }
-            }
-            s = r;
-            poll.tick();
-        }
+        it->r = it->m ? it->run_end(0) : 0;
+        it->j = 1;
         *skipped = nskipped;
-        ndd::hand_over_pairs(out, alloc, pairs, npairs);
+    });
+    if (st == NDD_OK)
+        *iter = it;
+    else
+        delete it;
+    return st;
+}
+
+extern "C" NddStatus ndd_feature_candidates_next(NddFeatureCandidateIter* iter, uint64_t* buf, size_t cap,
+                                                 size_t* ncandidates) {
+    *ncandidates = 0;
+    return ndd::guarded([&] {
+        if (cap == 0) throw ndd::InvalidArgument("empty buffer");
+        *ncandidates = iter->next(buf, cap);
     });
 }
+
+extern "C" void ndd_feature_candidates_end(NddFeatureCandidateIter* iter) { delete iter; }

@@ -41,3 +41,14 @@ SELECT * FROM ndd_clusters('SELECT a, b FROM wc_pairs', true, 'SELECT NULL::int'
 SELECT * FROM ndd_clusters('SELECT a, b FROM wc_pairs', true, 'SELECT inserted FROM wc_docs');
 SELECT * FROM ndd_clusters('SELECT a, b FROM wc_pairs WHERE false');
 SELECT * FROM ndd_clusters('SELECT a, b FROM wc_pairs WHERE false', true, 'SELECT 3 UNION ALL SELECT 1');
+
+-- memory: the pairs and ids a clustering holds are bounded by maintenance_work_mem; beyond it a
+-- clear error (SQLSTATE 53200) naming the setting and the size needed
+SET maintenance_work_mem = '1MB';
+SELECT count(*) FROM ndd_clusters('SELECT g, g + 1 FROM generate_series(1, 10000) g');
+DO $$ BEGIN
+  PERFORM count(*) FROM ndd_clusters('SELECT g, g + 1 FROM generate_series(1, 10000) g', true);
+EXCEPTION WHEN out_of_memory THEN RAISE NOTICE 'ndd_clusters: out_of_memory (53200)';
+END $$;
+SELECT count(*), count(DISTINCT cluster_id) FROM ndd_clusters('SELECT g, g + 1 FROM generate_series(1, 1000) g');
+RESET maintenance_work_mem;

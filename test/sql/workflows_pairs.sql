@@ -7,11 +7,11 @@ INSERT INTO wp_docs VALUES
   (4, '0000000000000000'), (5, NULL), (6, '0000000000000003'), (7, 'ffff0000ffff0000');
 
 -- hand-checked distances: 1-7 identical, 1-2 one bit, 2-3 two bits, 1-3 three bits, 4-6 two bits
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 0);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 1);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3);
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 0) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 1) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3) ORDER BY a, b;
 -- explicit block counts give the same pairs; a bigint fingerprint and integer ids work too
-SELECT * FROM ndd_pairs('SELECT id::int, fp::bigint FROM wp_docs', 3, 7);
+SELECT * FROM ndd_pairs('SELECT id::int, fp::bigint FROM wp_docs', 3, 7) ORDER BY a, b;
 -- column names do not matter, positions do; a view or a filter feeds it like a table
 SELECT count(*) FROM ndd_pairs('SELECT id AS x, fp AS y FROM wp_docs WHERE id < 4', 3);
 
@@ -53,35 +53,35 @@ FROM generate_series(0, 6) AS k;
 SELECT wp_mismatches(18, 'wide') AS fp128_k18_mismatches;
 
 -- errors and edge cases
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', -1);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 32);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3, -1);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3, 3);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 5, 10);
-SELECT * FROM ndd_pairs('SELECT fp, id FROM wp_docs', 3);
-SELECT * FROM ndd_pairs('SELECT id, fp::text FROM wp_docs', 3);
-SELECT * FROM ndd_pairs('SELECT id FROM wp_docs', 3);
-SELECT * FROM ndd_pairs('SELEC id, fp FROM wp_docs', 3);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM no_such_table', 3);
-SELECT * FROM ndd_pairs('', 3);
-SELECT * FROM ndd_pairs('SELECT 1; SELECT 2', 3);
-SELECT * FROM ndd_pairs('DELETE FROM wp_docs', 3);
-SELECT * FROM ndd_pairs('SELECT 1::bigint, fp FROM wp_docs', 3);
-SELECT * FROM ndd_pairs('SELECT NULL::bigint, fp FROM wp_docs', 3);
-SELECT * FROM ndd_pairs(NULL, 3);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', NULL);
-SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs WHERE false', 3);
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', -1) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 32) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3, -1) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3, 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', 5, 10) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT fp, id FROM wp_docs', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp::text FROM wp_docs', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id FROM wp_docs', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELEC id, fp FROM wp_docs', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM no_such_table', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT 1; SELECT 2', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('DELETE FROM wp_docs', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT 1::bigint, fp FROM wp_docs', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT NULL::bigint, fp FROM wp_docs', 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs(NULL, 3) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs', NULL) ORDER BY a, b;
+SELECT * FROM ndd_pairs('SELECT id, fp FROM wp_docs WHERE false', 3) ORDER BY a, b;
 
 -- ndd_feature_pairs: documents sharing at least min_shared distinct features
 CREATE TABLE wp_features (id bigint, f bigint[]);
 INSERT INTO wp_features VALUES
   (10, '{1,2,3}'), (20, '{1,2,4}'), (30, '{2,5,6}'), (40, '{}'), (50, '{7,7,7}'), (60, '{7,NULL}'),
   (70, NULL);
-SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features');
-SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 1);
-SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 3);
+SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features') ORDER BY a, b;
+SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 1) ORDER BY a, b;
+SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 3) ORDER BY a, b;
 -- a feature held by more than max_df documents is ignored, with a notice
-SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 1, 2);
+SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 1, 2) ORDER BY a, b;
 
 -- exactness against brute force on random six-feature documents drawn from a small pool
 CREATE TABLE wp_random AS
@@ -125,12 +125,12 @@ SELECT m,
       SELECT a, b, shared FROM ndd_feature_pairs('SELECT id, supershingles(sk, 16) FROM wp_sketches', m, 100000))) d) AS mismatches
 FROM unnest(ARRAY[4, 8, 12, 16]) AS m;
 
-SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 0);
-SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 2, 1);
-SELECT * FROM ndd_feature_pairs('SELECT id, f::int[] FROM wp_features');
-SELECT * FROM ndd_feature_pairs('SELECT id::text, f FROM wp_features');
-SELECT * FROM ndd_feature_pairs('SELECT 10::bigint, f FROM wp_features');
-SELECT * FROM ndd_feature_pairs(NULL);
+SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 0) ORDER BY a, b;
+SELECT * FROM ndd_feature_pairs('SELECT id, f FROM wp_features', 2, 1) ORDER BY a, b;
+SELECT * FROM ndd_feature_pairs('SELECT id, f::int[] FROM wp_features') ORDER BY a, b;
+SELECT * FROM ndd_feature_pairs('SELECT id::text, f FROM wp_features') ORDER BY a, b;
+SELECT * FROM ndd_feature_pairs('SELECT 10::bigint, f FROM wp_features') ORDER BY a, b;
+SELECT * FROM ndd_feature_pairs(NULL) ORDER BY a, b;
 
 -- long runs respond to cancel: 32768 fingerprints agree on their first 16-bit block (one run of
 -- 32768 in that table, 5e8 comparisons) but are pairwise at least 6 bits apart
@@ -139,3 +139,18 @@ SELECT count(*) FROM ndd_pairs($$SELECT i, ((i::bigint << 32) | (i::bigint << 16
   FROM generate_series(1, 65535) AS i WHERE bit_count(i::bit(16)) % 2 = 0$$, 3);
 RESET statement_timeout;
 SELECT count(*) AS still_alive FROM ndd_pairs('SELECT id, fp FROM wp_docs', 3);
+
+-- memory: the rows held (ids, fingerprints or features, and the core's arrays over them) are
+-- bounded by maintenance_work_mem; beyond it a clear error, SQLSTATE 53200 (out_of_memory),
+-- naming the setting and the size needed, instead of growing without bound
+SET maintenance_work_mem = '1MB';
+SELECT count(*) FROM ndd_pairs('SELECT g, g::bigint FROM generate_series(1, 30000) g', 3);
+SELECT count(*) FROM ndd_feature_pairs('SELECT g, ARRAY[g, g + 1]::bigint[] FROM generate_series(1, 30000) g', 1);
+DO $$ BEGIN
+  PERFORM count(*) FROM ndd_pairs('SELECT g, g::bigint FROM generate_series(1, 30000) g', 3);
+EXCEPTION WHEN out_of_memory THEN RAISE NOTICE 'ndd_pairs: out_of_memory (53200)';
+END $$;
+-- within the setting it works, and the answer itself is not held: it streams into the result
+SELECT count(*), sum(distance) FROM ndd_pairs('SELECT g, 0::bigint FROM generate_series(1, 2000) g', 0);
+SELECT count(*), sum(shared) FROM ndd_feature_pairs('SELECT g, ARRAY[1, 2, g]::bigint[] FROM generate_series(1, 2000) g', 2, 100000);
+RESET maintenance_work_mem;

@@ -15,8 +15,6 @@ namespace {
 
 using Triple = std::tuple<int64_t, int64_t, int>;
 
-void* test_alloc(size_t size) { return std::malloc(size); }
-
 // Fingerprints of `words` words: random ones, plus near copies of earlier ones with 0..maxflip
 // flipped bits, plus (when clustered) values that agree on all but their low 12 bits so that
 // runs of equal keys get long.
@@ -58,24 +56,26 @@ std::vector<Triple> brute_force(const std::vector<int64_t>& ids, const std::vect
     return out;
 }
 
+// Runs the streaming iterator to its end with a buffer of `cap` pairs, sorted by (a, b).
 std::vector<Triple> batch(const std::vector<int64_t>& ids, const std::vector<uint64_t>& fps, int words,
-                          int k, int nblocks) {
-    NddPair* pairs = nullptr;
-    size_t npairs = 0;
-    NddStatus st = ndd_hamming_pairs(64 * words, ids.data(), fps.data(), ids.size(), k, nblocks,
-                                     nullptr, test_alloc, &pairs, &npairs);
-    EXPECT_EQ(st, NDD_OK);
+                          int k, int nblocks, size_t cap = 4096) {
+    NddHammingPairIter* it = nullptr;
+    EXPECT_EQ(ndd_hamming_pairs_begin(64 * words, ids.data(), fps.data(), ids.size(), k, nblocks, nullptr, &it),
+              NDD_OK);
     std::vector<Triple> out;
-    for (size_t i = 0; i < npairs; i++) {
-        EXPECT_LT(pairs[i].a, pairs[i].b);
-        if (i > 0) {  // sorted by (a, b)
-            bool sorted = pairs[i - 1].a < pairs[i].a ||
-                          (pairs[i - 1].a == pairs[i].a && pairs[i - 1].b <= pairs[i].b);
-            EXPECT_TRUE(sorted);
+    std::vector<NddPair> buf(cap);
+    for (;;) {
+        size_t got = 0;
+        EXPECT_EQ(ndd_hamming_pairs_next(it, buf.data(), cap, &got), NDD_OK);
+        EXPECT_LE(got, cap);
+        if (got == 0) break;
+        for (size_t i = 0; i < got; i++) {
+            EXPECT_LT(buf[i].a, buf[i].b);
+            out.emplace_back(buf[i].a, buf[i].b, buf[i].value);
         }
-        out.emplace_back(pairs[i].a, pairs[i].b, pairs[i].value);
     }
-    std::free(pairs);
+    ndd_hamming_pairs_end(it);
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -150,38 +150,61 @@ TEST(BatchPairs, ExactDuplicatesAndEqualIds) {
 }
 
 TEST(BatchPairs, EmptyAndSingleInput) {
-    NddPair* pairs = reinterpret_cast<NddPair*>(1);
-    size_t npairs = 7;
-    EXPECT_EQ(ndd_hamming_pairs(64, nullptr, nullptr, 0, 3, 0, nullptr, test_alloc, &pairs, &npairs), NDD_OK);
-    EXPECT_EQ(npairs, 0u);
-    EXPECT_EQ(pairs, nullptr);
-    int64_t id = 1;
-    uint64_t fp = 0;
-    EXPECT_EQ(ndd_hamming_pairs(64, &id, &fp, 1, 3, 0, nullptr, test_alloc, &pairs, &npairs), NDD_OK);
-    EXPECT_EQ(npairs, 0u);
+    std::vector<int64_t> none;
+    std::vector<uint64_t> none_fp;
+    EXPECT_TRUE(batch(none, none_fp, 1, 3, 0).empty());
+    EXPECT_TRUE(batch({1}, {0}, 1, 3, 0).empty());
+}
+
+TEST(BatchPairs, ResumesAcrossSmallBuffers) {
+    // Every buffer size gives the same pairs, each once: the iterator keeps its place inside a
+    // run, between runs and between tables. 40 equal fingerprints make one long run per table;
+    // the random ones add short runs and pairs found by later tables only.
+    std::mt19937_64 rng(21);
+    auto ids = make_ids(rng, 400);
+    auto fps = make_fps(rng, 400, 1, 4, true);
+    for (size_t i = 0; i < 40; i++) fps[i] = 0x0123456789abcdefULL;
+    auto want = brute_force(ids, fps, 1, 4);
+    for (size_t cap : {1, 2, 3, 7, 64, 1000, 100000}) EXPECT_EQ(batch(ids, fps, 1, 4, 0, cap), want) << cap;
+    auto fps2 = make_fps(rng, 400, 2, 5, true);
+    auto want2 = brute_force(ids, fps2, 2, 5);
+    for (size_t cap : {1, 5, 4096}) EXPECT_EQ(batch(ids, fps2, 2, 5, 0, cap), want2) << cap;
 }
 
 TEST(BatchPairs, RejectsBadParameters) {
-    NddPair* pairs;
-    size_t npairs;
+    NddHammingPairIter* it = reinterpret_cast<NddHammingPairIter*>(1);
     int64_t id = 1;
     uint64_t fp[2] = {0, 0};
-    EXPECT_EQ(ndd_hamming_pairs(32, &id, fp, 1, 3, 0, nullptr, test_alloc, &pairs, &npairs), NDD_INVALID_ARGUMENT);
-    EXPECT_EQ(ndd_hamming_pairs(64, &id, fp, 1, -1, 0, nullptr, test_alloc, &pairs, &npairs), NDD_INVALID_ARGUMENT);
-    EXPECT_EQ(ndd_hamming_pairs(64, &id, fp, 1, 32, 0, nullptr, test_alloc, &pairs, &npairs), NDD_INVALID_ARGUMENT);
-    EXPECT_EQ(ndd_hamming_pairs(64, &id, fp, 1, 3, 3, nullptr, test_alloc, &pairs, &npairs), NDD_INVALID_ARGUMENT);
-    EXPECT_EQ(ndd_hamming_pairs(64, &id, fp, 1, 5, 10, nullptr, test_alloc, &pairs, &npairs), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin(32, &id, fp, 1, 3, 0, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(it, nullptr);
+    EXPECT_EQ(ndd_hamming_pairs_begin(64, &id, fp, 1, -1, 0, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin(64, &id, fp, 1, 32, 0, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin(64, &id, fp, 1, 3, 3, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin(64, &id, fp, 1, 5, 10, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin(64, &id, fp, 1, 3, 0, nullptr, &it), NDD_OK);
+    NddPair p;
+    size_t got = 7;
+    EXPECT_EQ(ndd_hamming_pairs_next(it, &p, 0, &got), NDD_INVALID_ARGUMENT);  // no room
+    EXPECT_EQ(got, 0u);
+    ndd_hamming_pairs_end(it);
+    ndd_hamming_pairs_end(nullptr);
 }
 
 TEST(BatchPairs, Cancellable) {
     std::mt19937_64 rng(14);
     auto ids = make_ids(rng, 200000);
     auto fps = make_fps(rng, 200000, 1, 3, false);
-    NddPair* pairs;
-    size_t npairs;
-    EXPECT_EQ(ndd_hamming_pairs(64, ids.data(), fps.data(), ids.size(), 3, 0, cancel_now, test_alloc,
-                                &pairs, &npairs),
-              NDD_CANCELLED);
+    NddHammingPairIter* it = nullptr;
+    ASSERT_EQ(ndd_hamming_pairs_begin(64, ids.data(), fps.data(), ids.size(), 3, 0, cancel_now, &it), NDD_OK);
+    std::vector<NddPair> buf(4096);
+    size_t got;
+    EXPECT_EQ(ndd_hamming_pairs_next(it, buf.data(), buf.size(), &got), NDD_CANCELLED);
+    ndd_hamming_pairs_end(it);
+}
+
+TEST(BatchPairs, MemoryIsTheTwoEntryArrays) {
+    EXPECT_EQ(ndd_hamming_pairs_memory(64, 1000), 2 * 1000 * 12u);
+    EXPECT_EQ(ndd_hamming_pairs_memory(128, 1000), 2 * 1000 * 20u);
 }
 
 TEST(BatchPairs, AutoBlocksGrowWithTheCollection) {

@@ -15,8 +15,6 @@ namespace {
 
 using Triple = std::tuple<int64_t, int64_t, int>;
 
-void* test_alloc(size_t size) { return std::malloc(size); }
-
 struct Docs {
     std::vector<int64_t> ids;
     std::vector<int64_t> features;
@@ -28,15 +26,34 @@ struct Docs {
     }
 };
 
-std::vector<Triple> run(const Docs& d, int r, size_t max_df, size_t* skipped) {
-    NddPair* pairs = nullptr;
-    size_t npairs = 0;
-    EXPECT_EQ(ndd_shared_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), d.ids.size(), r,
-                                max_df, nullptr, test_alloc, &pairs, &npairs, skipped),
+// Streams the candidates with a buffer of `cap` and counts them as the SQL layer does (sort, runs
+// of at least r), sorted by (a, b).
+std::vector<Triple> run(const Docs& d, int r, size_t max_df, size_t* skipped, size_t cap = 4096) {
+    NddFeatureCandidateIter* it = nullptr;
+    EXPECT_EQ(ndd_feature_candidates_begin(d.features.data(), d.offsets.data(), d.ids.size(), max_df, nullptr,
+                                           &it, skipped),
               NDD_OK);
+    std::vector<uint64_t> cand, buf(cap);
+    for (;;) {
+        size_t got = 0;
+        EXPECT_EQ(ndd_feature_candidates_next(it, buf.data(), cap, &got), NDD_OK);
+        EXPECT_LE(got, cap);
+        if (got == 0) break;
+        cand.insert(cand.end(), buf.begin(), buf.begin() + got);
+    }
+    ndd_feature_candidates_end(it);
+    std::sort(cand.begin(), cand.end());
     std::vector<Triple> out;
-    for (size_t i = 0; i < npairs; i++) out.emplace_back(pairs[i].a, pairs[i].b, pairs[i].value);
-    std::free(pairs);
+    for (size_t s = 0; s < cand.size();) {
+        size_t e = s + 1;
+        while (e < cand.size() && cand[e] == cand[s]) e++;
+        uint32_t i = static_cast<uint32_t>(cand[s] >> 32), j = static_cast<uint32_t>(cand[s]);
+        EXPECT_LT(i, j);
+        int64_t a = d.ids[i], b = d.ids[j];
+        if (e - s >= static_cast<size_t>(r) && a != b) out.emplace_back(std::min(a, b), std::max(a, b), e - s);
+        s = e;
+    }
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -119,12 +136,44 @@ TEST(FeaturePairs, FeaturesInTooManyDocumentsAreSkipped) {
 TEST(FeaturePairs, RejectsBadParameters) {
     Docs d;
     d.add(1, {1});
-    NddPair* pairs;
-    size_t npairs, skipped;
-    EXPECT_EQ(ndd_shared_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), 1, 0, 10, nullptr,
-                                test_alloc, &pairs, &npairs, &skipped),
+    NddFeatureCandidateIter* it = reinterpret_cast<NddFeatureCandidateIter*>(1);
+    size_t skipped;
+    EXPECT_EQ(ndd_feature_candidates_begin(d.features.data(), d.offsets.data(), 1, 1, nullptr, &it, &skipped),
               NDD_INVALID_ARGUMENT);
-    EXPECT_EQ(ndd_shared_feature_pairs(d.ids.data(), d.features.data(), d.offsets.data(), 1, 1, 1, nullptr,
-                                test_alloc, &pairs, &npairs, &skipped),
-              NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(it, nullptr);
+    ndd_feature_candidates_end(nullptr);
+}
+
+TEST(FeaturePairs, ResumesAcrossSmallBuffers) {
+    // Buffers of any size give the same pairs: the cursor keeps its place inside a feature's run
+    // of documents and between features (including skipped ones).
+    std::mt19937_64 rng(31);
+    Docs d;
+    for (int64_t i = 0; i < 300; i++) {
+        std::vector<int64_t> f;
+        for (int j = 0; j < 6; j++) f.push_back(static_cast<int64_t>(rng() % 60));
+        if (i < 30) f.push_back(1000);  // one feature shared by 30 documents
+        d.add(i * 7 + 1, f);
+    }
+    size_t skipped = 0;
+    auto want = brute_force(d, 2);
+    for (size_t cap : {1, 2, 3, 29, 4096}) EXPECT_EQ(run(d, 2, 100000, &skipped, cap), want) << cap;
+    EXPECT_EQ(skipped, 0u);
+    auto capped = run(d, 1, 25, &skipped, 4096);
+    EXPECT_EQ(run(d, 1, 25, &skipped, 3), capped);
+    EXPECT_GE(skipped, 1u);  // feature 1000 at least
+}
+
+TEST(FeaturePairs, Cancellable) {
+    Docs d;
+    for (int64_t i = 0; i < 3000; i++) d.add(i, {1});
+    NddFeatureCandidateIter* it = nullptr;
+    size_t skipped;
+    ASSERT_EQ(ndd_feature_candidates_begin(d.features.data(), d.offsets.data(), d.ids.size(), 100000,
+                                           [] { return 1; }, &it, &skipped),
+              NDD_OK);
+    std::vector<uint64_t> buf(1u << 20);
+    size_t got;
+    EXPECT_EQ(ndd_feature_candidates_next(it, buf.data(), buf.size(), &got), NDD_CANCELLED);
+    ndd_feature_candidates_end(it);
 }
