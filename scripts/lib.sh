@@ -9,7 +9,8 @@ NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
 
 # The Debian packages a build, the tests and the demo need.
 NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION
-  libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2"
+  libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2
+  python3-psycopg"
 
 ndd_log() { printf '==> %s\n' "$*" >&2; }
 
