@@ -8,9 +8,10 @@ NDD_PG_VERSION=15
 NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
 
 # The Debian packages a build, the tests and the demo need (perl and libipc-run-perl: the TAP tests,
-# through PostgreSQL::Test::Cluster of postgresql-server-dev).
+# through PostgreSQL::Test::Cluster of postgresql-server-dev; python3-psycopg: the fuzz suite).
 NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION
-  libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2 perl libipc-run-perl"
+  libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2 perl libipc-run-perl
+  python3-psycopg"
 
 ndd_log() { printf '==> %s\n' "$*" >&2; }
 

@@ -26,6 +26,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/supportnodes.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
@@ -294,13 +295,19 @@ ndd_radius_bound(PG_FUNCTION_ARGS)
 
 /* ---- planner support ---- */
 
-/* Is node a call of one of our distance functions (<~> or hamming())? Sets its two arguments. */
+/*
+ * Is node a call of one of our distance functions (<~> or hamming())? Sets its two arguments.
+ * Ours means: a C function of the extension's schema (nsp, the schema of the support function
+ * being called) whose symbol is one of the two distance functions. Only a superuser creates C
+ * functions, so nobody can pass another function off as ours.
+ */
 static bool
-is_distance_call(Node *node, Node **a, Node **b)
+is_distance_call(Node *node, Oid nsp, Node **a, Node **b)
 {
 	Oid			funcid;
 	List	   *args;
 	HeapTuple	tp;
+	Form_pg_proc proc;
 	bool		result = false;
 
 	if (IsA(node, OpExpr))
@@ -322,7 +329,8 @@ is_distance_call(Node *node, Node **a, Node **b)
 	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	if (!HeapTupleIsValid(tp))
 		return false;
-	if (((Form_pg_proc) GETSTRUCT(tp))->prolang == ClanguageId)
+	proc = (Form_pg_proc) GETSTRUCT(tp);
+	if (proc->prolang == ClanguageId && proc->pronamespace == nsp)
 	{
 		bool		isnull;
 		Datum		src = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_prosrc, &isnull);
@@ -344,16 +352,35 @@ is_distance_call(Node *node, Node **a, Node **b)
 	return result;
 }
 
-/* Finds one of our functions by name and argument types in the schema of a sibling function. */
+/*
+ * The schema of the extension: that of the support function being called (fn_oid of its own
+ * FmgrInfo). Everything the support functions look up is found there by OID and exact signature,
+ * never through search_path, so the rewrite works, and cannot be captured, in any schema.
+ */
 static Oid
-sibling_function(Oid sibling, const char *name, int nargs, const Oid *argtypes)
+support_namespace(FunctionCallInfo fcinfo)
 {
-	char	   *nspname = get_namespace_name(get_func_namespace(sibling));
+	return get_func_namespace(fcinfo->flinfo->fn_oid);
+}
 
-	if (nspname == NULL)
+/* Finds one of our functions by name and exact argument types in the extension's schema. */
+static Oid
+sibling_function(Oid nsp, const char *name, int nargs, const Oid *argtypes)
+{
+	oidvector  *types = buildoidvector(argtypes, nargs);
+	HeapTuple	tp;
+	Oid			result = InvalidOid;
+
+	if (!OidIsValid(nsp))
 		return InvalidOid;
-	return LookupFuncName(list_make2(makeString(nspname), makeString(pstrdup(name))),
-						  nargs, argtypes, true);
+	tp = SearchSysCache3(PROCNAMEARGSNSP, CStringGetDatum(name), PointerGetDatum(types),
+						 ObjectIdGetDatum(nsp));
+	if (HeapTupleIsValid(tp))
+	{
+		result = ((Form_pg_proc) GETSTRUCT(tp))->oid;
+		ReleaseSysCache(tp);
+	}
+	return result;
 }
 
 typedef enum CmpKind
@@ -386,7 +413,7 @@ commute_cmp(CmpKind kind)
  * eval_const_expressions does not revisit what a support function returns.
  */
 static Node *
-radius_expression(Node *bound, bool exclusive, Oid hdtype, Oid sibling)
+radius_expression(Node *bound, bool exclusive, Oid hdtype, Oid nsp)
 {
 	Oid			type = exprType(bound);
 	Oid			argtypes[2] = {INT8OID, BOOLOID};
@@ -415,7 +442,7 @@ radius_expression(Node *bound, bool exclusive, Oid hdtype, Oid sibling)
 								  Int32GetDatum(clamp_radius(k)), false, true);
 	}
 
-	fn = sibling_function(sibling, "ndd_radius_bound", 2, argtypes);
+	fn = sibling_function(nsp, "ndd_radius_bound", 2, argtypes);
 	if (!OidIsValid(fn))
 		return NULL;
 	k8 = bound;
@@ -435,9 +462,13 @@ radius_expression(Node *bound, bool exclusive, Oid hdtype, Oid sibling)
  * SupportRequestSimplify for a comparison between a distance and a bound: returns
  * ndd_within(a, b, radius) for <= and <, the same ANDed with the comparison for =, and nothing
  * (keep the comparison) for the lower bounds >= and >, which no ball describes.
+ *
+ * The rewrite is exact for any operands and evaluates each of them exactly as often as the
+ * comparison did (once per row): whether ndd_within may become an index condition is decided
+ * later, by ndd_within_support, once the planner knows which relation is scanned.
  */
 static Node *
-simplify_comparison(Node *rawreq, CmpKind kind)
+simplify_comparison(Node *rawreq, CmpKind kind, Oid nsp)
 {
 	SupportRequestSimplify *req;
 	FuncExpr   *call;
@@ -448,8 +479,7 @@ simplify_comparison(Node *rawreq, CmpKind kind)
 			   *a,
 			   *b,
 			   *radius;
-	Oid			distfn,
-				fptype,
+	Oid			fptype,
 				argtypes[3];
 	Oid			within;
 	Node	   *within_call;
@@ -463,12 +493,12 @@ simplify_comparison(Node *rawreq, CmpKind kind)
 	left = linitial(call->args);
 	right = lsecond(call->args);
 
-	if (is_distance_call(left, &a, &b))
+	if (is_distance_call(left, nsp, &a, &b))
 	{
 		dist = left;
 		bound = right;
 	}
-	else if (is_distance_call(right, &a, &b))
+	else if (is_distance_call(right, nsp, &a, &b))
 	{
 		dist = right;
 		bound = left;
@@ -478,12 +508,15 @@ simplify_comparison(Node *rawreq, CmpKind kind)
 		return NULL;
 	if (kind == CMP_GE || kind == CMP_GT)
 		return NULL;
-	/* = keeps the original comparison beside the ball: do not evaluate volatile arguments twice */
-	if (kind == CMP_EQ && contain_volatile_functions((Node *) call->args))
+	/*
+	 * = keeps the original comparison beside the ball, so its operands would be evaluated twice:
+	 * not for volatile functions (two different values) nor subqueries (run twice).
+	 */
+	if (kind == CMP_EQ &&
+		(contain_volatile_functions((Node *) call->args) || contain_subplans((Node *) call->args)))
 		return NULL;
 
-	distfn = IsA(dist, OpExpr) ? ((OpExpr *) dist)->opfuncid : ((FuncExpr *) dist)->funcid;
-	radius = radius_expression(bound, kind == CMP_LT, exprType(dist), distfn);
+	radius = radius_expression(bound, kind == CMP_LT, exprType(dist), nsp);
 	if (radius == NULL)
 		return NULL;
 
@@ -491,18 +524,29 @@ simplify_comparison(Node *rawreq, CmpKind kind)
 	argtypes[0] = fptype;
 	argtypes[1] = exprType(b);
 	argtypes[2] = INT4OID;
-	within = sibling_function(distfn, "ndd_within", 3, argtypes);
+	within = sibling_function(nsp, "ndd_within", 3, argtypes);
 	if (!OidIsValid(within))
 		return NULL;
 	within_call = (Node *) makeFuncExpr(within, BOOLOID, list_make3(a, b, radius),
 										InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL);
 	if (kind == CMP_EQ)
 	{
-		/* req->fcall may live on the caller's stack: rebuild the comparison as a node of our own */
-		Node	   *cmp = (Node *) makeFuncExpr(call->funcid, BOOLOID, call->args, InvalidOid,
-												call->inputcollid, COERCE_EXPLICIT_CALL);
+		/*
+		 * d = k is d <= k and not d < k: ndd_within(a, b, k) AND NOT ndd_within(a, b, k - 1),
+		 * exact with the clamped radii too (k > 128 gives 128 both times, so false). Not the
+		 * original comparison beside the ball: the planner simplifies some clauses again (join
+		 * clauses), and a comparison that carries this very support function would be rewritten
+		 * into itself without end (planning a join on `x.fp <~> y.fp = 2` exhausted memory).
+		 */
+		Node	   *below = radius_expression(bound, true, exprType(dist), nsp);
 
-		return (Node *) make_andclause(list_make2(within_call, cmp));
+		if (below == NULL)
+			return NULL;
+		return (Node *) make_andclause(list_make2(within_call,
+												  make_notclause((Expr *) makeFuncExpr(within, BOOLOID,
+																					   list_make3(a, b, below),
+																					   InvalidOid, InvalidOid,
+																					   COERCE_EXPLICIT_CALL))));
 	}
 	return within_call;
 }
@@ -510,31 +554,36 @@ simplify_comparison(Node *rawreq, CmpKind kind)
 Datum
 hamming_le_support(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_LE));
+	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_LE,
+										  support_namespace(fcinfo)));
 }
 
 Datum
 hamming_lt_support(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_LT));
+	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_LT,
+										  support_namespace(fcinfo)));
 }
 
 Datum
 hamming_eq_support(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_EQ));
+	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_EQ,
+										  support_namespace(fcinfo)));
 }
 
 Datum
 hamming_ge_support(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_GE));
+	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_GE,
+										  support_namespace(fcinfo)));
 }
 
 Datum
 hamming_gt_support(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_GT));
+	PG_RETURN_POINTER(simplify_comparison((Node *) PG_GETARG_POINTER(0), CMP_GT,
+										  support_namespace(fcinfo)));
 }
 
 /*
@@ -601,7 +650,8 @@ ball_clause_selectivity(PlannerInfo *root, List *args)
 	ball = estimate_expression_value(root, ball);
 	if (IsA(ball, Const) && !((Const *) ball)->constisnull)
 		radius = DatumGetHammingBallP(((Const *) ball)->constvalue)->radius;
-	else if (IsA(ball, FuncExpr) && list_length(((FuncExpr *) ball)->args) == 2)
+	else if (IsA(ball, FuncExpr) && list_length(((FuncExpr *) ball)->args) == 2 &&
+			 exprType(lsecond(((FuncExpr *) ball)->args)) == INT4OID)
 		radius = estimate_radius(lsecond(((FuncExpr *) ball)->args));
 	return ball_selectivity(bits, radius);
 }
@@ -633,6 +683,14 @@ hamming_ball_joinsel(PG_FUNCTION_ARGS)
 /*
  * Support function of ndd_within(a, b, k): turns it into `indexcol <@ hamming_ball(other, k)`
  * for an ndd index on either argument, and estimates its selectivity.
+ *
+ * An index condition's comparison value is computed once, before the scan (per rescan of a
+ * parameterized scan), so `other` and `k` must be what PostgreSQL's own index matcher accepts:
+ * no Var of the indexed relation (fp2 or k of the same row, or the indexed column itself) and no
+ * volatile function (nextval(), random(): one value per row, not one per scan). Vars of other
+ * relations (a join's outer side, LATERAL) and Params (outer references of a correlated subquery,
+ * initplans of uncorrelated ones, $1 of a prepared statement) are constant during one scan and
+ * are fine. Anything else is declined and ndd_within stays an exact filter.
  */
 Datum
 ndd_within_support(PG_FUNCTION_ARGS)
@@ -659,10 +717,13 @@ ndd_within_support(PG_FUNCTION_ARGS)
 		col = list_nth(call->args, req->indexarg);
 		other = list_nth(call->args, 1 - req->indexarg);
 		k = lthird(call->args);
+		if (!is_pseudo_constant_for_index(req->root, other, req->index) ||
+			!is_pseudo_constant_for_index(req->root, k, req->index))
+			PG_RETURN_POINTER(NULL);
 		fptype = exprType(col);
 		argtypes[0] = fptype;
 		argtypes[1] = INT4OID;
-		ballfn = sibling_function(call->funcid, "hamming_ball", 2, argtypes);
+		ballfn = sibling_function(support_namespace(fcinfo), "hamming_ball", 2, argtypes);
 		if (!OidIsValid(ballfn))
 			PG_RETURN_POINTER(NULL);
 		balltype = get_func_rettype(ballfn);

@@ -1,0 +1,434 @@
+#!/usr/bin/python3
+"""Fuzzer of ndd (issue 8, point 7), run by test/scripts/fuzz.sh.
+
+Two parts, both seeded (NDD_FUZZ_SEED) and bounded in time (NDD_FUZZ_SECONDS):
+  calls   every function and operator of the extension, enumerated from the catalog (pg_depend on
+          the extension, so new ones are fuzzed without a change here), called with random
+          arguments: NULLs, empty and huge values, wrong lengths, boundary integers, arrays with
+          NULLs, several dimensions and wrong element counts, columns of the same row, random SQL
+          text for *_sql arguments. In a UTF8, a SQL_ASCII and a LATIN1 database, as a role that
+          owns a scratch schema and nothing else, each call in a transaction that is rolled back.
+  queries random query shapes on an ndd-indexed table (radius in every spelling, KNN, ndd_within,
+          joins, LIMIT, prepared statements with generic plans), each compared with the same
+          query with index scans disabled.
+Failure: the server crashed (a query's connection or the sentinel connection died, or
+pg_postmaster_start_time changed), an internal error (SQLSTATE XX000 or any class XX), or two
+plans disagreeing. The failing SQL is printed exactly, with the seed to replay it.
+"""
+import os
+import random
+import sys
+import time
+
+import psycopg
+
+SEED = int(os.environ.get("NDD_FUZZ_SEED") or int(time.time() * 1000) % 1000000007)
+SECONDS = float(os.environ.get("NDD_FUZZ_SECONDS") or 120)
+ROLE = "ndd_fuzzer"
+DATABASES = [("ndd_fuzz_utf8", "UTF8"), ("ndd_fuzz_sql_ascii", "SQL_ASCII"), ("ndd_fuzz_latin1", "LATIN1")]
+rng = random.Random(SEED)
+failures = []
+stats = {"calls": 0, "errors": 0, "timeouts": 0, "queries": 0}
+error_kinds = {}  # SQLSTATE -> count, printed at the end: what the random calls mostly hit
+VERBOSE = os.environ.get("NDD_FUZZ_VERBOSE") == "1"
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def fail(kind, query, detail):
+    failures.append((kind, query, detail))
+    log(f"FAILURE ({kind}): {detail}\n  SQL: {query}\n  replay: NDD_FUZZ_SEED={SEED}")
+
+
+def admin(db="postgres"):
+    return psycopg.connect(dbname=db, autocommit=True, client_encoding="UTF8")
+
+
+# ---------------------------------------------------------------- setup
+
+
+def setup():
+    with admin() as c:
+        for db, _ in DATABASES:
+            c.execute(f"DROP DATABASE IF EXISTS {db}")
+        c.execute(f"DROP ROLE IF EXISTS {ROLE}")
+        c.execute(f"CREATE ROLE {ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE")
+        for db, enc in DATABASES:
+            c.execute(f"CREATE DATABASE {db} TEMPLATE template0 ENCODING '{enc}' LC_COLLATE 'C' LC_CTYPE 'C'")
+    for db, _ in DATABASES:
+        with admin(db) as c:
+            c.execute("CREATE EXTENSION ndd")
+            c.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+            c.execute(f"CREATE SCHEMA fuzz AUTHORIZATION {ROLE}")
+            c.execute(f"ALTER ROLE {ROLE} IN DATABASE {db} SET search_path = fuzz, public")
+        with psycopg.connect(dbname=db, user=ROLE, autocommit=True, client_encoding="UTF8") as c:
+            c.execute("""CREATE TABLE fuzz.t (id int, fp simhash64, fp2 simhash64, f128 fp128,
+                           g128 fp128, k int, doc text, sketch bigint[])""")
+            # groups of near-duplicates (so radius queries find something) plus NULLs
+            c.execute("""INSERT INTO fuzz.t
+                SELECT i, (h # (1::bigint << (i % 64)))::simhash64, (h # (3::bigint << (i % 60)))::simhash64,
+                       (lpad(to_hex(h), 16, '0') || lpad(to_hex(h # i), 16, '0'))::fp128,
+                       (lpad(to_hex(h # 5), 16, '0') || lpad(to_hex(h # i), 16, '0'))::fp128,
+                       i % 7 - 1, 'doc ' || (i / 5) || ' word ' || repeat('x', i % 9),
+                       ARRAY[i / 5, i % 11, NULL]::bigint[]
+                FROM (SELECT i, (hashint8(i / 5)::bigint << 32) # hashint8(i / 5 + 7) AS h
+                      FROM generate_series(1, 3000) i) s""")
+            c.execute("INSERT INTO fuzz.t (id) VALUES (0), (-1)")
+            c.execute("CREATE INDEX t_fp ON fuzz.t USING ndd (fp)")
+            c.execute("CREATE INDEX t_f128 ON fuzz.t USING ndd (f128)")
+            c.execute("ANALYZE fuzz.t")
+
+
+def teardown():
+    with admin() as c:
+        for db, _ in DATABASES:
+            c.execute(f"DROP DATABASE IF EXISTS {db}")
+        c.execute(f"DROP ROLE IF EXISTS {ROLE}")
+
+
+# ---------------------------------------------------------------- random values (as SQL text)
+
+BOUNDARY_INTS = ["0", "-1", "1", "2", "3", "64", "128", "129", "2147483647", "-2147483648", "65536", "NULL"]
+
+
+def q(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+def rand_hex(n):
+    return "".join(rng.choice("0123456789abcdef") for _ in range(n))
+
+
+def rand_text():
+    r = rng.random()
+    if r < 0.1:
+        return "''"
+    if r < 0.15:
+        return "NULL"
+    if r < 0.2:  # huge, but modest: workflow functions are being made memory-bounded elsewhere
+        return f"repeat({q(rng.choice(['a ', 'word ', 'é ', 'x']))}, {rng.choice([10000, 100000, 300000])})"
+    if r < 0.3:
+        return "t.doc"
+    if r < 0.4:  # characters outside ASCII and LATIN1 (an error in those databases, never a crash)
+        return q(rng.choice(["naïve café", "日本語のテキスト", "emoji 😀 text", "ß\u00a0nbsp", "tab\tnl\nend"]))
+    if r < 0.5:
+        return f"chr({rng.choice([1, 127, 128, 255, 256, 1000, 65533])}) || 'x'"
+    words = ["the", "quick", "brown", "fox", "123", "4.5", "a", "I", "don't", "--", "!!", "«»"]
+    return q(" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))))
+
+
+def rand_sql_text():
+    return q(rng.choice([
+        "SELECT id, doc FROM fuzz.t", "SELECT id, fp FROM fuzz.t", "SELECT id, f128 FROM fuzz.t",
+        "SELECT id, sketch FROM fuzz.t", "SELECT a.id, b.id FROM fuzz.t a, fuzz.t b WHERE a.id < 30 AND b.id < 30",
+        "SELECT id, id FROM fuzz.t", "SELECT 1", "SELECT NULL::bigint, NULL::text", "", "not sql at all",
+        "SELECT id, doc, doc FROM fuzz.t", "SELECT 1; SELECT 2", "SELECT pg_sleep(5)", "DROP TABLE fuzz.t",
+        "SELECT id, fp FROM fuzz.t ORDER BY random()", "SELECT generate_series(1, 50), 'x'::text",
+        "SELECT id, id + 1, 1.0 FROM fuzz.t", "SELECT id, cluster FROM (VALUES (1::bigint, 1::bigint)) v(id, cluster)",
+        "SELECT id::bigint, fp FROM fuzz.t WHERE id < 100", "SELECT x FROM nonexistent",
+    ]))
+
+
+def rand_array(elem):
+    dims = rng.choice([0, 1, 1, 1, 2, 3])
+    if dims == 0:
+        return "'{}'"
+    n = rng.choice([0, 1, 2, 3, 5, 64, 200, 1000])
+    vals = [rng.choice(["NULL", elem()]) if rng.random() < 0.1 else elem() for _ in range(max(n, 1))]
+    if dims == 1:
+        return "ARRAY[" + ",".join(vals) + "]"
+    inner = max(1, min(n, 4))
+    rows = ["ARRAY[" + ",".join(vals[:inner]) + "]" for _ in range(dims)]
+    return "ARRAY[" + ",".join(rows) + "]"
+
+
+def rand_value(typ, argname):
+    """An SQL expression of (or castable to) typ; a NULL sometimes."""
+    if rng.random() < 0.07:
+        return "NULL"
+    if typ == "text" and argname.endswith("_sql"):
+        return rand_sql_text()
+    if typ in ("integer", "smallint", "bigint", "hamming_distance"):
+        v = rng.choice(BOUNDARY_INTS + [str(rng.randint(-5, 200)), "t.k", "t.id"])
+        return v if typ == "integer" else f"({v})::{typ}"
+    if typ == "simhash64":
+        return rng.choice([f"'{rand_hex(16)}'::simhash64", "t.fp", "t.fp2", "'0'::simhash64",
+                           "(-1)::bigint::simhash64", f"'{rand_hex(rng.randint(1, 20))}'::simhash64"])
+    if typ == "fp128":
+        return rng.choice([f"'{rand_hex(32)}'::fp128", "t.f128", "t.g128",
+                           f"'{rand_hex(rng.randint(1, 40))}'::fp128"])
+    if typ == "hamming_ball":
+        c = rng.choice([16, 32, 20])
+        return rng.choice([f"'({rand_hex(c)},{rng.choice(BOUNDARY_INTS[:-1])})'::hamming_ball",
+                           f"hamming_ball(t.fp, {rng.choice(BOUNDARY_INTS)})",
+                           f"hamming_ball(t.f128, {rng.choice(BOUNDARY_INTS)})", "'(zz,1)'::hamming_ball"])
+    if typ == "cstring":
+        return q(rng.choice([rand_hex(16), rand_hex(32), rand_hex(40), "", "0x" + rand_hex(8), "(1,2)",
+                             f"({rand_hex(16)},-5)", "(,)", "xyz", " 12 ", "-1", "99999999999999"])) + "::cstring"
+    if typ == "text":
+        return rand_text()
+    if typ == "tsvector":
+        return rand_text() + "::tsvector"
+    if typ == "boolean":
+        return rng.choice(["true", "false"])
+    if typ in ("double precision", "real", "numeric"):
+        return rng.choice(["0", "-1", "0.5", "1e308", "'NaN'", "'Infinity'", "'-Infinity'", "1e-300", "7"]) + f"::{typ}"
+    if typ == "bigint[]":
+        return rand_array(lambda: rng.choice(BOUNDARY_INTS[:-1] + ["9223372036854775807", "-9223372036854775808"])) \
+            + "::bigint[]" if rng.random() < 0.85 else "t.sketch"
+    if typ == "text[]":
+        return rand_array(lambda: q(rng.choice(["a", "", "word", "é", "x" * 50]))) + "::text[]"
+    if typ == "double precision[]":
+        return rand_array(lambda: rng.choice(["1", "0", "-1", "'NaN'", "1e308", "0.25"])) + "::float8[]"
+    if typ == "bit":
+        return f"B'{''.join(rng.choice('01') for _ in range(rng.choice([0, 1, 63, 64, 65, 128, 129])))}'"
+    if typ == "uuid":
+        return f"'{rand_hex(8)}-{rand_hex(4)}-{rand_hex(4)}-{rand_hex(4)}-{rand_hex(12)}'::uuid"
+    if typ == "regclass":
+        return rng.choice(["'fuzz.t'::regclass", "'fuzz.t_fp'::regclass", "'fuzz.t_f128'::regclass",
+                           "'pg_class'::regclass", "0::regclass", "'pg_class_oid_index'::regclass"])
+    if typ == "name":
+        return rng.choice(["'fp'", "'id'", "'k'", "'doc'", "'nope'", "''", "'f128'"]) + "::name"
+    if typ == "regconfig":
+        return rng.choice(["'english'", "'simple'", "'french'"]) + "::regconfig"
+    if typ == "anyelement":
+        return rng.choice(["t.fp", "t.f128", "1", "'x'::text"])
+    return "NULL"
+
+
+# ---------------------------------------------------------------- the server's health
+
+
+class Server:
+    def __init__(self):
+        self.sentinel = admin()
+        self.start = self.sentinel.execute("SELECT pg_postmaster_start_time()").fetchone()[0]
+
+    def check(self, query):
+        """True if the server did not restart or crash since the last check."""
+        try:
+            st = self.sentinel.execute("SELECT pg_postmaster_start_time()").fetchone()[0]
+            if st != self.start:
+                fail("server restarted", query, f"pg_postmaster_start_time {self.start} -> {st}")
+                self.start = st
+                return False
+            return True
+        except psycopg.OperationalError as e:
+            fail("server crashed", query, f"the sentinel connection died: {e}")
+            for _ in range(120):  # wait for crash recovery, then go on fuzzing
+                try:
+                    self.sentinel = admin()
+                    self.start = self.sentinel.execute("SELECT pg_postmaster_start_time()").fetchone()[0]
+                    break
+                except psycopg.OperationalError:
+                    time.sleep(1)
+            return False
+
+
+def run_one(conn_factory, state, query, server):
+    """Runs query in a rolled-back transaction; returns (rows or None, conn)."""
+    conn = state.get("conn")
+    if conn is None or conn.closed:
+        conn = state["conn"] = conn_factory()
+    try:
+        with conn.transaction(force_rollback=True):
+            conn.execute("SET LOCAL statement_timeout = '3s'")
+            conn.execute("SET LOCAL work_mem = '4MB'")
+            cur = conn.execute(query)
+            return cur.fetchall() if cur.description else []
+    except psycopg.errors.QueryCanceled:
+        stats["timeouts"] += 1
+    except psycopg.OperationalError as e:
+        if e.sqlstate is None:  # no SQLSTATE: the connection itself failed
+            server.check(query)
+            fail("connection lost", query, str(e).strip())
+            state["conn"] = None
+        else:  # classes 53, 54, 57, 58 are OperationalError too: ordinary errors
+            stats["errors"] += 1
+            error_kinds[e.sqlstate] = error_kinds.get(e.sqlstate, 0) + 1
+    except UnicodeError:  # a SQL_ASCII database returned bytes that are not UTF8: the client's concern
+        stats["errors"] += 1
+    except psycopg.Error as e:
+        stats["errors"] += 1
+        code = e.sqlstate or ""
+        error_kinds[code] = error_kinds.get(code, 0) + 1
+        if VERBOSE:
+            log(f"  {code} {str(e).splitlines()[0][:150]}  <- {query[:200]}")
+        if code.startswith("XX"):
+            fail(f"internal error {code}", query, str(e).strip())
+        if conn.closed or conn.broken:
+            server.check(query)
+            fail("connection lost", query, str(e).strip())
+            state["conn"] = None
+    return None
+
+
+# ---------------------------------------------------------------- part 1: every function and operator
+
+CATALOG = """
+SELECT format('%I.%I', n.nspname, p.proname), p.proname,
+       ARRAY(SELECT format_type(t, NULL) FROM unnest(p.proargtypes) t),
+       coalesce(p.proargnames[1:p.pronargs], ARRAY[]::text[]), p.proretset
+FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ndd'
+WHERE p.prokind = 'f' AND p.prorettype NOT IN ('trigger'::regtype, 'index_am_handler'::regtype)
+  AND NOT 'internal'::regtype = ANY (p.proargtypes)
+"""
+OPERATORS = """
+SELECT o.oprname, format_type(o.oprleft, NULL), format_type(o.oprright, NULL), n.nspname
+FROM pg_operator o JOIN pg_namespace n ON n.oid = o.oprnamespace
+JOIN pg_depend d ON d.classid = 'pg_operator'::regclass AND d.objid = o.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ndd'
+WHERE o.oprleft <> 0
+"""
+
+
+def fuzz_calls(db, deadline, server):
+    with admin(db) as c:
+        funcs = c.execute(CATALOG).fetchall()
+        ops = c.execute(OPERATORS).fetchall()
+    state = {}
+    factory = lambda: psycopg.connect(dbname=db, user=ROLE, autocommit=True, client_encoding="UTF8")  # noqa: E731
+    while time.time() < deadline:
+        if rng.random() < 0.75 or not ops:
+            qual, name, types, argnames, retset = rng.choice(funcs)
+            argnames = list(argnames) + [""] * len(types)
+            args = [rand_value(t, argnames[i] or "") for i, t in enumerate(types)]
+            call = f"{qual}({', '.join(args)})"
+        else:
+            op, left, right, nsp = rng.choice(ops)
+            call = f"({rand_value(left, '')} OPERATOR({nsp}.{op}) {rand_value(right, '')})"
+            retset = False
+        shape = rng.random()
+        if retset:
+            query = f"SELECT * FROM fuzz.t, LATERAL {call} AS r WHERE t.id = {rng.randint(-1, 3000)} LIMIT 50" \
+                if "t." in call else f"SELECT * FROM {call} AS r LIMIT 50"
+        elif "t." in call or shape < 0.3:
+            query = f"SELECT {call} FROM fuzz.t WHERE t.id {rng.choice(['<', '=', '>'])} {rng.randint(-1, 40)}"
+        else:
+            query = f"SELECT {call}"
+        stats["calls"] += 1
+        run_one(factory, state, query, server)
+    if state.get("conn"):
+        state["conn"].close()
+
+
+# ---------------------------------------------------------------- part 2: query shapes vs a seq scan
+
+
+def rand_query():
+    col, other, typ = rng.choice([("fp", "fp2", "simhash64"), ("f128", "g128", "fp128")])
+    const = f"(SELECT {col} FROM fuzz.t WHERE id = {rng.randint(1, 3000)})" if rng.random() < 0.3 else \
+        f"(SELECT {col} FROM fuzz.t WHERE id = {rng.randint(1, 3000)})::text::{typ}"
+    qv = rng.choice([const, const, f"t.{other}", f"t.{col}", "$1"])
+    k = rng.choice(["0", "1", "2", "3", "5", "-1", "200", "t.k", "$2", "(SELECT 2)"])
+    cond = rng.choice([
+        "t.{c} <~> {q} <= {k}", "t.{c} <~> {q} < {k}", "{k} >= t.{c} <~> {q}", "{q} <~> t.{c} <= {k}",
+        "t.{c} <~> {q} BETWEEN 0 AND {k}", "t.{c} <~> {q} = {k}", "ndd_within(t.{c}, {q}, {k})",
+        "t.{c} <@ hamming_ball({q}, {k})", "hamming_ball({q}, {k}) @> t.{c}", "t.{c} <~> {q} > {k}",
+    ]).format(c=col, q=qv, k=k)
+    shape = rng.random()
+    if shape < 0.45:
+        query = f"SELECT t.id FROM fuzz.t t WHERE {cond}"
+        order = "ORDER BY 1"
+    elif shape < 0.65:  # KNN: the distances, in order (ties make the ids a set)
+        query = f"SELECT t.{col} <~> {qv} FROM fuzz.t t ORDER BY t.{col} <~> {qv} LIMIT {rng.choice([1, 5, 50])}"
+        order = None
+    elif shape < 0.85:  # join: the other side is an outer reference
+        cond = cond.replace(qv, f"s.{rng.choice([col, other])}", 1)
+        query = (f"SELECT s.id, t.id FROM fuzz.t s JOIN fuzz.t t ON {cond} WHERE s.id < {rng.randint(1, 40)}")
+        order = "ORDER BY 1, 2"
+    else:  # LIMIT over a radius search, counted
+        query = f"SELECT count(*) FROM (SELECT t.id FROM fuzz.t t WHERE {cond} LIMIT {rng.choice([1, 10, 1000])}) s"
+        order = "LIMIT_COUNT"
+    return query, order, typ, col
+
+
+def fuzz_queries(deadline, server):
+    db = DATABASES[0][0]
+    conn = psycopg.connect(dbname=db, user=ROLE, autocommit=True, client_encoding="UTF8")
+    n = 0
+    while time.time() < deadline:
+        query, order, typ, col = rand_query()
+        generic = "$1" in query or "$2" in query
+        if generic:
+            params = f"(SELECT {col} FROM fuzz.t WHERE id = {rng.randint(1, 3000)}), {rng.choice([0, 2, 3, -1, 300])}"
+        n += 1
+        results = []
+        for index in (True, False):
+            settings = ("SET LOCAL enable_seqscan = off" if index else
+                        "SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off")
+            text = (f"PREPARE fq({typ}, int) AS {query}; SET plan_cache_mode = force_generic_plan; "
+                    f"EXECUTE fq({params})") if generic else query
+            full = f"BEGIN; {settings}; {text}"
+            stats["queries"] += 1
+            try:
+                with conn.transaction(force_rollback=True):
+                    conn.execute("SET LOCAL statement_timeout = '5s'")
+                    for stmt in settings.split("; "):
+                        conn.execute(stmt)
+                    if generic:
+                        conn.execute(f"PREPARE fq{n}_{int(index)}({typ}, int) AS {query}")
+                        conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+                        rows = conn.execute(f"EXECUTE fq{n}_{int(index)}({params})").fetchall()
+                        conn.execute(f"DEALLOCATE fq{n}_{int(index)}")
+                    else:
+                        rows = conn.execute(query).fetchall()
+                results.append(rows if order in (None, "LIMIT_COUNT") else sorted(rows, key=repr))
+            except psycopg.errors.QueryCanceled:
+                stats["timeouts"] += 1
+                results.append(None)
+            except psycopg.OperationalError as e:
+                if e.sqlstate is not None:
+                    stats["errors"] += 1
+                    results.append(("error", e.sqlstate))
+                    continue
+                server.check(full)
+                fail("connection lost", full, str(e).strip())
+                conn = psycopg.connect(dbname=db, user=ROLE, autocommit=True, client_encoding="UTF8")
+                results.append(None)
+            except psycopg.Error as e:
+                stats["errors"] += 1
+                if (e.sqlstate or "").startswith("XX"):
+                    fail(f"internal error {e.sqlstate}", full, str(e).strip())
+                if conn.closed or conn.broken:
+                    server.check(full)
+                    fail("connection lost", full, str(e).strip())
+                    conn = psycopg.connect(dbname=db, user=ROLE, autocommit=True, client_encoding="UTF8")
+                results.append(("error", e.sqlstate))
+        a, b = results
+        if a is None or b is None:
+            continue
+        if a != b:  # LIMIT_COUNT: min(limit, matches), the same for both plans
+            fail("wrong answer", query + (f"  -- EXECUTE with ({params})" if generic else ""),
+                 f"index: {str(a)[:300]}  vs  seq scan: {str(b)[:300]}")
+    conn.close()
+
+
+def main():
+    log(f"fuzz: NDD_FUZZ_SEED={SEED} NDD_FUZZ_SECONDS={SECONDS:g}")
+    t0 = time.time()
+    setup()
+    server = Server()
+    budget = max(SECONDS - (time.time() - t0), 10)
+    per_db = budget * 0.6 / len(DATABASES)
+    for db, enc in DATABASES:
+        start = stats["calls"]
+        fuzz_calls(db, time.time() + per_db, server)
+        server.check(f"(after the calls in {db})")
+        log(f"fuzz: {stats['calls'] - start} calls in {db} ({enc})")
+    fuzz_queries(t0 + SECONDS, server)
+    server.check("(at the end)")
+    log(f"fuzz: {stats['calls']} calls, {stats['queries']} queries, {stats['errors']} errors (expected kinds), "
+        f"{stats['timeouts']} timeouts, {len(failures)} failures; seed {SEED}")
+    log("fuzz: errors by SQLSTATE: " + ", ".join(f"{k} {v}" for k, v in sorted(error_kinds.items(), key=lambda x: -x[1])))
+    if not failures:
+        teardown()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
