@@ -175,6 +175,9 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 	uint64		high = last_page ? PG_UINT64_MAX : ndd_page_low(p + 1, meta->npages) - 1;
 	int			npages = 0;
 	Buffer		primary = InvalidBuffer;
+	BlockNumber first = blkno;
+	BlockNumber hint = InvalidBlockNumber;	/* the first page's insert_at */
+	bool		hint_found = false;
 
 	while (blkno != InvalidBlockNumber)
 	{
@@ -197,6 +200,9 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 		opaque = NddPageGetOpaque(page);
 		if (opaque->kind != want)
 			corrupt(index, "a chain page has the wrong kind", blkno);
+		if (npages == 0)
+			hint = opaque->insert_at;
+		hint_found |= blkno == hint;
 		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
 		if (t < 0)
 		{
@@ -248,6 +254,9 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 	}
 	if (BufferIsValid(primary))
 		UnlockReleaseBuffer(primary);
+	/* inserts start at the hint: one naming a page of another chain would send entries there */
+	if (hint != InvalidBlockNumber && !hint_found)
+		corrupt(index, "a chain's insert hint names a page outside the chain", first);
 	return npages;
 }
 

@@ -39,6 +39,17 @@ new_page_format(const NddMetaPageData *meta, bool nulls, BlockNumber block, Offs
 					   Max(meta->offset_bits, ndd_bits_for(offset)), nf);
 }
 
+/* A chain's insert hint names a page that cannot be part of the chain. */
+static void
+ndd_insert_hint_corrupted(Relation index, BlockNumber primary, BlockNumber hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("ndd index \"%s\" is corrupted: the chain at block %u names block %u as its insert page",
+					RelationGetRelationName(index), primary, hint),
+			 errhint("REINDEX the index.")));
+}
+
 /*
  * Appends one entry to the chain starting at primary. delta/tail are the entry's fingerprint
  * fields (unused on the NULL chain). The search for room starts at the chain's insert_at page
@@ -64,9 +75,17 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 	start = NddPageGetOpaque(BufferGetPage(pbuf))->insert_at;
 	if (start != InvalidBlockNumber && start != primary)
 	{
-		/* the primary's exclusive lock is the bucket lock: lock the chain page it names */
+		/*
+		 * The primary's exclusive lock is the bucket lock: lock the chain page it names. A hint that
+		 * cannot name a page of this chain (damage) must not send the entry elsewhere.
+		 */
+		if (start >= RelationGetNumberOfBlocks(index))
+			ndd_insert_hint_corrupted(index, primary, start);
 		cur = ReadBuffer(index, start);
 		LockBuffer(cur, BUFFER_LOCK_EXCLUSIVE);
+		if (PageIsNew(BufferGetPage(cur)) ||
+			NddPageGetOpaque(BufferGetPage(cur))->kind != (nulls ? NDD_PAGE_NULLS : NDD_PAGE_OVERFLOW))
+			ndd_insert_hint_corrupted(index, primary, start);
 	}
 	for (;;)
 	{

@@ -315,6 +315,7 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	int			e;
 	int			s;
 	bool		any_probe = false;
+	MemoryContext old;
 
 	so->source = SRC_FULL;
 	so->center = center;
@@ -322,6 +323,8 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	so->plan_pages = 0;
 	if (r >= meta->bits)
 		return;
+	/* in the scan's context, reset by every rescan: an inner scan of a join plans once per outer row */
+	old = MemoryContextSwitchTo(so->cxt);
 	e = ndd_layout_key_radius(&meta->layout, r);
 	so->ranges = palloc0(sizeof(NddRange **) * meta->nsegments);
 	so->nranges = palloc0(sizeof(int *) * meta->nsegments);
@@ -355,6 +358,7 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	}
 	if (any_probe)
 		so->source = SRC_PROBE;
+	MemoryContextSwitchTo(old);
 }
 
 /* Adds a key to the pass's results, keeping only the smallest cap of those above lower. */

@@ -41,6 +41,7 @@ echo "peak backend memory: $peak kB"
 # cancellation
 err=$(psql -X -d $db -tA 2>&1 <<'SQL' || true
 SET statement_timeout = '1s';
+SET maintenance_work_mem = '1GB';   -- room for the input, so only the timeout can stop the call
 SELECT count(*) FROM ndd_jaccard_pairs(
   'SELECT g, ''the same short text of a dozen words for every single row here'' FROM generate_series(1, 200000) g', 0.9);
 SQL
