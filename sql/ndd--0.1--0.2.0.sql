@@ -31,6 +31,29 @@ CREATE CAST (simhash64 AS numeric) WITH FUNCTION simhash64_to_numeric(simhash64)
 CREATE CAST (numeric AS simhash64) WITH FUNCTION numeric_to_simhash64(numeric);
 
 ---------------------------------------------------------------------------------------------------
+-- The ndd index's on-disk format is version 3 in 0.2.0 (a per-chain insert hint): the library
+-- refuses an index of the older format, so every ndd index of this database is rebuilt here, in
+-- the update's transaction (ACCESS EXCLUSIVE on each index while it is rebuilt). Other databases
+-- rebuild theirs when they run ALTER EXTENSION ndd UPDATE.
+---------------------------------------------------------------------------------------------------
+
+DO $$
+DECLARE
+    idx regclass;
+BEGIN
+    FOR idx IN
+        SELECT c.oid::regclass FROM pg_catalog.pg_class AS c
+        JOIN pg_catalog.pg_am AS am ON am.oid = c.relam
+        WHERE am.amname = 'ndd' AND c.relkind = 'i'
+        ORDER BY c.oid
+    LOOP
+        RAISE NOTICE 'rebuilding ndd index % for the on-disk format of 0.2.0', idx;
+        EXECUTE pg_catalog.format('REINDEX INDEX %s', idx);
+    END LOOP;
+END
+$$;
+
+---------------------------------------------------------------------------------------------------
 -- The index check (src/sql/30_index.sql): like contrib/amcheck, not executable by PUBLIC (a
 -- superuser grants it; the grantee must also own or be able to read the table).
 ---------------------------------------------------------------------------------------------------
