@@ -547,9 +547,14 @@ check_leaf(Oid indexoid, Oid heapoid)
 	int			save_nestlevel;
 	char	   *line;
 
-	heap = table_open(heapoid, AccessShareLock);
-	index = index_open(indexoid, AccessShareLock);
-	if (IndexGetRelation(indexoid, false) != heapoid)
+	/* either may have been dropped since the catalog lookups: say so, not "could not open" */
+	heap = try_relation_open(heapoid, AccessShareLock);
+	index = heap ? try_relation_open(indexoid, AccessShareLock) : NULL;
+	if (heap == NULL || index == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("index with OID %u or its table was dropped while being checked", indexoid)));
+	if (IndexGetRelation(indexoid, true) != heapoid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("could not open the table of index \"%s\"", RelationGetRelationName(index))));
@@ -581,7 +586,11 @@ ndd_index_check(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not an index", get_rel_name(indexoid) ? get_rel_name(indexoid) : "?")));
-	heapoid = IndexGetRelation(indexoid, false);
+	heapoid = IndexGetRelation(indexoid, true);
+	if (!OidIsValid(heapoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("index with OID %u does not exist", indexoid)));
 	check_privilege(heapoid);
 
 	if (relkind == RELKIND_INDEX)
@@ -602,9 +611,14 @@ ndd_index_check(PG_FUNCTION_ARGS)
 		{
 			Oid			child = lfirst_oid(lc);
 
+			Oid			childheap;
+
 			if (get_rel_relkind(child) != RELKIND_INDEX)
 				continue;
-			appendStringInfo(&out, "\n%s", check_leaf(child, IndexGetRelation(child, false)));
+			childheap = IndexGetRelation(child, true);
+			if (!OidIsValid(childheap))
+				continue;		/* detached or dropped since the list was made */
+			appendStringInfo(&out, "\n%s", check_leaf(child, childheap));
 			nleaves++;
 		}
 		PG_RETURN_TEXT_P(cstring_to_text(psprintf("partitioned ndd index \"%s\": %d leaf indexes checked, all ok%s",
