@@ -209,11 +209,10 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 				: MemoryContextAllocHuge(work, cap_ids * sizeof(int64));
 		}
 		ids[n++] = id;
+		/* after every document (the core's size is O(1) to read): one large text can exceed it */
+		check_memory(*job, fname, n);
 		if ((n & 255) == 0)
-		{
-			check_memory(*job, fname, n);
 			maybe_progress(&last, fname, "documents", n, 0, 0);
-		}
 	}
 	ndd_query_close(&reader);
 	SPI_finish();
