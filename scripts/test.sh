@@ -5,8 +5,9 @@
 # cluster, then runs the TAP tests (test/t/*.pl, each starting its own servers). Everything it
 # needs is in the repository; the evaluation corpus (NDD_CORPUS_DIR) only adds test cases.
 # A failed test shows its reason (gtest's message, the regression diff, the script's output tail,
-# the TAP output and server log). The last line reads "N passed, N failed" (one count per test
-# case: a gtest test, a pg_regress test, a script, a .pl file).
+# the TAP output and server log). The last line reads "N passed, N failed, N skipped" (one count per
+# test case: a gtest test, a pg_regress test, a script, a .pl file; skipped: an optional part, the
+# evaluation corpus or Citus, is missing, and the test said so).
 #
 #   scripts/test.sh            everything
 #   scripts/test.sh unit       only the unit tests
@@ -52,6 +53,7 @@ if make -s PG_CONFIG=$NDD_PGBIN/pg_config build/unit_tests >"$NDD_RUN_DIR/unit.b
 		awk -v n="$name" '$0 ~ "^\\[ RUN      \\] " n "$" {p = 1} p {print} p && $0 ~ "^\\[  FAILED  \\] " n " " {exit}' "$out" >&2
 	done
 	for name in $(sed -n 's/^\[  SKIPPED \] \([A-Za-z0-9_/]*\.[A-Za-z0-9_/]*\).*/\1/p' "$out" | sort -u); do
+		skipped=$((skipped + 1))
 		reason=$(awk -v n="$name" '$0 ~ "^\\[ RUN      \\] " n "$" {p = 1; next} p && /^\[  SKIPPED \]/ {exit} p && /Skipped/ {next} p {print}' "$out" | tr '\n' ' ')
 		ndd_log "skipped unit test $name: ${reason:-no reason given}"
 	done
@@ -66,7 +68,7 @@ else
 	tail -40 "$NDD_RUN_DIR/unit.build" >&2
 	count 0 1 "unit test build"
 fi
-if [ "${1:-}" = unit ]; then echo "${passed} passed, ${failed} failed"; [ "$failed" -eq 0 ]; exit; fi
+if [ "${1:-}" = unit ]; then echo "${passed} passed, ${failed} failed, ${skipped} skipped"; [ "$failed" -eq 0 ]; exit; fi
 
 # ---- everything below needs the installed extension ----
 ndd_build_install || { echo "${passed} passed, $((failed + 1)) failed"; exit 1; }
