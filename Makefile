@@ -27,12 +27,10 @@ DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 REGRESS     = $(sort $(basename $(notdir $(wildcard test/sql/*.sql))))
 REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-# The hot loops count bits; use the instruction when the build machine has it (PGXS builds are
-# made on the machine that runs them).
-POPCNT_FLAG := $(shell grep -qw popcnt /proc/cpuinfo 2>/dev/null && echo -mpopcnt)
-
-PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core $(POPCNT_FLAG)
-PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden $(POPCNT_FLAG)
+# No -mpopcnt or -march: a package built here must run on any CPU of its architecture. The bit
+# count instruction is chosen at run time (src/core/popcount.h).
+PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
+PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden
 SHLIB_LINK  = -lxxhash -lstdc++
 
 # No JIT bitcode: PGXS would compile the C++ core with clang++ without our C++ flags, and
@@ -50,7 +48,7 @@ $(DATA_built): $(SCRIPT_PARTS)
 # ---- unit tests of the pure C++ core (no PostgreSQL involved) ----
 UNIT_SRCS   = $(sort $(wildcard test/unit/*.cpp))
 UNIT_BIN    = build/unit_tests
-UNIT_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Isrc/core $(POPCNT_FLAG)
+UNIT_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Isrc/core
 
 $(UNIT_BIN): $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp src/core/*.h)
 	@mkdir -p build

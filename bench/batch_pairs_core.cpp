@@ -1,6 +1,7 @@
 // batch_pairs_core.cpp
 //    The batch all-pairs mode in the core alone (no PostgreSQL): n random 64-bit fingerprints with
-//    1% planted near-duplicates (1-3 flipped bits), k = 3, for each block count; prints seconds.
+//    1% planted near-duplicates (1-3 flipped bits), k = 3, for each block count; prints seconds and
+//    which bit count ran (NDD_BENCH_PORTABLE=1: the fallback of CPUs without POPCNT).
 //    Build and run: bench/batch_pairs_core.sh [n ...]
 #include <chrono>
 #include <cstdio>
@@ -9,9 +10,23 @@
 #include <vector>
 
 #include "batch_pairs_api.h"
+#include "popcount.h"
 
+namespace {
+
+const char* popcount_variant() {
+#ifdef NDD_POPCOUNT_DISPATCH
+    if (std::getenv("NDD_BENCH_PORTABLE")) ndd_cpu_has_popcnt = 0;
+    return ndd_cpu_has_popcnt ? "run-time-popcnt" : "portable";
+#else
+    return "compile-time-builtin";
+#endif
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+    const char* variant = popcount_variant();
     for (int a = 1; a < argc; a++) {
         size_t n = std::strtoull(argv[a], nullptr, 10);
         std::mt19937_64 rng(1);
@@ -39,8 +54,8 @@ int main(int argc, char** argv) {
                 npairs += got;
             ndd_hamming_pairs_end(it);
             double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            std::printf("n=%zu k=3 nblocks=%d%s status=%d pairs=%zu seconds=%.2f\n", n, nb,
-                        nb == autob ? " (auto)" : "", static_cast<int>(st), npairs, s);
+            std::printf("popcount=%s n=%zu k=3 nblocks=%d%s status=%d pairs=%zu seconds=%.2f\n", variant, n,
+                        nb, nb == autob ? " (auto)" : "", static_cast<int>(st), npairs, s);
         }
     }
     return 0;

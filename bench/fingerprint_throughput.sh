@@ -24,7 +24,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 
 # ---- the core alone ----
 mkdir -p build
-g++ -std=c++17 -O2 $(grep -qw popcnt /proc/cpuinfo && echo -mpopcnt) -Isrc/core -Itest/unit \
+g++ -std=c++17 -O2 -Isrc/core -Itest/unit \
 	-o build/core_throughput bench/core_throughput.cpp test/unit/corpus_reader.cpp src/core/*.cpp -lxxhash
 build/core_throughput "$FILE" "$RUNS"
 

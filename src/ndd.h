@@ -12,6 +12,7 @@
 #include "fmgr.h"
 
 #include "ndd_status.h"
+#include "popcount.h"
 
 /*
  * simhash64: 64 bits, passed by value as an int64 Datum. The text form prints the bits as 16 hex
@@ -59,12 +60,6 @@ typedef struct HammingBall
 
 #define DatumGetHammingBallP(d)		((HammingBall *) DatumGetPointer(d))
 #define PG_GETARG_HAMMING_BALL_P(n)	DatumGetHammingBallP(PG_GETARG_DATUM(n))
-
-static inline int
-ndd_popcount64(uint64 x)
-{
-	return __builtin_popcountll(x);
-}
 
 /* Hamming distance between two fingerprints in the two-word form of HammingBall. */
 static inline int

@@ -10,6 +10,7 @@
 #include "batch_pairs_api.h"
 #include "guard.hpp"
 #include "layout_api.h"
+#include "popcount.h"
 #include "radix_sort.hpp"
 
 // What the C side sees as an opaque handle: a resumable pair loop.
@@ -147,7 +148,7 @@ public:
                         poll_.tick();
                         uint64_t x0 = e[i].p[0] ^ e[j].p[0];
                         uint64_t x1 = W == 2 ? e[i].p[W - 1] ^ e[j].p[W - 1] : 0;
-                        int d = __builtin_popcountll(x0) + __builtin_popcountll(x1);
+                        int d = ndd_popcount64(x0) + (W == 2 ? ndd_popcount64(x1) : 0);
                         if (d > k_) continue;
                         if ((x0 & m0) | (x1 & m1)) continue;  // not this table's key
                         bool earlier = false;  // reported by an earlier table already
