@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "batch_pairs_api.h"
+#include "block_permutation.hpp"
 #include "guard.hpp"
 #include "layout_api.h"
 #include "popcount.h"
@@ -30,66 +31,12 @@ struct __attribute__((packed)) Entry {
     uint32_t row;
 };
 
-// A bit permutation given as source segments (each at most 64 bits) laid end to end.
-struct Permutation {
-    int nseg = 0;
-    uint8_t start[2 * NDD_LAYOUT_MAX_BLOCKS];
-    uint8_t len[2 * NDD_LAYOUT_MAX_BLOCKS];
-};
-
-// Bits [start, start + len) of a 128-bit value (bit 0 = most significant of word 0),
-// right-aligned; 1 <= len <= 64.
-inline uint64_t extract_bits(const uint64_t* v, int start, int len) {
-    int word = start >> 6, off = start & 63;
-    if (off + len <= 64) return (v[word] << off) >> (64 - len);
-    int first = 64 - off;
-    uint64_t head = v[0] & ((uint64_t{1} << first) - 1);
-    uint64_t tail = v[1] >> (64 - (len - first));
-    return (head << (len - first)) | tail;
-}
-
-// Writes the len low bits of x at bit position pos of out (out is zeroed by the caller).
-inline void append_bits(uint64_t* out, int pos, uint64_t x, int len) {
-    int word = pos >> 6, off = pos & 63;
-    if (off + len <= 64) {
-        out[word] |= x << (64 - off - len);
-        return;
-    }
-    int first = 64 - off;
-    out[word] |= x >> (len - first);
-    out[word + 1] |= x << (64 - (len - first));
-}
-
-// The permutation of table t: its key blocks in block order, then the other blocks in order.
-// The table's key is then the leading key_bits[t] bits of the permuted value.
-Permutation table_permutation(const NddLayout& l, int t) {
-    Permutation pm;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int b = 0; b < l.nblocks; b++) {
-            bool in_key = (l.table_blocks[t] >> b) & 1u;
-            if (in_key != (pass == 0)) continue;
-            // A 128-bit block (k = 0 on fp128) is split so every segment fits a word.
-            for (int s = 0; s < l.block_len[b]; s += 64) {
-                int len = std::min(64, l.block_len[b] - s);
-                pm.start[pm.nseg] = static_cast<uint8_t>(l.block_start[b] + s);
-                pm.len[pm.nseg] = static_cast<uint8_t>(len);
-                pm.nseg++;
-            }
-        }
-    }
-    return pm;
-}
-
-// Applies a permutation to a W-word value.
+// Applies a table's permutation to a W-word value.
 template <int W>
-inline void permute(const Permutation& pm, const uint64_t* src, uint64_t* dst) {
+inline void permute(const ndd::BlockPermutation& pm, const uint64_t* src, uint64_t* dst) {
     uint64_t in[2] = {src[0], W == 2 ? src[1] : 0};
-    uint64_t out[2] = {0, 0};
-    int pos = 0;
-    for (int s = 0; s < pm.nseg; s++) {
-        append_bits(out, pos, extract_bits(in, pm.start[s], pm.len[s]), pm.len[s]);
-        pos += pm.len[s];
-    }
+    uint64_t out[2];
+    ndd::permute(pm, in, out);
     for (int w = 0; w < W; w++) dst[w] = out[w];
 }
 
@@ -186,7 +133,7 @@ private:
 
     // Permutes and sorts the fingerprints for table t_ and puts the cursor on its first run.
     void prepare() {
-        Permutation pm = table_permutation(l_, t_);
+        ndd::BlockPermutation pm = ndd::block_permutation(l_, t_);
         for (int u = 0; u <= t_; u++) {
             permute<W>(pm, raw_[u], masks_[u]);
             if (W == 1) masks_[u][1] = 0;

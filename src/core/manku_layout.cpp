@@ -2,26 +2,11 @@
 //    The block and table arithmetic of Manku's permuted-block tables (see layout_api.h).
 #include <cstring>
 
+#include "block_permutation.hpp"
 #include "guard.hpp"
 #include "layout_api.h"
 
 namespace {
-
-// Bits [start, start + len) of fp, right-aligned; len <= 64 and the range stays inside one
-// 128-bit value, possibly straddling the two words.
-inline uint64_t bits_range(const uint64_t fp[2], int start, int len) {
-    if (len == 0) return 0;
-    int word = start >> 6, off = start & 63;
-    if (off + len <= 64) {
-        uint64_t w = fp[word] << off;  // drop the bits before the block
-        return w >> (64 - len);
-    }
-    // straddles the word boundary: the tail of word 0 followed by the head of word 1
-    int first = 64 - off;
-    uint64_t hi = fp[0] & (first == 64 ? ~0ULL : ((1ULL << first) - 1));
-    uint64_t lo = fp[1] >> (64 - (len - first));
-    return (hi << (len - first)) | lo;
-}
 
 uint64_t binomial(int n, int k) {
     if (k < 0 || k > n) return 0;
@@ -93,7 +78,7 @@ extern "C" uint64_t ndd_layout_key(const NddLayout* l, int table, const uint64_t
         if (!(mask & (1u << b))) continue;
         int take = l->block_len[b];
         if (take > nbits - have) take = nbits - have;
-        key = (key << take) | bits_range(fp, l->block_start[b], take);
+        key = (key << take) | ndd::bits_range(fp, l->block_start[b], take);
         have += take;
     }
     return key;
@@ -112,65 +97,30 @@ extern "C" int ndd_layout_key_radius(const NddLayout* l, int k) {
 
 static_assert(sizeof(NddLayout) % 4 == 0, "NddLayout is stored verbatim in index metapages");
 
-namespace {
-
-// Appends len (<= 64) right-aligned bits v to the 128-bit accumulator out[0..1] at bit position pos.
-inline void put_bits(uint64_t out[2], int pos, int len, uint64_t v) {
-    if (len == 0) return;
-    int word = pos >> 6, off = pos & 63;
-    if (off + len <= 64) {
-        out[word] |= v << (64 - off - len);
-        return;
-    }
-    int first = 64 - off;  // bits that still fit in out[word]
-    out[0] |= v >> (len - first);
-    out[1] |= v << (64 - (len - first));
-}
-
-// The blocks of table t in permuted order: its key blocks, then the others, each in block order.
-int permuted_blocks(const NddLayout* l, int table, int order[NDD_LAYOUT_MAX_BLOCKS]) {
-    int n = 0;
-    uint32_t mask = l->table_blocks[table];
-    for (int b = 0; b < l->nblocks; b++)
-        if (mask & (1u << b)) order[n++] = b;
-    for (int b = 0; b < l->nblocks; b++)
-        if (!(mask & (1u << b))) order[n++] = b;
-    return n;
-}
-
-}  // namespace
-
-extern "C" void ndd_layout_permute(const NddLayout* l, int table, const uint64_t fp[2], uint64_t out[2]) {
-    int order[NDD_LAYOUT_MAX_BLOCKS];
-    int n = permuted_blocks(l, table, order);
-    uint64_t src[2] = {fp[0], l->bits == 128 ? fp[1] : 0};
-    out[0] = out[1] = 0;
-    int pos = 0;
-    for (int i = 0; i < n; i++) {
-        int b = order[i];
-        // a block may be wider than 64 bits (one 128-bit block): move it in pieces
-        for (int done = 0; done < l->block_len[b];) {
-            int len = l->block_len[b] - done > 64 ? 64 : l->block_len[b] - done;
-            put_bits(out, pos, len, bits_range(src, l->block_start[b] + done, len));
-            pos += len;
-            done += len;
+ndd::BlockPermutation ndd::block_permutation(const NddLayout& l, int table) {
+    BlockPermutation pm;
+    uint32_t mask = l.table_blocks[table];
+    for (int pass = 0; pass < 2; pass++) {
+        for (int b = 0; b < l.nblocks; b++) {
+            bool in_key = (mask >> b) & 1u;
+            if (in_key != (pass == 0)) continue;
+            for (int done = 0; done < l.block_len[b]; done += 64) {
+                int len = l.block_len[b] - done > 64 ? 64 : l.block_len[b] - done;
+                pm.start[pm.nseg] = static_cast<uint8_t>(l.block_start[b] + done);
+                pm.len[pm.nseg] = static_cast<uint8_t>(len);
+                pm.nseg++;
+            }
         }
     }
+    return pm;
+}
+
+extern "C" void ndd_layout_permute(const NddLayout* l, int table, const uint64_t fp[2], uint64_t out[2]) {
+    uint64_t src[2] = {fp[0], l->bits == 128 ? fp[1] : 0};
+    ndd::permute(ndd::block_permutation(*l, table), src, out);
 }
 
 extern "C" void ndd_layout_unpermute(const NddLayout* l, int table, const uint64_t perm[2], uint64_t out[2]) {
-    int order[NDD_LAYOUT_MAX_BLOCKS];
-    int n = permuted_blocks(l, table, order);
     uint64_t src[2] = {perm[0], l->bits == 128 ? perm[1] : 0};
-    out[0] = out[1] = 0;
-    int pos = 0;
-    for (int i = 0; i < n; i++) {
-        int b = order[i];
-        for (int done = 0; done < l->block_len[b];) {
-            int len = l->block_len[b] - done > 64 ? 64 : l->block_len[b] - done;
-            put_bits(out, l->block_start[b] + done, len, bits_range(src, pos, len));
-            pos += len;
-            done += len;
-        }
-    }
+    ndd::unpermute(ndd::block_permutation(*l, table), src, out);
 }
