@@ -9,10 +9,18 @@
 #
 #   bench/index_bench.sh [rows]        default 1000000; needs a running server (PG* variables)
 #                                      with ndd installed, or NDD_BENCH_CLUSTER=1 to start one
+#   NDD_BENCH_METHODS="..."            the indexed methods (default: btree_4block btree_10table ndd)
+#   NDD_BENCH_RECALL_QUERIES=n         recall over n of the queries, half planted (default: all);
+#                                      the brute-force answers cost one scan per query
+#   NDD_BENCH_SEQ_QUERIES=n            sequential-scan queries timed inside the server (default 20)
 set -euo pipefail
 ROWS=${1:-1000000}
 QUERIES=1000
 CLIENT_SECONDS=${NDD_BENCH_SECONDS:-20}
+METHODS=${NDD_BENCH_METHODS:-btree_4block btree_10table ndd}
+RECALL_QUERIES=${NDD_BENCH_RECALL_QUERIES:-$QUERIES}
+SEQ_QUERIES=${NDD_BENCH_SEQ_QUERIES:-20}
+has() { [[ " $METHODS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 if [ "${NDD_BENCH_CLUSTER:-0}" = 1 ]; then
@@ -24,26 +32,26 @@ PSQL="psql -X -q -v ON_ERROR_STOP=1"
 CPU=${NDD_BENCH_CPU:-1}
 
 ndd_log "data: $ROWS rows, 1% planted near-duplicates, $QUERIES queries"
+NBASE=$((ROWS * 99 / 100)) NPLANT=$((ROWS / 100))
 $PSQL <<SQL
 DROP TABLE IF EXISTS bench, queries CASCADE;
 CREATE EXTENSION IF NOT EXISTS ndd;
-CREATE TABLE bench (id bigint, fpb bigint);
-INSERT INTO bench SELECT g, ('x' || md5(g::text))::bit(64)::bigint FROM generate_series(1, ($ROWS * 99) / 100) g;
-CREATE UNIQUE INDEX bench_id ON bench (id);
+-- row g's fingerprint is the first 64 bits of md5(g); written once, in one pass (no UPDATE and no
+-- VACUUM FULL: at 100M rows those would rewrite the table twice)
+CREATE FUNCTION pg_temp.fpof(g bigint) RETURNS bigint IMMUTABLE LANGUAGE sql AS \$\$ SELECT ('x' || md5(g::text))::bit(64)::bigint \$\$;
+CREATE TABLE bench (id bigint, fpb bigint, fp simhash64);
+INSERT INTO bench SELECT g, h, h::simhash64
+FROM (SELECT g, pg_temp.fpof(g) AS h FROM generate_series(1::bigint, $NBASE) g) s;
 -- 1% planted: copies of random rows with 1..3 flipped bits
-INSERT INTO bench SELECT ($ROWS * 99) / 100 + g,
-	fpb # (1::bigint << (g % 64)) # CASE WHEN g % 3 >= 1 THEN 1::bigint << ((g * 7 + 3) % 64) ELSE 0 END
-	    # CASE WHEN g % 3 = 2 THEN 1::bigint << ((g * 13 + 5) % 64) ELSE 0 END
-FROM (SELECT g, (SELECT fpb FROM bench WHERE id = 1 + (g * 7919) % (($ROWS * 99) / 100)) AS fpb
-      FROM generate_series(1, $ROWS / 100) g) s;
-ALTER TABLE bench ADD COLUMN fp simhash64;
-UPDATE bench SET fp = fpb::simhash64;
+INSERT INTO bench SELECT $NBASE + g, h, h::simhash64
+FROM (SELECT g, fpb # (1::bigint << (g % 64)::int) # CASE WHEN g % 3 >= 1 THEN 1::bigint << ((g * 7 + 3) % 64)::int ELSE 0 END
+	    # CASE WHEN g % 3 = 2 THEN 1::bigint << ((g * 13 + 5) % 64)::int ELSE 0 END AS h
+      FROM (SELECT g, pg_temp.fpof(1 + (g * 7919) % ($NBASE)) AS fpb
+            FROM generate_series(1::bigint, $NPLANT) g) s) t;
 -- half the queries are planted originals (their near-duplicates exist), half random
 CREATE TABLE queries (qid int PRIMARY KEY, q bigint);
-INSERT INTO queries SELECT g, (SELECT fpb FROM bench WHERE id = 1 + (g * 7919) % (($ROWS * 99) / 100)) FROM generate_series(1, $QUERIES / 2) g;
+INSERT INTO queries SELECT g, pg_temp.fpof(1 + (g * 7919) % ($NBASE)) FROM generate_series(1, $QUERIES / 2) g;
 INSERT INTO queries SELECT $QUERIES / 2 + g, ('x' || md5('q' || g))::bit(64)::bigint FROM generate_series(1, $QUERIES / 2) g;
-DROP INDEX bench_id;
-VACUUM FULL bench;
 VACUUM ANALYZE bench; VACUUM ANALYZE queries;
 SQL
 
@@ -64,12 +72,12 @@ declare -A build size
 build[btree_bigint]=$(timed btree "CREATE INDEX bench_plain ON bench (fpb)")
 size[btree_bigint]=$($PSQL -Atc "SELECT pg_relation_size('bench_plain')")
 s4=""; for i in 0 1 2 3; do s4+="CREATE INDEX bench_b4_$i ON bench (((fpb >> $((48 - 16 * i))) & 65535));"; done
-build[btree_4block]=$(timed b4 "$s4")
+has btree_4block && build[btree_4block]=$(timed b4 "$s4") &&
 size[btree_4block]=$($PSQL -Atc "SELECT sum(pg_relation_size(oid)) FROM pg_class WHERE relname LIKE 'bench_b4_%'")
 s10=""; for p in "${pairs[@]}"; do s10+="CREATE INDEX bench_b10_$p ON bench ($(pair_expr $p));"; done
-build[btree_10table]=$(timed b10 "$s10")
+has btree_10table && build[btree_10table]=$(timed b10 "$s10") &&
 size[btree_10table]=$($PSQL -Atc "SELECT sum(pg_relation_size(oid)) FROM pg_class WHERE relname LIKE 'bench_b10_%'")
-build[ndd]=$(timed ndd "CREATE INDEX bench_ndd ON bench USING ndd (fp)")
+has ndd && build[ndd]=$(timed ndd "CREATE INDEX bench_ndd ON bench USING ndd (fp)") &&
 size[ndd]=$($PSQL -Atc "SELECT pg_relation_size('bench_ndd')")
 $PSQL -c "ANALYZE bench"
 
@@ -83,12 +91,14 @@ w10=""; for p in "${pairs[@]}"; do e=$(pair_expr $p); w10+="${w10:+ OR }$e = ${e
 sql[btree_10table]="SELECT id FROM bench, (SELECT q FROM queries WHERE qid = :i) s WHERE ($w10) AND bit_count((fpb # q)::bit(64)) <= 3"
 sql[ndd]="SELECT id FROM bench WHERE fp <~> $Q::simhash64 <= 3"
 
-# brute force answers, then each method's answers for every query: recall
-$PSQL -c "DROP TABLE IF EXISTS truth; CREATE TABLE truth AS SELECT qid, id FROM queries, bench WHERE bit_count((fpb # q)::bit(64)) <= 3"
+# brute force answers, then each method's answers for the same queries (every one, or
+# RECALL_QUERIES of them spread evenly over planted and random ones): recall
+RQ="(SELECT * FROM queries WHERE qid % ($QUERIES / $RECALL_QUERIES) = 0)"
+$PSQL -c "DROP TABLE IF EXISTS truth; CREATE TABLE truth AS SELECT qid, id FROM $RQ qq, bench WHERE bit_count((fpb # q)::bit(64)) <= 3"
 declare -A recall plan
-for m in btree_4block btree_10table ndd; do
+for m in $METHODS; do
 	one=${sql[$m]//:i/qq.qid}
-	recall[$m]=$($PSQL -Atc "SET enable_seqscan = off; WITH got AS (SELECT qq.qid, r.id FROM queries qq, LATERAL ($one) r)
+	recall[$m]=$($PSQL -Atc "SET enable_seqscan = off; WITH got AS (SELECT qq.qid, r.id FROM $RQ qq, LATERAL ($one) r)
 		SELECT round((SELECT count(*) FROM got JOIN truth USING (qid, id))::numeric / greatest(1, (SELECT count(*) FROM truth)), 4)
 		       || CASE WHEN EXISTS (SELECT * FROM got EXCEPT SELECT * FROM truth) THEN ' (false positives!)' ELSE '' END")
 done
@@ -117,7 +127,7 @@ BEGIN
 END $$;
 SQL
 printf '%-14s %10s %12s %12s %10s %10s %12s %12s %8s\n' method build_s size_MB size_vs_bt median_ms p95_ms server_med server_p95 recall
-for m in seqscan btree_4block btree_10table ndd; do
+for m in seqscan $METHODS; do
 	f=$(mktemp); printf '\\set i random(1, %d)\n%s;\n' "$QUERIES" "${sql[$m]}" >"$f"
 	secs=$CLIENT_SECONDS; [ $m = seqscan ] && secs=$((CLIENT_SECONDS / 2 + 1))
 	d=$(mktemp -d)
@@ -125,7 +135,7 @@ for m in seqscan btree_4block btree_10table ndd; do
 	( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T 3 >/dev/null 2>&1 )
 	( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T "$secs" -l --log-prefix=lat >/dev/null 2>&1 )
 	read -r med p95 < <(cat "$d"/lat* | awk '{print $3/1000}' | sort -n | awk '{a[NR]=$1} END {print a[int(NR*0.5)+1], a[int(NR*0.95)+1]}')
-	n=$QUERIES; [ $m = seqscan ] && n=20
+	n=$QUERIES; [ $m = seqscan ] && n=$SEQ_QUERIES
 	IFS='|' read -r smed sp95 < <(taskset -c "$CPU" $PSQL -At \
 		-c "SELECT round(med::numeric, 3), round(p95::numeric, 3) FROM bench_server_ms(\$q\$${sql[$m]}\$q\$, $n)")
 	bsz=${size[$m]:-0}
