@@ -192,9 +192,49 @@ NDD_API NddStatus ndd_fp_shingle_overlap(const char* a, size_t alen, const char*
         out->size_a = static_cast<int64_t>(o.size_a);
         out->size_b = static_cast<int64_t>(o.size_b);
         out->inter = static_cast<int64_t>(o.inter);
-        out->jaccard = ndd::jaccard_of(o);
-        out->containment = ndd::containment_of(o);
+        ndd_fp_overlap_measures(out);
     });
+}
+
+NDD_API NddStatus ndd_fp_shingle_set_bytes(const char* doc, size_t len, int32_t shingle, size_t* bytes,
+                                          NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
+        require_buffer(doc, len);
+        ndd::InterruptPoller poller(interrupt);
+        *bytes = ndd::shingle_set_bytes(doc, len, static_cast<size_t>(shingle), poller);
+    });
+}
+
+NDD_API void ndd_fp_overlap_measures(NddShingleOverlap* out) {
+    ndd::ShingleOverlap o{static_cast<size_t>(out->size_a), static_cast<size_t>(out->size_b),
+                          static_cast<size_t>(out->inter)};
+    out->jaccard = ndd::jaccard_of(o);
+    out->containment = ndd::containment_of(o);
+}
+
+NDD_API NddStatus ndd_shingle_cursor_open(const char* doc, size_t len, int32_t shingle, NddShingleCursor** out) {
+    return ndd::guarded([&] {
+        require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
+        require_buffer(doc, len);
+        *out = reinterpret_cast<NddShingleCursor*>(new ndd::ShingleCursor(doc, len, static_cast<size_t>(shingle)));
+    });
+}
+
+NDD_API NddStatus ndd_shingle_cursor_next(NddShingleCursor* cursor, const char** text, size_t* len, uint64_t* hash,
+                                       int* found, NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        if (!cursor) throw ndd::InvalidArgument("no cursor");
+        ndd::InterruptPoller poller(interrupt);
+        std::string_view s;
+        *found = reinterpret_cast<ndd::ShingleCursor*>(cursor)->next(&s, hash, poller) ? 1 : 0;
+        *text = s.data();
+        *len = s.size();
+    });
+}
+
+NDD_API void ndd_shingle_cursor_close(NddShingleCursor* cursor) {
+    delete reinterpret_cast<ndd::ShingleCursor*>(cursor);
 }
 
 NDD_API NddStatus ndd_fp_word_edit_distance(const char* a, size_t alen, const char* b, size_t blen,

@@ -9,6 +9,7 @@
 
 #include "content_hash.hpp"
 #include "corpus_reader.hpp"
+#include "hashing.hpp"
 #include "similarity.hpp"
 #include "tokenize.hpp"
 
@@ -178,3 +179,46 @@ TEST(ContentHash, NormalizedTextDecides) {
 }
 
 }  // namespace
+
+// Random text of words from a small vocabulary with cased Unicode, separators and invalid bytes.
+std::string random_text(std::mt19937& rng, size_t words) {
+    static const char* vocab[] = {"Alpha", "beta", "GAMMA", "δέλτα", "ΣΊΣΥΦΟΣ", "İstanbul", "x", "42", "q_r", "\xff"};
+    static const char* seps[] = {" ", ", ", "\n", "  --  ", "!"};
+    std::string s;
+    for (size_t i = 0; i < words; i++) {
+        s += vocab[rng() % (sizeof vocab / sizeof *vocab)];
+        s += seps[rng() % (sizeof seps / sizeof *seps)];
+    }
+    return s;
+}
+
+TEST(ShingleCursor, ReadsTheShinglesOfForEachShingle) {
+    std::mt19937 rng(8);
+    ndd::InterruptPoller poller(nullptr);
+    for (size_t words : {0, 1, 2, 3, 5, 40, 300}) {
+        std::string doc = random_text(rng, words);
+        ndd::TokenStream ts = stream(doc);
+        for (size_t k : {1, 2, 4, 9}) {
+            std::vector<std::string> want;
+            ndd::for_each_shingle(ts, k, poller, [&](std::string_view s) { want.emplace_back(s); });
+            std::vector<std::string> got;
+            ndd::ShingleCursor cursor(doc.data(), doc.size(), k);
+            std::string_view s;
+            uint64_t h;
+            while (cursor.next(&s, &h, poller)) {
+                EXPECT_EQ(h, ndd::hash64(s, ndd::kFeatureSeed));
+                got.emplace_back(s);
+            }
+            EXPECT_FALSE(cursor.next(&s, &h, poller)) << "the cursor stays at its end";
+            EXPECT_EQ(got, want) << words << " words, k = " << k;
+        }
+    }
+}
+
+TEST(ShingleCursor, SetBytesCountTokensAndShingles) {
+    ndd::InterruptPoller poller(nullptr);
+    EXPECT_EQ(ndd::shingle_set_bytes("", 0, 4, poller), 0u);
+    // "ab cd ef": 9 bytes with a separator after each token, 3 tokens, 1 shingle of 3 < 4 tokens.
+    EXPECT_EQ(ndd::shingle_set_bytes("AB, cd ef", 9, 4, poller), 9u + 8 * 3 + 16 * 1);
+    EXPECT_EQ(ndd::shingle_set_bytes("AB, cd ef", 9, 2, poller), 9u + 8 * 3 + 16 * 2);
+}
