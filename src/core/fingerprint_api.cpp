@@ -55,10 +55,9 @@ NDD_API NddStatus ndd_fp_simhash_text(const char* doc, size_t len, int32_t shing
                                    NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
-        *out = ndd::simhash_shingles(ts, static_cast<size_t>(shingle), poller);
+        *out = ndd::simhash_shingles(doc, len, static_cast<size_t>(shingle), poller);
     });
 }
 
@@ -100,11 +99,10 @@ NDD_API NddStatus ndd_fp_shingle_minhash(const char* doc, size_t len, int32_t sh
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
         require_range(hashes, 1, NDD_MAX_MINHASHES, "hashes");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
         uint64_t sketch[ndd::kMaxMinhashes];
-        ndd::shingle_minhash(ts, static_cast<size_t>(shingle), static_cast<size_t>(hashes), sketch, poller);
+        ndd::shingle_minhash(doc, len, static_cast<size_t>(shingle), static_cast<size_t>(hashes), sketch, poller);
         std::memcpy(out, sketch, static_cast<size_t>(hashes) * sizeof(uint64_t));
     });
 }
@@ -159,11 +157,10 @@ NDD_API NddStatus ndd_fp_word_list_fingerprints(const char* doc, size_t len, int
                                              NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(lists, 1, NDD_MAX_WORD_LISTS, "lists");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
         uint64_t fps[ndd::kMaxWordLists];
-        size_t n = ndd::word_list_fingerprints(ts, static_cast<size_t>(lists), fps, poller);
+        size_t n = ndd::word_list_fingerprints(doc, len, static_cast<size_t>(lists), fps, poller);
         std::memcpy(out, fps, n * sizeof(uint64_t));
         *count = static_cast<int32_t>(n);
     });
@@ -171,10 +168,9 @@ NDD_API NddStatus ndd_fp_word_list_fingerprints(const char* doc, size_t len, int
 
 NDD_API NddStatus ndd_fp_content_hash(const char* doc, size_t len, NddFp128* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
-        ndd::Fingerprint128 fp = ndd::content_hash(ts);
+        ndd::Fingerprint128 fp = ndd::content_hash(doc, len, poller);
         out->hi = fp.hi;
         out->lo = fp.lo;
     });

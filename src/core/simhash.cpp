@@ -42,6 +42,15 @@ uint64_t simhash_shingles(const TokenStream& ts, size_t k, InterruptPoller& poll
     return voter.result();
 }
 
+uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller& poller) {
+    ShingleCursor shingles(doc, len, k);
+    SimhashVoter voter;
+    std::string_view s;
+    uint64_t h;
+    while (shingles.next(&s, &h, poller)) voter.add(h);
+    return voter.result();
+}
+
 uint64_t simhash_chars(const TokenStream& ts, size_t n, InterruptPoller& poller) {
     if (n < 1) throw InvalidArgument("n-gram size must be at least 1");
     std::string_view text = ts.text();

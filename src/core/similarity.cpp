@@ -128,36 +128,6 @@ size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller&
     return bytes + 8 * n + sizeof(uint64_t) * 2 * shingle_count(n, k);
 }
 
-ShingleCursor::ShingleCursor(const char* doc, size_t len, size_t k) : tokens_(doc, len), k_(k) {
-    if (k < 1) throw InvalidArgument("shingle size must be at least 1");
-}
-
-bool ShingleCursor::next(std::string_view* shingle, uint64_t* hash, InterruptPoller& poller) {
-    if (done_) return false;
-    for (;;) {
-        std::string_view t = tokens_.next(poller);
-        if (t.empty()) {
-            done_ = true;
-            // fewer than k tokens make one shingle of them all (for_each_shingle)
-            if (seen_ == 0 || seen_ >= k_) return false;
-            break;
-        }
-        seen_++;
-        if (lens_.size() == k_) {
-            // drop the oldest token and the space after it (the whole window when k = 1)
-            window_.erase(0, std::min(window_.size(), lens_.front() + 1));
-            lens_.pop_front();
-        }
-        if (!window_.empty()) window_ += ' ';
-        window_.append(t.data(), t.size());
-        lens_.push_back(t.size());
-        if (lens_.size() == k_) break;
-    }
-    *shingle = window_;
-    *hash = hash64(*shingle, kFeatureSeed);
-    return true;
-}
-
 size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t m, unsigned substitution_cost,
                          InterruptPoller& poller) {
     if (substitution_cost != 1 && substitution_cost != 2) throw InvalidArgument("substitution cost must be 1 or 2");

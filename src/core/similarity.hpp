@@ -7,8 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,25 +50,6 @@ ShingleOverlap shingle_overlap(const TokenStream& a, const TokenStream& b, size_
 // its tokens once without keeping them. The caller compares it with its memory budget before
 // choosing the in-memory path (shingle_overlap) over a spilling one (ShingleCursor).
 size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller& poller);
-
-// The word k-shingles of a document read one at a time, repeats included, in the order of
-// for_each_shingle: memory is one shingle, whatever the document's size. The document must outlive
-// the cursor.
-class ShingleCursor {
-public:
-    ShingleCursor(const char* doc, size_t len, size_t k);
-    // Stores the next shingle (valid until the next call) and its hash64(kFeatureSeed); false after
-    // the last one.
-    bool next(std::string_view* shingle, uint64_t* hash, InterruptPoller& poller);
-
-private:
-    TokenCursor tokens_;
-    size_t k_;
-    size_t seen_ = 0;          // tokens read so far
-    bool done_ = false;
-    std::string window_;       // the last (up to) k tokens joined by single spaces
-    std::deque<size_t> lens_;  // their lengths
-};
 
 // |A n B| / |A u B|; 1 when both sets are empty (two texts without words are the same text).
 inline double jaccard_of(const ShingleOverlap& o) {

@@ -10,8 +10,10 @@
 //        none follows it, skipping case-ignorable characters both ways; else to U+03C3.
 #include "tokenize.hpp"
 
+#include <algorithm>
 #include <cstring>
 
+#include "hashing.hpp"
 #include "unicode_tables.hpp"
 
 namespace ndd {
@@ -230,6 +232,36 @@ void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller)
         o += t.size();
     }
     len_ = o;
+}
+
+ShingleCursor::ShingleCursor(const char* doc, size_t len, size_t k) : tokens_(doc, len), k_(k) {
+    if (k < 1) throw InvalidArgument("shingle size must be at least 1");
+}
+
+bool ShingleCursor::next(std::string_view* shingle, uint64_t* hash, InterruptPoller& poller) {
+    if (done_) return false;
+    for (;;) {
+        std::string_view t = tokens_.next(poller);
+        if (t.empty()) {
+            done_ = true;
+            // fewer than k tokens make one shingle of them all (for_each_shingle)
+            if (seen_ == 0 || seen_ >= k_) return false;
+            break;
+        }
+        seen_++;
+        if (lens_.size() == k_) {
+            // drop the oldest token and the space after it (the whole window when k = 1)
+            window_.erase(0, std::min(window_.size(), lens_.front() + 1));
+            lens_.pop_front();
+        }
+        if (!window_.empty()) window_ += ' ';
+        window_.append(t.data(), t.size());
+        lens_.push_back(t.size());
+        if (lens_.size() == k_) break;
+    }
+    *shingle = window_;
+    *hash = hash64(*shingle, kFeatureSeed);
+    return true;
 }
 
 void TokenStream::assign(size_t count, const char* const* items, const size_t* lens, InterruptPoller& poller) {

@@ -18,7 +18,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -118,6 +120,25 @@ void for_each_shingle(const TokenStream& ts, size_t k, InterruptPoller& poller, 
         f(ts.span(i, k));
     }
 }
+
+// The word k-shingles of a document read one at a time, repeats included, in the order of
+// for_each_shingle: memory is one shingle, whatever the document's size. The document must outlive
+// the cursor.
+class ShingleCursor {
+public:
+    ShingleCursor(const char* doc, size_t len, size_t k);
+    // Stores the next shingle (valid until the next call) and its hash64(kFeatureSeed); false after
+    // the last one.
+    bool next(std::string_view* shingle, uint64_t* hash, InterruptPoller& poller);
+
+private:
+    TokenCursor tokens_;
+    size_t k_;
+    size_t seen_ = 0;          // tokens read so far
+    bool done_ = false;
+    std::string window_;       // the last (up to) k tokens joined by single spaces
+    std::deque<size_t> lens_;  // their lengths
+};
 
 // Decodes one UTF-8 character at p (p < end). Returns its length in bytes (>= 1) and stores the code
 // point, or kInvalidCodePoint for a byte that does not start a valid, shortest-form, non-surrogate

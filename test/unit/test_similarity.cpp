@@ -3,6 +3,7 @@
 //    dynamic program and against the corpus ground truth.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "content_hash.hpp"
 #include "corpus_reader.hpp"
 #include "hashing.hpp"
+#include "minhash.hpp"
+#include "simhash.hpp"
 #include "similarity.hpp"
 #include "tokenize.hpp"
 
@@ -221,4 +224,25 @@ TEST(ShingleCursor, SetBytesCountTokensAndShingles) {
     // "ab cd ef": 9 bytes with a separator after each token, 3 tokens, 1 shingle of 3 < 4 tokens.
     EXPECT_EQ(ndd::shingle_set_bytes("AB, cd ef", 9, 4, poller), 9u + 8 * 3 + 16 * 1);
     EXPECT_EQ(ndd::shingle_set_bytes("AB, cd ef", 9, 2, poller), 9u + 8 * 3 + 16 * 2);
+}
+
+// The fingerprints computed while reading a document (ShingleCursor, TokenCursor) equal those of its
+// token stream.
+TEST(ShingleCursor, StreamingFingerprintsEqualThoseOfTheTokenStream) {
+    std::mt19937 rng(15);
+    ndd::InterruptPoller poller(nullptr);
+    for (size_t words : {0, 1, 3, 50, 5000}) {
+        std::string doc = random_text(rng, words);
+        ndd::TokenStream ts = stream(doc);
+        ndd::Fingerprint128 a = ndd::content_hash(ts), b = ndd::content_hash(doc.data(), doc.size(), poller);
+        EXPECT_EQ(a.hi, b.hi);
+        EXPECT_EQ(a.lo, b.lo);
+        for (size_t k : {1, 3, 4}) {
+            EXPECT_EQ(ndd::simhash_shingles(ts, k, poller), ndd::simhash_shingles(doc.data(), doc.size(), k, poller));
+            uint64_t x[100], y[100];
+            ndd::shingle_minhash(ts, k, 100, x, poller);
+            ndd::shingle_minhash(doc.data(), doc.size(), k, 100, y, poller);
+            EXPECT_TRUE(std::equal(x, x + 100, y)) << words << " words, k = " << k;
+        }
+    }
 }
