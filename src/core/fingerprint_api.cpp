@@ -64,10 +64,9 @@ NDD_API NddStatus ndd_fp_simhash_text(const char* doc, size_t len, int32_t shing
 NDD_API NddStatus ndd_fp_simhash_chars(const char* doc, size_t len, int32_t n, uint64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(n, 1, NDD_MAX_SHINGLE, "n");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
-        *out = ndd::simhash_chars(ts, static_cast<size_t>(n), poller);
+        *out = ndd::simhash_chars(doc, len, static_cast<size_t>(n), poller);
     });
 }
 
