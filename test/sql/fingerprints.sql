@@ -5,6 +5,10 @@
 SELECT ndd_tokens('Hello, World! foo_bar 42x can''t');
 SELECT ndd_tokens('Straße ÉCOLE naïve İstanbul ΟΔΟΣ Α.Σ. x² ½ 日本語');
 SELECT ndd_tokens(''), ndd_tokens(' -- _ -- '), ndd_tokens(NULL);
+-- the array is written in place: the same bytes as an array built element by element
+SELECT array_send(t) = array_send(ARRAY(SELECT unnest(t))) AS same_bytes,
+       pg_column_size(t) = pg_column_size(ARRAY(SELECT unnest(t))) AS same_size, array_dims(t), t[3]
+FROM (SELECT ndd_tokens('Straße ÉCOLE naïve ' || repeat('a bb ccc dddd eeeee ', 1000)) AS t) s;
 
 -- simhash of words: fixed values, normalization, and the identities between the variants
 SELECT simhash('The quick brown fox jumps over the lazy dog');
