@@ -236,12 +236,11 @@ NDD_API NddStatus ndd_fp_word_edit_distance(const char* a, size_t alen, const ch
                                          int32_t substitution_cost, int64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(substitution_cost, 1, 2, "substitution_cost");
+        require_buffer(a, alen);
+        require_buffer(b, blen);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ta, tb;
-        tokenize_arg(ta, a, alen, poller);
-        tokenize_arg(tb, b, blen, poller);
         *out = static_cast<int64_t>(
-            ndd::word_edit_distance(ta, tb, static_cast<unsigned>(substitution_cost), poller));
+            ndd::word_edit_distance(a, alen, b, blen, static_cast<unsigned>(substitution_cost), poller));
     });
 }
 

@@ -70,7 +70,8 @@ inline double containment_of(const ShingleOverlap& o) {
 // of the evaluation corpus).
 // Memory O(min(n, m)); time O(max(n, m) * d) for distance d after trimming the common prefix and
 // suffix (a band around the diagonal, doubled until it provably holds the answer), at worst O(n * m).
-size_t word_edit_distance(const TokenStream& a, const TokenStream& b, unsigned substitution_cost,
+// Memory: 4 bytes per token of each document plus each distinct token once.
+size_t word_edit_distance(const char* a, size_t alen, const char* b, size_t blen, unsigned substitution_cost,
                           InterruptPoller& poller);
 
 // The same over sequences of token ids (exposed for tests).

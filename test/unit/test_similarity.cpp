@@ -80,8 +80,7 @@ size_t full_dp(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, s
 TEST(EditDistance, HandMadeCases) {
     ndd::InterruptPoller poller(nullptr);
     auto d = [&](const std::string& a, const std::string& b, unsigned sub = 1) {
-        ndd::TokenStream ta = stream(a), tb = stream(b);
-        return ndd::word_edit_distance(ta, tb, sub, poller);
+        return ndd::word_edit_distance(a.data(), a.size(), b.data(), b.size(), sub, poller);
     };
     EXPECT_EQ(d("k i t t e n", "s i t t i n g"), 3u);
     EXPECT_EQ(d("", ""), 0u);
@@ -94,8 +93,7 @@ TEST(EditDistance, HandMadeCases) {
     EXPECT_EQ(d("one two three", "one 2 three", 2), 2u);
     EXPECT_EQ(d("k i t t e n", "s i t t i n g", 2), 5u);
     EXPECT_EQ(d("a b c d", "b c d a", 2), 2u);
-    ndd::TokenStream x = stream("a"), y = stream("b");
-    EXPECT_THROW(ndd::word_edit_distance(x, y, 3, poller), ndd::InvalidArgument);
+    EXPECT_THROW(ndd::word_edit_distance("a", 1, "b", 1, 3, poller), ndd::InvalidArgument);
 }
 
 TEST(EditDistance, BandedMatchesFullDynamicProgramming) {
@@ -147,9 +145,9 @@ void check_edit_distances(const std::string& docs_file, const std::string& pairs
         // Pairs of documents up to 6,000 words keep the test quick (the distance is O(n d)).
         if (p.edit_dist < 0 || p.ntok_a > 6000 || p.ntok_b > 6000 || checked >= 400) continue;
         checked++;
-        ndd::TokenStream ta = stream(docs[by_id.at(p.a)].text), tb = stream(docs[by_id.at(p.b)].text);
-        long d = static_cast<long>(ndd::word_edit_distance(ta, tb, 2, poller));
-        long lev = static_cast<long>(ndd::word_edit_distance(ta, tb, 1, poller));
+        const std::string &ta = docs[by_id.at(p.a)].text, &tb = docs[by_id.at(p.b)].text;
+        long d = static_cast<long>(ndd::word_edit_distance(ta.data(), ta.size(), tb.data(), tb.size(), 2, poller));
+        long lev = static_cast<long>(ndd::word_edit_distance(ta.data(), ta.size(), tb.data(), tb.size(), 1, poller));
         if ((d != p.edit_dist || lev > d || 2 * lev < d) && bad++ < 5)
             ADD_FAILURE() << p.a << " " << p.b << ": " << d << " (Levenshtein " << lev << ") vs " << p.edit_dist;
     }
