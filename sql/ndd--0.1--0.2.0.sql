@@ -191,6 +191,20 @@ BEGIN
         EXECUTE format('SELECT %s AS fp FROM (SELECT ($1).*) AS ndd_new_row', fp_expr) INTO fp_row USING NEW;
     END IF;
 
+    -- Labelling searches the whole (partitioned) table, so the inserting role must be able to read
+    -- its three columns there, also when it inserts straight into a partition; without this check
+    -- it gets "permission denied" from inside the search, naming a table it never wrote.
+    root := coalesce(pg_catalog.pg_partition_root(TG_RELID), TG_RELID::regclass);
+    FOR i IN 1..3 LOOP
+        column_name := (ARRAY[fp_column, cluster_column, id_column])[i];
+        IF NOT pg_catalog.has_column_privilege(root, column_name, 'SELECT') THEN
+            RAISE EXCEPTION 'permission denied to label rows of table "%": labelling searches table %', TG_TABLE_NAME, root
+                USING ERRCODE = '42501',
+                      DETAIL = format('The inserting role needs SELECT on the columns %I, %I and %I of %s.',
+                                      fp_column, cluster_column, id_column, root),
+                      HINT = format('GRANT SELECT ON %s TO %I;', root, current_user);
+        END IF;
+    END LOOP;
     root := @extschema@.ndd_labelling_lock(TG_RELID::regclass);
     IF fp_row.fp IS NOT NULL THEN
         EXECUTE @extschema@.ndd_nearest_cluster_sql(root, fp_column, cluster_column, id_column, mode = 'conservative')
@@ -312,6 +326,29 @@ $$;
 -- 2.7 kB; 0.2.0 never counts longer tokens, so any 0.1 counted are removed), readable by every role.
 ---------------------------------------------------------------------------------------------------
 
+-- 0.1 allowed collection names up to the btree limit (about 2.7 kB). A longer name than 1000 bytes
+-- would fail the new CHECK and abort the whole update, so such a collection is renamed (with a
+-- warning naming both) to its first 960 bytes (whole characters) followed by " ~" and the md5 of
+-- its full name: short enough, distinct, and its frequencies kept. The rename runs while 0.1's
+-- foreign key still cascades it to ndd_df.
+DO $$
+DECLARE
+    long_name text;
+    short_name text;
+    n int;
+BEGIN
+    FOR long_name IN SELECT c.name FROM @extschema@.ndd_collection AS c WHERE octet_length(c.name) > 1000 LOOP
+        n := 960;
+        WHILE octet_length(left(long_name, n)) > 960 LOOP
+            n := n - 1;
+        END LOOP;
+        short_name := left(long_name, n) || ' ~' || md5(long_name);
+        RAISE WARNING 'ndd 0.2.0 allows collection names of at most 1000 bytes: collection "%" (% bytes) is renamed to "%"',
+            long_name, octet_length(long_name), short_name;
+        UPDATE @extschema@.ndd_collection AS c SET name = short_name WHERE c.name = long_name;
+    END LOOP;
+END
+$$;
 ALTER TABLE ndd_df DROP CONSTRAINT ndd_df_collection_fkey;
 DELETE FROM ndd_df WHERE octet_length(token) > 1000;
 ALTER TABLE ndd_df ADD CONSTRAINT ndd_df_token_check CHECK (octet_length(token) <= 1000);

@@ -1,9 +1,16 @@
 /*
  * similarity.c
  *    Exact verification functions: jaccard() and containment() of word shingle sets, and
- *    word_edit_distance(). Nothing is estimated: shingles are compared as strings.
+ *    word_edit_distance(). Nothing is estimated: shingles are compared as strings. Shingle sets
+ *    that do not fit in work_mem are sorted through tuplesorts that spill to disk.
  */
 #include "ndd.h"
+
+#include "catalog/pg_operator_d.h"
+#include "catalog/pg_type_d.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/tuplesort.h"
 
 #include "fingerprint_api.h"
 #include "fingerprint_args.h"
@@ -11,6 +18,194 @@
 PG_FUNCTION_INFO_V1(ndd_jaccard);
 PG_FUNCTION_INFO_V1(ndd_containment);
 PG_FUNCTION_INFO_V1(ndd_word_edit_distance);
+
+/*
+ * Memory. The in-memory comparison (the core's ShingleSet) needs about 16 bytes per shingle plus a
+ * copy of each token stream, in C++ heap memory PostgreSQL does not see: six times the input and
+ * more. It runs only when the core's exact figure for both sides fits in work_mem. Past that, each
+ * side's shingles go through a tuplesort (work_mem / 2 each, spilling to temporary files) and the
+ * two sorted runs are merged. Both paths compare shingles exactly, as (64-bit hash, text) pairs, so
+ * they count the same sets.
+ */
+
+/*
+ * A shingle as a sort key: a bytea holding its hash (big-endian, so byte order is hash order) and
+ * then its text. bytea's "<" compares bytes, so equal keys are equal (hash, text) pairs.
+ */
+static bytea *
+shingle_key(const char *text, size_t len, uint64 hash, const char *what)
+{
+	bytea	   *key;
+	int			i;
+
+	if (len > MaxAllocSize - VARHDRSZ - sizeof(uint64))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s cannot compare a word shingle of %zu bytes", what, len),
+				 errdetail("A shingle of a text that does not fit in work_mem is sorted as one value of at most 1 GB.")));
+	key = palloc(VARHDRSZ + sizeof(uint64) + len);
+	SET_VARSIZE(key, VARHDRSZ + sizeof(uint64) + len);
+	for (i = 0; i < 8; i++)
+		((unsigned char *) VARDATA(key))[i] = (unsigned char) (hash >> (56 - 8 * i));
+	memcpy(VARDATA(key) + sizeof(uint64), text, len);
+	return key;
+}
+
+/* The core cursor of one side; the reset callback frees it if an error leaves it open. */
+typedef struct CursorHandle
+{
+	NddShingleCursor *cursor;
+	MemoryContextCallback callback;
+} CursorHandle;
+
+static void
+close_cursor(void *arg)
+{
+	CursorHandle *h = arg;
+
+	if (h->cursor)
+		ndd_shingle_cursor_close(h->cursor);
+	h->cursor = NULL;
+}
+
+/* Every shingle of doc (repeats included), sorted by key with at most work_kb of memory. */
+static Tuplesortstate *
+sorted_shingles(const char *doc, size_t len, int32 shingle, int work_kb, const char *what)
+{
+	CursorHandle *h = palloc0(sizeof(CursorHandle));
+	Tuplesortstate *sort;
+
+	h->callback.func = close_cursor;
+	h->callback.arg = h;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &h->callback);
+	ndd_raise_status(ndd_shingle_cursor_open(doc, len, shingle, &h->cursor), what);
+
+	sort = tuplesort_begin_datum(BYTEAOID, ByteaLessOperator, InvalidOid, false, work_kb, NULL, TUPLESORT_NONE);
+	for (;;)
+	{
+		const char *text;
+		size_t		tlen;
+		uint64		hash;
+		int			found;
+		bytea	   *key;
+
+		ndd_raise_status(ndd_shingle_cursor_next(h->cursor, &text, &tlen, &hash, &found, ndd_interrupt_pending),
+						 what);
+		if (!found)
+			break;
+		key = shingle_key(text, tlen, hash, what);
+		tuplesort_putdatum(sort, PointerGetDatum(key), false);
+		pfree(key);
+	}
+	close_cursor(h);
+	tuplesort_performsort(sort);
+	return sort;
+}
+
+/* One side of the merge: its sorted keys, read without repeats. */
+typedef struct SortedSide
+{
+	Tuplesortstate *sort;
+	bytea	   *key;			/* the current key, NULL after the last */
+	int64		distinct;		/* distinct keys read so far */
+} SortedSide;
+
+/* Orders keys as bytea's "<" does: bytes, then length. */
+static int
+key_cmp(const bytea *x, const bytea *y)
+{
+	size_t		xl = VARSIZE_ANY_EXHDR(x);
+	size_t		yl = VARSIZE_ANY_EXHDR(y);
+	int			c = memcmp(VARDATA_ANY(x), VARDATA_ANY(y), Min(xl, yl));
+
+	if (c != 0)
+		return c;
+	return xl < yl ? -1 : (xl > yl ? 1 : 0);
+}
+
+/* Moves side to its next distinct key. */
+static void
+advance(SortedSide *side)
+{
+	Datum		d;
+	bool		isnull;
+
+	CHECK_FOR_INTERRUPTS();
+	while (tuplesort_getdatum(side->sort, true, &d, &isnull, NULL))
+	{
+		bytea	   *key = (bytea *) DatumGetPointer(d);
+
+		if (side->key && key_cmp(key, side->key) == 0)
+		{
+			pfree(key);
+			continue;
+		}
+		if (side->key)
+			pfree(side->key);
+		side->key = key;
+		side->distinct++;
+		return;
+	}
+	if (side->key)
+		pfree(side->key);
+	side->key = NULL;
+}
+
+/* The overlap of a's and b's shingle sets through two tuplesorts, within work_mem. */
+static NddShingleOverlap
+spilled_overlap(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, const char *what)
+{
+	int			work_kb = Max(work_mem / 2, 64);
+	SortedSide	sa = {sorted_shingles(a, alen, shingle, work_kb, what), NULL, 0};
+	SortedSide	sb = {sorted_shingles(b, blen, shingle, work_kb, what), NULL, 0};
+	NddShingleOverlap o;
+
+	memset(&o, 0, sizeof(o));
+	advance(&sa);
+	advance(&sb);
+	while (sa.key && sb.key)
+	{
+		int			c = key_cmp(sa.key, sb.key);
+
+		if (c <= 0)
+			advance(&sa);
+		if (c >= 0)
+			advance(&sb);
+		if (c == 0)
+			o.inter++;
+	}
+	while (sa.key)
+		advance(&sa);
+	while (sb.key)
+		advance(&sb);
+	tuplesort_end(sa.sort);
+	tuplesort_end(sb.sort);
+	o.size_a = sa.distinct;
+	o.size_b = sb.distinct;
+	ndd_fp_overlap_measures(&o);
+	return o;
+}
+
+/*
+ * Whether the in-memory comparison of a and b fits in work_mem. A token takes at least two bytes of
+ * input (itself and a separator), so 24 bytes per input byte bound what the core needs without
+ * reading the texts; only past that bound does the core count it exactly.
+ */
+static bool
+overlap_fits_in_memory(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, const char *what)
+{
+	double		budget = (double) work_mem * 1024.0;
+	size_t		abytes,
+				bbytes;
+
+	if (24.0 * ((double) alen + (double) blen) <= budget)
+		return true;
+	ndd_raise_status(ndd_fp_shingle_set_bytes(a, alen, shingle, &abytes, ndd_interrupt_pending), what);
+	if ((double) abytes > budget)
+		return false;
+	ndd_raise_status(ndd_fp_shingle_set_bytes(b, blen, shingle, &bbytes, ndd_interrupt_pending), what);
+	return (double) abytes + (double) bbytes <= budget;
+}
 
 /* Exact comparison of the shingle sets of the first two (text) arguments. */
 static NddShingleOverlap
@@ -25,6 +220,8 @@ overlap_of_args(FunctionCallInfo fcinfo, const char *what)
 
 	memset(&o, 0, sizeof(o));
 	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
+	if (!overlap_fits_in_memory(a, alen, b, blen, shingle, what))
+		return spilled_overlap(a, alen, b, blen, shingle, what);
 	ndd_raise_status(ndd_fp_shingle_overlap(a, alen, b, blen, shingle, &o, ndd_interrupt_pending), what);
 	return o;
 }

@@ -12,4 +12,18 @@ Fingerprint128 content_hash(const TokenStream& ts) {
     return Fingerprint128{h.high64, h.low64};
 }
 
+Fingerprint128 content_hash(const char* doc, size_t len, InterruptPoller& poller) {
+    TokenCursor tokens(doc, len);
+    XXH3_state_t state;
+    XXH3_128bits_reset_withSeed(&state, kContentSeed);
+    bool first = true;
+    for (std::string_view t = tokens.next(poller); !t.empty(); t = tokens.next(poller)) {
+        if (!first) XXH3_128bits_update(&state, " ", 1);
+        XXH3_128bits_update(&state, t.data(), t.size());
+        first = false;
+    }
+    XXH128_hash_t h = XXH3_128bits_digest(&state);
+    return Fingerprint128{h.high64, h.low64};
+}
+
 }  // namespace ndd

@@ -13,6 +13,9 @@ namespace ndd {
 // high 64 bits of the 128-bit result, lo the low 64. A text without words hashes the empty string.
 Fingerprint128 content_hash(const TokenStream& ts);
 
+// The same for document doc, read token by token (TokenCursor): memory does not grow with it.
+Fingerprint128 content_hash(const char* doc, size_t len, InterruptPoller& poller);
+
 }  // namespace ndd
 
 #endif  // NDD_CONTENT_HASH_HPP

@@ -55,20 +55,18 @@ NDD_API NddStatus ndd_fp_simhash_text(const char* doc, size_t len, int32_t shing
                                    NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
-        *out = ndd::simhash_shingles(ts, static_cast<size_t>(shingle), poller);
+        *out = ndd::simhash_shingles(doc, len, static_cast<size_t>(shingle), poller);
     });
 }
 
 NDD_API NddStatus ndd_fp_simhash_chars(const char* doc, size_t len, int32_t n, uint64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(n, 1, NDD_MAX_SHINGLE, "n");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
-        *out = ndd::simhash_chars(ts, static_cast<size_t>(n), poller);
+        *out = ndd::simhash_chars(doc, len, static_cast<size_t>(n), poller);
     });
 }
 
@@ -100,11 +98,10 @@ NDD_API NddStatus ndd_fp_shingle_minhash(const char* doc, size_t len, int32_t sh
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
         require_range(hashes, 1, NDD_MAX_MINHASHES, "hashes");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
         uint64_t sketch[ndd::kMaxMinhashes];
-        ndd::shingle_minhash(ts, static_cast<size_t>(shingle), static_cast<size_t>(hashes), sketch, poller);
+        ndd::shingle_minhash(doc, len, static_cast<size_t>(shingle), static_cast<size_t>(hashes), sketch, poller);
         std::memcpy(out, sketch, static_cast<size_t>(hashes) * sizeof(uint64_t));
     });
 }
@@ -159,11 +156,10 @@ NDD_API NddStatus ndd_fp_word_list_fingerprints(const char* doc, size_t len, int
                                              NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(lists, 1, NDD_MAX_WORD_LISTS, "lists");
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
         uint64_t fps[ndd::kMaxWordLists];
-        size_t n = ndd::word_list_fingerprints(ts, static_cast<size_t>(lists), fps, poller);
+        size_t n = ndd::word_list_fingerprints(doc, len, static_cast<size_t>(lists), fps, poller);
         std::memcpy(out, fps, n * sizeof(uint64_t));
         *count = static_cast<int32_t>(n);
     });
@@ -171,10 +167,9 @@ NDD_API NddStatus ndd_fp_word_list_fingerprints(const char* doc, size_t len, int
 
 NDD_API NddStatus ndd_fp_content_hash(const char* doc, size_t len, NddFp128* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
+        require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
-        ndd::Fingerprint128 fp = ndd::content_hash(ts);
+        ndd::Fingerprint128 fp = ndd::content_hash(doc, len, poller);
         out->hi = fp.hi;
         out->lo = fp.lo;
     });
@@ -192,21 +187,60 @@ NDD_API NddStatus ndd_fp_shingle_overlap(const char* a, size_t alen, const char*
         out->size_a = static_cast<int64_t>(o.size_a);
         out->size_b = static_cast<int64_t>(o.size_b);
         out->inter = static_cast<int64_t>(o.inter);
-        out->jaccard = ndd::jaccard_of(o);
-        out->containment = ndd::containment_of(o);
+        ndd_fp_overlap_measures(out);
     });
+}
+
+NDD_API NddStatus ndd_fp_shingle_set_bytes(const char* doc, size_t len, int32_t shingle, size_t* bytes,
+                                          NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
+        require_buffer(doc, len);
+        ndd::InterruptPoller poller(interrupt);
+        *bytes = ndd::shingle_set_bytes(doc, len, static_cast<size_t>(shingle), poller);
+    });
+}
+
+NDD_API void ndd_fp_overlap_measures(NddShingleOverlap* out) {
+    ndd::ShingleOverlap o{static_cast<size_t>(out->size_a), static_cast<size_t>(out->size_b),
+                          static_cast<size_t>(out->inter)};
+    out->jaccard = ndd::jaccard_of(o);
+    out->containment = ndd::containment_of(o);
+}
+
+NDD_API NddStatus ndd_shingle_cursor_open(const char* doc, size_t len, int32_t shingle, NddShingleCursor** out) {
+    return ndd::guarded([&] {
+        require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
+        require_buffer(doc, len);
+        *out = reinterpret_cast<NddShingleCursor*>(new ndd::ShingleCursor(doc, len, static_cast<size_t>(shingle)));
+    });
+}
+
+NDD_API NddStatus ndd_shingle_cursor_next(NddShingleCursor* cursor, const char** text, size_t* len, uint64_t* hash,
+                                       int* found, NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        if (!cursor) throw ndd::InvalidArgument("no cursor");
+        ndd::InterruptPoller poller(interrupt);
+        std::string_view s;
+        *found = reinterpret_cast<ndd::ShingleCursor*>(cursor)->next(&s, hash, poller) ? 1 : 0;
+        *text = s.data();
+        *len = s.size();
+    });
+}
+
+NDD_API void ndd_shingle_cursor_close(NddShingleCursor* cursor) {
+    delete reinterpret_cast<ndd::ShingleCursor*>(cursor);
 }
 
 NDD_API NddStatus ndd_fp_word_edit_distance(const char* a, size_t alen, const char* b, size_t blen,
                                          int32_t substitution_cost, int64_t* out, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(substitution_cost, 1, 2, "substitution_cost");
+        require_buffer(a, alen);
+        require_buffer(b, blen);
         ndd::InterruptPoller poller(interrupt);
-        ndd::TokenStream ta, tb;
-        tokenize_arg(ta, a, alen, poller);
-        tokenize_arg(tb, b, blen, poller);
         *out = static_cast<int64_t>(
-            ndd::word_edit_distance(ta, tb, static_cast<unsigned>(substitution_cost), poller));
+            ndd::word_edit_distance(a, alen, b, blen, static_cast<unsigned>(substitution_cost), poller));
     });
 }
 

@@ -112,9 +112,38 @@ NDD_API NddStatus ndd_fp_word_list_fingerprints(const char *doc, size_t len, int
 /* 128-bit hash of doc's normalized token stream. */
 NDD_API NddStatus ndd_fp_content_hash(const char *doc, size_t len, NddFp128 *out, NddInterruptFn interrupt);
 
-/* Exact comparison of the word-shingle sets of a and b. */
+/*
+ * Exact comparison of the word-shingle sets of a and b, in C++ heap memory: the bytes
+ * ndd_fp_shingle_set_bytes gives for each, on top of the inputs.
+ */
 NDD_API NddStatus ndd_fp_shingle_overlap(const char *a, size_t alen, const char *b, size_t blen,
 									  int32_t shingle, NddShingleOverlap *out, NddInterruptFn interrupt);
+
+/* Heap bytes ndd_fp_shingle_overlap needs for doc (one side); reads doc's tokens once. */
+NDD_API NddStatus ndd_fp_shingle_set_bytes(const char *doc, size_t len, int32_t shingle, size_t *bytes,
+										NddInterruptFn interrupt);
+
+/* Fills out->jaccard and out->containment from its three sizes (the definitions of similarity.hpp). */
+NDD_API void ndd_fp_overlap_measures(NddShingleOverlap *out);
+
+/*
+ * The word shingles of a document one at a time (repeats included), holding one shingle in memory:
+ * the way to compare shingle sets that do not fit in memory (sorted outside the core). Open gives a
+ * cursor the caller must close (a C++ object: free it from a memory context callback so an error
+ * cannot leak it); doc must stay valid until then.
+ */
+typedef struct NddShingleCursor NddShingleCursor;
+
+NDD_API NddStatus ndd_shingle_cursor_open(const char *doc, size_t len, int32_t shingle, NddShingleCursor **out);
+
+/*
+ * The next shingle: *text (*len bytes, valid until the next call) and its 64-bit hash, the one
+ * ndd_fp_shingle_overlap orders by; *found = 0 after the last one.
+ */
+NDD_API NddStatus ndd_shingle_cursor_next(NddShingleCursor *cursor, const char **text, size_t *len, uint64_t *hash,
+									   int *found, NddInterruptFn interrupt);
+
+NDD_API void ndd_shingle_cursor_close(NddShingleCursor *cursor);
 
 /*
  * Edit distance between the token sequences of a and b: insertions and deletions cost 1, a

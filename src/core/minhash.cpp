@@ -89,19 +89,32 @@ const MinhashKernel& best_kernel() {
 
 // Sketch of the hashes in xs: t minima (t <= kMaxMinhashes), in chunks so the hashes stay in the L1
 // cache across the permutation blocks and cancellation is checked between chunks.
+constexpr size_t kChunk = 2048;
+
+// The running minima of t permutations, fed chunk by chunk.
+class SketchFolder {
+public:
+    explicit SketchFolder(size_t t) : t_(t), t8_((t + 7) / 8 * 8), a_(minhash_constants().a.data()) {
+        static_assert(kMaxMinhashes % 8 == 0, "kernels work on blocks of 8 permutations");
+        std::fill(mins_, mins_ + t8_, kEmptyMinimum);
+    }
+    void fold(const uint64_t* xs, size_t n) { kernel_.fold(xs, n, a_, t8_, mins_); }
+    void result(uint64_t* out) const { std::copy(mins_, mins_ + t_, out); }
+
+private:
+    size_t t_, t8_;
+    const uint64_t* a_;
+    const MinhashKernel& kernel_ = best_kernel();
+    uint64_t mins_[kMaxMinhashes];
+};
+
 void sketch_of(const uint64_t* xs, size_t n, size_t t, uint64_t* out, InterruptPoller& poller) {
-    static_assert(kMaxMinhashes % 8 == 0, "kernels work on blocks of 8 permutations");
-    const uint64_t* a = minhash_constants().a.data();
-    size_t t8 = (t + 7) / 8 * 8;
-    uint64_t mins[kMaxMinhashes];
-    std::fill(mins, mins + t8, kEmptyMinimum);
-    const MinhashKernel& kernel = best_kernel();
-    constexpr size_t kChunk = 2048;
+    SketchFolder folder(t);
     for (size_t j = 0; j < n; j += kChunk) {
         poller.check();
-        kernel.fold(xs + j, std::min(kChunk, n - j), a, t8, mins);
+        folder.fold(xs + j, std::min(kChunk, n - j));
     }
-    std::copy(mins, mins + t, out);
+    folder.result(out);
 }
 
 }  // namespace
@@ -130,6 +143,23 @@ void shingle_minhash(const TokenStream& ts, size_t k, size_t t, uint64_t* out, I
     hashes.reserve(shingle_count(ts.size(), k));
     for_each_shingle(ts, k, poller, [&](std::string_view s) { hashes.push_back(hash64(s, kFeatureSeed)); });
     sketch_of(hashes.data(), hashes.size(), t, out, poller);
+}
+
+void shingle_minhash(const char* doc, size_t len, size_t k, size_t t, uint64_t* out, InterruptPoller& poller) {
+    if (t < 1 || t > kMaxMinhashes) throw InvalidArgument("number of hashes out of range");
+    ShingleCursor shingles(doc, len, k);
+    SketchFolder folder(t);
+    uint64_t chunk[kChunk];
+    size_t n = 0;
+    std::string_view s;
+    while (shingles.next(&s, &chunk[n], poller)) {
+        if (++n == kChunk) {
+            folder.fold(chunk, n);
+            n = 0;
+        }
+    }
+    folder.fold(chunk, n);
+    folder.result(out);
 }
 
 double minhash_similarity(const uint64_t* a, const uint64_t* b, size_t n) {

@@ -3,6 +3,8 @@
 #include "simhash.hpp"
 
 #include <cmath>
+#include <deque>
+#include <string>
 
 #include "hashing.hpp"
 
@@ -42,32 +44,52 @@ uint64_t simhash_shingles(const TokenStream& ts, size_t k, InterruptPoller& poll
     return voter.result();
 }
 
-uint64_t simhash_chars(const TokenStream& ts, size_t n, InterruptPoller& poller) {
-    if (n < 1) throw InvalidArgument("n-gram size must be at least 1");
-    std::string_view text = ts.text();
+uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller& poller) {
+    ShingleCursor shingles(doc, len, k);
     SimhashVoter voter;
-    if (text.empty()) return voter.result();
+    std::string_view s;
+    uint64_t h;
+    while (shingles.next(&s, &h, poller)) voter.add(h);
+    return voter.result();
+}
 
-    // Ring of the byte offsets of the last n+1 code point starts seen; the gram that ends just before
-    // the newest start begins at the oldest one. The stream is valid UTF-8 (the tokenizer wrote it),
-    // so a code point starts at every byte that is not a continuation byte.
-    std::vector<size_t> ring(n + 1);
-    size_t seen = 0;  // code points started so far
-    const unsigned char* p = reinterpret_cast<const unsigned char*>(text.data());
-    size_t len = text.size();
-    for (size_t i = 0; i < len; i++) {
-        if ((p[i] & 0xC0) == 0x80) continue;
-        poller.tick();
-        if (seen >= n) {
-            size_t start = ring[(seen - n) % (n + 1)];
-            voter.add(hash64(text.substr(start, i - start), kFeatureSeed));
+uint64_t simhash_chars(const char* doc, size_t len, size_t n, InterruptPoller& poller) {
+    if (n < 1) throw InvalidArgument("n-gram size must be at least 1");
+    TokenCursor tokens(doc, len);
+    SimhashVoter voter;
+    // The window: the last (up to) n code points of the stream, buf[start..); lens holds their byte
+    // lengths, oldest first. The stream is valid UTF-8 (the tokenizer wrote it), so a code point
+    // starts at every byte that is not a continuation byte. Dropped bytes are erased only once they
+    // are half of buf, so each byte is moved O(1) times.
+    std::string buf;
+    size_t start = 0;
+    std::deque<unsigned char> lens;
+    size_t seen = 0;  // code points so far
+    auto push = [&](const char* p, size_t cp_len) {
+        if (lens.size() == n) {
+            start += lens.front();
+            lens.pop_front();
         }
-        ring[seen % (n + 1)] = i;
+        if (start >= 4096 && 2 * start >= buf.size()) {
+            buf.erase(0, start);
+            start = 0;
+        }
+        buf.append(p, cp_len);
+        lens.push_back(static_cast<unsigned char>(cp_len));
         seen++;
+        if (lens.size() == n) voter.add(hash64(std::string_view(buf).substr(start), kFeatureSeed));
+    };
+    for (std::string_view t = tokens.next(poller); !t.empty(); t = tokens.next(poller)) {
+        if (seen > 0) push(" ", 1);
+        for (size_t i = 0; i < t.size();) {
+            size_t j = i + 1;
+            while (j < t.size() && (static_cast<unsigned char>(t[j]) & 0xC0) == 0x80) j++;
+            push(t.data() + i, j - i);
+            i = j;
+        }
     }
-    // The last gram ends at the end of the text; with fewer than n code points it is the whole text.
-    size_t start = seen >= n ? ring[(seen - n) % (n + 1)] : 0;
-    voter.add(hash64(text.substr(start), kFeatureSeed));
+    // With fewer than n code points the one gram is the whole text; an empty text has none.
+    if (seen > 0 && seen < n) voter.add(hash64(buf, kFeatureSeed));
     return voter.result();
 }
 

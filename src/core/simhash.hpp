@@ -52,9 +52,13 @@ private:
 // simhash of the word k-shingles of a token stream (k = 1: the words), each occurrence one vote.
 uint64_t simhash_shingles(const TokenStream& ts, size_t k, InterruptPoller& poller);
 
-// simhash of the character n-grams of the stream text (tokens joined by single spaces): every run of
-// n consecutive code points, or the whole text when it has fewer than n, or nothing when empty.
-uint64_t simhash_chars(const TokenStream& ts, size_t n, InterruptPoller& poller);
+// The same for document doc, read shingle by shingle (ShingleCursor): memory does not grow with it.
+uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller& poller);
+
+// simhash of the character n-grams of the stream text of doc (tokens joined by single spaces): every
+// run of n consecutive code points, or the whole text when it has fewer than n, or nothing when
+// empty. Reads doc token by token, holding about n code points.
+uint64_t simhash_chars(const char* doc, size_t len, size_t n, InterruptPoller& poller);
 
 // simhash of explicit features, feature i (bytes items[i], lens[i]) voting with weights[i], or with
 // 1 when weights is null. Every weight must be finite.

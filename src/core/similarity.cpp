@@ -115,6 +115,19 @@ ShingleOverlap shingle_overlap(const TokenStream& a, const TokenStream& b, size_
     return ShingleOverlap{sa.size(), sb.size(), sa.intersection(sb, poller)};
 }
 
+size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller& poller) {
+    if (k < 1) throw InvalidArgument("shingle size must be at least 1");
+    TokenCursor cursor(doc, len);
+    size_t n = 0, bytes = 0;
+    for (std::string_view t = cursor.next(poller); !t.empty(); t = cursor.next(poller)) {
+        n++;
+        bytes += t.size() + 1;
+    }
+    // TokenStream allocates 1.5 * len for its text but touches only what it writes; its offsets
+    // vector grows by doubling, so up to twice 4 bytes per token.
+    return bytes + 8 * n + sizeof(uint64_t) * 2 * shingle_count(n, k);
+}
+
 size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t m, unsigned substitution_cost,
                          InterruptPoller& poller) {
     if (substitution_cost != 1 && substitution_cost != 2) throw InvalidArgument("substitution cost must be 1 or 2");
@@ -145,23 +158,25 @@ size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t 
     }
 }
 
-size_t word_edit_distance(const TokenStream& a, const TokenStream& b, unsigned substitution_cost,
+size_t word_edit_distance(const char* a, size_t alen, const char* b, size_t blen, unsigned substitution_cost,
                           InterruptPoller& poller) {
     // Tokens become small integers (equal strings, equal ids) so the inner loop compares integers.
-    std::unordered_map<std::string_view, uint32_t, TokenHash> ids;
-    ids.reserve(a.size() + b.size());
-    auto intern = [&](const TokenStream& ts) {
+    // They are read with a TokenCursor, so what is kept is 4 bytes per token and each distinct token
+    // once, not the two token streams.
+    std::unordered_map<std::string, uint32_t, TokenHash> ids;
+    auto intern = [&](const char* doc, size_t len) {
+        TokenCursor tokens(doc, len);
         std::vector<uint32_t> out;
-        out.reserve(ts.size());
-        for (size_t i = 0; i < ts.size(); i++) {
-            poller.tick();
-            auto it = ids.emplace(ts.token(i), static_cast<uint32_t>(ids.size())).first;
+        for (std::string_view t = tokens.next(poller); !t.empty(); t = tokens.next(poller)) {
+            auto it = ids.find(std::string(t));
+            if (it == ids.end()) it = ids.emplace(std::string(t), static_cast<uint32_t>(ids.size())).first;
             out.push_back(it->second);
         }
+        out.shrink_to_fit();
         return out;
     };
-    std::vector<uint32_t> ia = intern(a);
-    std::vector<uint32_t> ib = intern(b);
+    std::vector<uint32_t> ia = intern(a, alen);
+    std::vector<uint32_t> ib = intern(b, blen);
     return edit_distance_ids(ia.data(), ia.size(), ib.data(), ib.size(), substitution_cost, poller);
 }
 

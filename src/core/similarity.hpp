@@ -45,6 +45,12 @@ private:
 // Exact set sizes for word k-shingles.
 ShingleOverlap shingle_overlap(const TokenStream& a, const TokenStream& b, size_t k, InterruptPoller& poller);
 
+// Bytes of C++ heap that ShingleSet over TokenStream needs for one document with word k-shingles (the
+// stream, its token offsets with the vector's growth, and 16 bytes per shingle), found by reading
+// its tokens once without keeping them. The caller compares it with its memory budget before
+// choosing the in-memory path (shingle_overlap) over a spilling one (ShingleCursor).
+size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller& poller);
+
 // |A n B| / |A u B|; 1 when both sets are empty (two texts without words are the same text).
 inline double jaccard_of(const ShingleOverlap& o) {
     size_t uni = o.size_a + o.size_b - o.inter;
@@ -64,7 +70,8 @@ inline double containment_of(const ShingleOverlap& o) {
 // of the evaluation corpus).
 // Memory O(min(n, m)); time O(max(n, m) * d) for distance d after trimming the common prefix and
 // suffix (a band around the diagonal, doubled until it provably holds the answer), at worst O(n * m).
-size_t word_edit_distance(const TokenStream& a, const TokenStream& b, unsigned substitution_cost,
+// Memory: 4 bytes per token of each document plus each distinct token once.
+size_t word_edit_distance(const char* a, size_t alen, const char* b, size_t blen, unsigned substitution_cost,
                           InterruptPoller& poller);
 
 // The same over sequences of token ids (exposed for tests).

@@ -10,8 +10,10 @@
 //        none follows it, skipping case-ignorable characters both ways; else to U+03C3.
 #include "tokenize.hpp"
 
+#include <algorithm>
 #include <cstring>
 
+#include "hashing.hpp"
 #include "unicode_tables.hpp"
 
 namespace ndd {
@@ -152,67 +154,114 @@ size_t encode_utf8(uint32_t cp, char* out) {
     return 4;
 }
 
-void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller) {
+TokenCursor::TokenCursor(const char* doc, size_t len) {
     if (len > kMaxDocumentBytes) throw InvalidArgument("document too large");
+    begin_ = reinterpret_cast<const unsigned char*>(len ? doc : "");
+    end_ = begin_ + len;
+    p_ = begin_;
+    poll_at_ = begin_;
+}
+
+void TokenCursor::grow(size_t need) {
+    size_t cap = cap_ ? cap_ : 64;
+    while (cap < need) cap *= 2;
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    if (len_) std::memcpy(bigger.get(), token_.get(), len_);
+    token_ = std::move(bigger);
+    cap_ = cap;
+}
+
+std::string_view TokenCursor::next(InterruptPoller& poller) {
+    len_ = 0;
+    while (p_ < end_) {
+        // Poll for cancellation once per 64 kB of input; the inner loops stay branch-light.
+        if (p_ >= poll_at_) {
+            poller.check();
+            poll_at_ = end_ - p_ > 65536 ? p_ + 65536 : end_;
+        }
+        unsigned char b = *p_;
+        if (b < 0x80) {
+            if (!kAscii.cls[b]) {
+                p_++;
+                if (len_) return std::string_view(token_.get(), len_);
+                continue;
+            }
+            // A run of ASCII letters and digits (up to the next poll) is lowercased in one go.
+            const unsigned char* q = p_;
+            while (q < poll_at_ && *q < 0x80 && kAscii.cls[*q]) q++;
+            char* out = room(static_cast<size_t>(q - p_));
+            for (; p_ < q; p_++) *out++ = static_cast<char>(kAscii.cls[*p_] == 2 ? (*p_ | 0x20) : *p_);
+            len_ = static_cast<size_t>(out - token_.get());
+            continue;
+        }
+        uint32_t cp;
+        const unsigned char* start = p_;
+        p_ += decode_utf8(p_, end_, &cp);
+        uint32_t lower;
+        bool ends_after = false;
+        if (cp == kCapitalSigma) {
+            lower = is_final_sigma(begin_, start, p_, end_) ? kFinalSigma : kSmallSigma;
+        } else if (cp == kCapitalIWithDot) {
+            lower = 'i';
+            ends_after = true;  // the U+0307 that follows the "i" is not a letter
+        } else {
+            lower = unicode::to_lower_simple(cp);
+        }
+        if (cp != kInvalidCodePoint && unicode::is_alnum(lower)) {
+            len_ += encode_utf8(lower, room(4));
+            if (ends_after) return std::string_view(token_.get(), len_);
+        } else if (len_) {
+            return std::string_view(token_.get(), len_);
+        }
+    }
+    return std::string_view(token_.get(), len_);
+}
+
+void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller) {
+    TokenCursor cursor(doc, len);
     // Lowercasing grows a character by at most half (2 bytes -> 3), and a separating space in the
     // output always stands for at least one separator byte of the input: 1.5 * len bounds the output.
     buf_.reset(new char[len + len / 2 + 4]);
     starts_.clear();
     char* out = buf_.get();
     size_t o = 0;
-    bool in_token = false;
-
-    const unsigned char* begin = reinterpret_cast<const unsigned char*>(doc);
-    const unsigned char* end = begin + len;
-    const unsigned char* p = begin;
-
-    // Starts a token at the current output position, after a space if one precedes it.
-    auto open_token = [&]() {
+    for (std::string_view t = cursor.next(poller); !t.empty(); t = cursor.next(poller)) {
         if (!starts_.empty()) out[o++] = ' ';
         starts_.push_back(static_cast<uint32_t>(o));
-        in_token = true;
-    };
-
-    while (p < end) {
-        // Poll for cancellation once per 64 kB; the inner loop itself stays branch-light.
-        const unsigned char* chunk_end = end - p > 65536 ? p + 65536 : end;
-        poller.check();
-        while (p < chunk_end) {
-            unsigned char b = *p;
-            if (b < 0x80) {
-                uint8_t cls = kAscii.cls[b];
-                if (cls) {
-                    if (!in_token) open_token();
-                    out[o++] = static_cast<char>(cls == 2 ? (b | 0x20) : b);
-                } else {
-                    in_token = false;
-                }
-                p++;
-                continue;
-            }
-            uint32_t cp;
-            const unsigned char* start = p;
-            p += decode_utf8(p, end, &cp);
-            uint32_t lower;
-            bool ends_after = false;
-            if (cp == kCapitalSigma) {
-                lower = is_final_sigma(begin, start, p, end) ? kFinalSigma : kSmallSigma;
-            } else if (cp == kCapitalIWithDot) {
-                lower = 'i';
-                ends_after = true;  // the U+0307 that follows the "i" is not a letter
-            } else {
-                lower = unicode::to_lower_simple(cp);
-            }
-            if (cp != kInvalidCodePoint && unicode::is_alnum(lower)) {
-                if (!in_token) open_token();
-                o += encode_utf8(lower, out + o);
-                if (ends_after) in_token = false;
-            } else {
-                in_token = false;
-            }
-        }
+        std::memcpy(out + o, t.data(), t.size());
+        o += t.size();
     }
     len_ = o;
+}
+
+ShingleCursor::ShingleCursor(const char* doc, size_t len, size_t k) : tokens_(doc, len), k_(k) {
+    if (k < 1) throw InvalidArgument("shingle size must be at least 1");
+}
+
+bool ShingleCursor::next(std::string_view* shingle, uint64_t* hash, InterruptPoller& poller) {
+    if (done_) return false;
+    for (;;) {
+        std::string_view t = tokens_.next(poller);
+        if (t.empty()) {
+            done_ = true;
+            // fewer than k tokens make one shingle of them all (for_each_shingle)
+            if (seen_ == 0 || seen_ >= k_) return false;
+            break;
+        }
+        seen_++;
+        if (lens_.size() == k_) {
+            // drop the oldest token and the space after it (the whole window when k = 1)
+            window_.erase(0, std::min(window_.size(), lens_.front() + 1));
+            lens_.pop_front();
+        }
+        if (!window_.empty()) window_ += ' ';
+        window_.append(t.data(), t.size());
+        lens_.push_back(t.size());
+        if (lens_.size() == k_) break;
+    }
+    *shingle = window_;
+    *hash = hash64(*shingle, kFeatureSeed);
+    return true;
 }
 
 void TokenStream::assign(size_t count, const char* const* items, const size_t* lens, InterruptPoller& poller) {

@@ -18,7 +18,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +31,35 @@ namespace ndd {
 // Largest document the core accepts (bytes). Offsets in a TokenStream are 32-bit and the stream can
 // be 1.5 times the input (a 2-byte letter can lowercase to 3 bytes); PostgreSQL values stop at 1 GB.
 constexpr size_t kMaxDocumentBytes = size_t(1) << 31;
+
+// Reads the normalized tokens of a document one at a time without keeping them: the memory it
+// holds is one token, whatever the document's size. TokenStream::tokenize is built on it, so both
+// see the same tokens. The document must outlive the cursor.
+class TokenCursor {
+public:
+    // Throws InvalidArgument for a document over kMaxDocumentBytes.
+    TokenCursor(const char* doc, size_t len);
+
+    // The next token (valid until the next call), or an empty view after the last one.
+    std::string_view next(InterruptPoller& poller);
+
+private:
+    const unsigned char* begin_;
+    const unsigned char* end_;
+    const unsigned char* p_;
+    const unsigned char* poll_at_;  // where the next cancellation poll is due
+    // The current token. A hand-managed buffer: std::string's resize and append are out-of-line
+    // calls that made tokenizing 1.6 times slower.
+    std::unique_ptr<char[]> token_;
+    size_t len_ = 0;
+    size_t cap_ = 0;
+    // Room for `extra` more bytes of the token.
+    char* room(size_t extra) {
+        if (len_ + extra > cap_) grow(len_ + extra);
+        return token_.get() + len_;
+    }
+    void grow(size_t need);
+};
 
 // The normalized token stream of one document.
 class TokenStream {
@@ -89,6 +120,25 @@ void for_each_shingle(const TokenStream& ts, size_t k, InterruptPoller& poller, 
         f(ts.span(i, k));
     }
 }
+
+// The word k-shingles of a document read one at a time, repeats included, in the order of
+// for_each_shingle: memory is one shingle, whatever the document's size. The document must outlive
+// the cursor.
+class ShingleCursor {
+public:
+    ShingleCursor(const char* doc, size_t len, size_t k);
+    // Stores the next shingle (valid until the next call) and its hash64(kFeatureSeed); false after
+    // the last one.
+    bool next(std::string_view* shingle, uint64_t* hash, InterruptPoller& poller);
+
+private:
+    TokenCursor tokens_;
+    size_t k_;
+    size_t seen_ = 0;          // tokens read so far
+    bool done_ = false;
+    std::string window_;       // the last (up to) k tokens joined by single spaces
+    std::deque<size_t> lens_;  // their lengths
+};
 
 // Decodes one UTF-8 character at p (p < end). Returns its length in bytes (>= 1) and stores the code
 // point, or kInvalidCodePoint for a byte that does not start a valid, shortest-form, non-surrogate

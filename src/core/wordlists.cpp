@@ -9,18 +9,24 @@
 
 namespace ndd {
 
-size_t word_list_fingerprints(const TokenStream& ts, size_t lists, uint64_t* out, InterruptPoller& poller) {
+size_t word_list_fingerprints(const char* doc, size_t len, size_t lists, uint64_t* out, InterruptPoller& poller) {
     if (lists < 1 || lists > kMaxWordLists) throw InvalidArgument("number of lists out of range");
+    TokenCursor tokens(doc, len);
     std::vector<uint64_t> words;
-    words.reserve(ts.size());
-    for (size_t i = 0; i < ts.size(); i++) {
-        poller.tick();
-        words.push_back(hash64(ts.token(i), kFeatureSeed));
+    size_t distinct = 0;  // words[0..distinct) is sorted and without repeats
+    auto compact = [&]() {
+        poller.check();
+        std::sort(words.begin() + static_cast<std::ptrdiff_t>(distinct), words.end());
+        std::inplace_merge(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(distinct), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        distinct = words.size();
+        poller.check();
+    };
+    for (std::string_view t = tokens.next(poller); !t.empty(); t = tokens.next(poller)) {
+        words.push_back(hash64(t, kFeatureSeed));
+        if (words.size() - distinct >= (size_t(1) << 20)) compact();
     }
-    poller.check();
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    poller.check();
+    compact();
 
     std::vector<uint64_t> sums(lists, 0);
     std::vector<bool> used(lists, false);

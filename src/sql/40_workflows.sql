@@ -207,6 +207,20 @@ BEGIN
         EXECUTE format('SELECT %s AS fp FROM (SELECT ($1).*) AS ndd_new_row', fp_expr) INTO fp_row USING NEW;
     END IF;
 
+    -- Labelling searches the whole (partitioned) table, so the inserting role must be able to read
+    -- its three columns there, also when it inserts straight into a partition; without this check
+    -- it gets "permission denied" from inside the search, naming a table it never wrote.
+    root := coalesce(pg_catalog.pg_partition_root(TG_RELID), TG_RELID::regclass);
+    FOR i IN 1..3 LOOP
+        column_name := (ARRAY[fp_column, cluster_column, id_column])[i];
+        IF NOT pg_catalog.has_column_privilege(root, column_name, 'SELECT') THEN
+            RAISE EXCEPTION 'permission denied to label rows of table "%": labelling searches table %', TG_TABLE_NAME, root
+                USING ERRCODE = '42501',
+                      DETAIL = format('The inserting role needs SELECT on the columns %I, %I and %I of %s.',
+                                      fp_column, cluster_column, id_column, root),
+                      HINT = format('GRANT SELECT ON %s TO %I;', root, current_user);
+        END IF;
+    END LOOP;
     root := @extschema@.ndd_labelling_lock(TG_RELID::regclass);
     IF fp_row.fp IS NOT NULL THEN
         EXECUTE @extschema@.ndd_nearest_cluster_sql(root, fp_column, cluster_column, id_column, mode = 'conservative')

@@ -107,8 +107,10 @@ def rand_text():
         return "''"
     if r < 0.15:
         return "NULL"
-    if r < 0.2:  # huge, but modest: workflow functions are being made memory-bounded elsewhere
+    if r < 0.17:  # huge, but modest: workflow functions are being made memory-bounded elsewhere
         return f"repeat({q(rng.choice(['a ', 'word ', 'é ', 'x']))}, {rng.choice([10000, 100000, 300000])})"
+    if r < 0.2:  # huge with distinct words: past 4MB of work_mem, jaccard/containment sort on disk
+        return f"(SELECT string_agg(g::text, ' ') FROM generate_series(1, {rng.choice([50000, 200000])}) g)"
     if r < 0.3:
         return "t.doc"
     if r < 0.4:  # characters outside ASCII and LATIN1 (an error in those databases, never a crash)

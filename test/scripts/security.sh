@@ -9,7 +9,8 @@
 #     in public). The attacker must still not be superuser and its functions must never have run.
 #  3. The labelling lock: another role holding pg_advisory_lock(7234660, <table oid>) (0.1's
 #     key) no longer stalls labelled inserts, and a role without INSERT cannot take the new lock
-#     (42501, at once, while a labelling transaction holds it).
+#     (42501, at once, while a labelling transaction holds it). A role that may insert into a
+#     partition but not read the partitioned table gets a clear 42501 naming the table.
 #  4. ndd_index_check by a role without rights on the table: refused (42501) without taking a
 #     lock: it does not wait behind a session holding ACCESS EXCLUSIVE on the table.
 # Waiting is detected with lock_timeout (an error, 55P03, if a statement waits), not with timings.
@@ -159,6 +160,26 @@ echo "insert while another role holds the old advisory key: $ins"
 took=$(held postgres "INSERT INTO labelled (fp) VALUES ('3')" regress_ndd_nobody "SELECT ndd_labelling_lock('labelled')")
 echo "a role without INSERT asks for the labelling lock: $took"
 echo "$took" | grep -q '42501' || fail "a role without INSERT could take (or wait for) the labelling lock: $took"
+
+# a role that may insert into a partition but not read the partitioned table: labelling searches
+# the whole table, so the insert fails with 42501 naming that table (it used to fail inside the
+# search, "permission denied for table", in the context of an SQL statement the role never wrote)
+q <<'SQL'
+CREATE TABLE parted (id bigint PRIMARY KEY, fp simhash64, cluster_id bigint) PARTITION BY RANGE (id);
+CREATE TABLE parted_low PARTITION OF parted FOR VALUES FROM (0) TO (100);
+CREATE TRIGGER label BEFORE INSERT ON parted FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp');
+GRANT SELECT, INSERT ON parted_low TO regress_ndd_nobody;
+SQL
+part=$(psql -X -q -A -t -d $db -U regress_ndd_nobody -v VERBOSITY=verbose -c "INSERT INTO parted_low VALUES (1, '1')" 2>&1 | head -2 | tr '\n' ' ' || true)
+echo "a role with INSERT on a partition only inserts there: $part"
+echo "$part" | grep -q '42501: permission denied to label rows of table "parted_low": labelling searches table public.parted' ||
+	fail "an insert into a partition by a role that cannot read the partitioned table did not fail clearly: $part"
+# with SELECT on the partitioned table (column privileges suffice) the same insert labels its row
+q -c "GRANT SELECT (id, fp, cluster_id) ON parted TO regress_ndd_nobody"
+part=$(psql -X -q -A -t -d $db -U regress_ndd_nobody -v ON_ERROR_STOP=1 -c "INSERT INTO parted_low VALUES (2, '1') RETURNING cluster_id" 2>&1 || true)
+echo "the same role with SELECT on the partitioned table: cluster $part"
+[ "$part" = "2" ] || fail "a role with SELECT on the partitioned table could not label its row: $part"
+q -c "DROP TABLE parted"
 
 # ---- 4. ndd_index_check: no right, no lock ----
 q -c "CREATE INDEX labelled_fp ON labelled USING ndd (fp)" -c "GRANT EXECUTE ON FUNCTION ndd_index_check(regclass) TO regress_ndd_nobody" \

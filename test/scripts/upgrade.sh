@@ -5,7 +5,10 @@
 #   database ndd_upgrade_old: CREATE EXTENSION ndd VERSION '0.1', a table of fingerprints with ndd
 #     (and btree) indexes, then ALTER EXTENSION ndd UPDATE;
 #   database ndd_upgrade_new: CREATE EXTENSION ndd;
-#   both described object by object (describe() below) and compared line by line.
+#   both described object by object (describe() below: definitions, comments, constraints,
+#   triggers, ACLs and initial privileges) and compared line by line.
+# A 0.1 collection whose name is longer than 0.2.0's 1000 bytes is renamed by the update, with a
+# warning, and keeps its document frequencies.
 # Needs PGHOST/PGPORT/PGUSER of a throwaway cluster with ndd installed.
 set -euo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -30,6 +33,8 @@ FROM generate_series(1, 3000) g,
 CREATE INDEX docs_fp ON docs USING ndd (fp);
 CREATE INDEX docs_bf ON docs USING ndd (bf);
 CREATE INDEX docs_fp_btree ON docs (fp);
+-- document frequencies, one collection with a name 0.1 accepted and 0.2.0 does not (1500 bytes)
+SELECT ndd_df_add(repeat('é', 750), 'alpha beta beta'), ndd_df_add('short', 'alpha');
 SQL
 [ "$($PSQL -d $OLD -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")" = 0.1 ]
 # what 0.1 answers, to compare after the update
@@ -48,7 +53,17 @@ SQL
 }
 answers $OLD >"$work/before"
 
-$PSQL -d $OLD -c "ALTER EXTENSION ndd UPDATE"
+$PSQL -d $OLD -c "ALTER EXTENSION ndd UPDATE" 2>"$work/update.log" || { cat "$work/update.log"; exit 1; }
+cat "$work/update.log"
+grep -q 'collection "é.*" (1500 bytes) is renamed to' "$work/update.log" ||
+	{ echo "FAIL: the update did not say it renamed the collection with a 1500-byte name"; exit 1; }
+# the long name became its first 960 bytes, " ~" and its md5, with its frequencies
+df=$($PSQL -d $OLD -c "SELECT string_agg(c.name || ' ' || c.ndocs || ' ' || f.token || '=' || f.df, ', ' ORDER BY c.name, f.token)
+                       FROM ndd_collection c JOIN ndd_df f ON f.collection = c.name
+                       WHERE c.name IN ('short', repeat('é', 480) || ' ~' || md5(repeat('é', 750)))")
+[ "$df" = "short 1 alpha=1, $(printf 'é%.0s' $(seq 480)) ~$(printf 'é%.0s' $(seq 750) | md5sum | cut -c1-32) 1 alpha=1, $(printf 'é%.0s' $(seq 480)) ~$(printf 'é%.0s' $(seq 750) | md5sum | cut -c1-32) 1 beta=1" ] ||
+	{ echo "FAIL: the document frequencies after the update are: $df"; exit 1; }
+echo "the 0.1 collection with a 1500-byte name was renamed to 994 bytes with its frequencies"
 $PSQL -d $NEW -c "CREATE EXTENSION ndd"
 version=$($PSQL -d $NEW -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")
 [ "$($PSQL -d $OLD -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")" = "$version" ] ||
@@ -137,6 +152,27 @@ JOIN pg_constraint AS k ON k.conrelid = c.oid;
 SELECT 'table ' || c.oid::regclass || ' index ' || pg_get_indexdef(i.indexrelid)
 FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
 JOIN pg_index AS i ON i.indrelid = c.oid;
+SELECT 'table ' || c.oid::regclass || ' trigger ' || pg_get_triggerdef(t.oid) || ' enabled=' || t.tgenabled::text
+FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+JOIN pg_trigger AS t ON t.tgrelid = c.oid AND NOT t.tgisinternal;
+
+-- privileges: each member's ACL (NULL: the default), each column's, and the initial privileges
+-- pg_dump compares them with; items sorted, since their order in an ACL is not meaningful
+CREATE FUNCTION pg_temp.acl(a aclitem[]) RETURNS text LANGUAGE sql AS
+  $$ SELECT coalesce((SELECT string_agg(i::text, ',' ORDER BY i::text) FROM unnest(a) AS i), 'default') $$;
+SELECT 'acl ' || pg_describe_object(m.classid, m.objid, m.objsubid) || ' = '
+       || pg_temp.acl(CASE m.classid
+                        WHEN 'pg_proc'::regclass THEN (SELECT proacl FROM pg_proc WHERE oid = m.objid)
+                        WHEN 'pg_class'::regclass THEN (SELECT relacl FROM pg_class WHERE oid = m.objid)
+                        WHEN 'pg_type'::regclass THEN (SELECT typacl FROM pg_type WHERE oid = m.objid)
+                      END)
+FROM member AS m WHERE m.classid IN ('pg_proc'::regclass, 'pg_class'::regclass, 'pg_type'::regclass);
+SELECT 'acl ' || c.oid::regclass || ' column ' || a.attname || ' = ' || pg_temp.acl(a.attacl)
+FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attacl IS NOT NULL;
+SELECT 'initprivs ' || pg_describe_object(i.classoid, i.objoid, i.objsubid) || ' ' || i.privtype::text
+       || ' = ' || pg_temp.acl(i.initprivs)
+FROM member AS m JOIN pg_init_privs AS i ON i.classoid = m.classid AND i.objoid = m.objid;
 SQL
 }
 describe $OLD | sort >"$work/upgraded"

@@ -5,6 +5,10 @@
 SELECT ndd_tokens('Hello, World! foo_bar 42x can''t');
 SELECT ndd_tokens('Straße ÉCOLE naïve İstanbul ΟΔΟΣ Α.Σ. x² ½ 日本語');
 SELECT ndd_tokens(''), ndd_tokens(' -- _ -- '), ndd_tokens(NULL);
+-- the array is written in place: the same bytes as an array built element by element
+SELECT array_send(t) = array_send(ARRAY(SELECT unnest(t))) AS same_bytes,
+       pg_column_size(t) = pg_column_size(ARRAY(SELECT unnest(t))) AS same_size, array_dims(t), t[3]
+FROM (SELECT ndd_tokens('Straße ÉCOLE naïve ' || repeat('a bb ccc dddd eeeee ', 1000)) AS t) s;
 
 -- simhash of words: fixed values, normalization, and the identities between the variants
 SELECT simhash('The quick brown fox jumps over the lazy dog');
@@ -170,6 +174,22 @@ SELECT length(doc) AS bytes, cardinality(ndd_tokens(doc)) AS tokens,
        word_edit_distance(doc, doc || ' extra') AS one_insertion,
        content_hash(doc) = content_hash(upper(doc)) AS content_case_blind
 FROM big;
+
+-- past work_mem, jaccard and containment sort the shingles through tuplesorts (on disk at 64kB):
+-- the same answers as the in-memory comparison
+CREATE TEMP TABLE mid AS
+    SELECT (SELECT string_agg((g % 997)::text, ' ' ORDER BY g) FROM generate_series(1, 30000) g) AS a,
+           (SELECT string_agg((g % 1009)::text, ' ' ORDER BY g) FROM generate_series(1, 20000) g) AS b;
+CREATE TEMP TABLE in_memory AS
+    SELECT k, jaccard(a, b, k) AS j, containment(a, b, k) AS c, containment(b, a, k) AS cb,
+           jaccard(a, a || ' tail', k) AS jt
+    FROM mid, generate_series(1, 3) k;
+SET work_mem = '64kB';
+SELECT i.k, round(i.j::numeric, 6) AS jaccard, round(i.c::numeric, 6) AS containment,
+       (i.j, i.c, i.cb, i.jt) = (jaccard(a, b, i.k), containment(a, b, i.k), containment(b, a, i.k),
+                                 jaccard(a, a || ' tail', i.k)) AS same_when_spilled
+FROM in_memory i, mid ORDER BY i.k;
+RESET work_mem;
 
 -- catalog: every function documented, immutable and parallel safe
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstrict,

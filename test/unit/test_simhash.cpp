@@ -131,22 +131,23 @@ TEST(Simhash, FeatureArraysAgreeWithText) {
 
 TEST(SimhashChars, NgramsOfTheStream) {
     ndd::InterruptPoller poller(nullptr);
+    auto chars = [&](const std::string& doc, size_t n) { return ndd::simhash_chars(doc.data(), doc.size(), n, poller); };
     auto h = [](const char* s) { return XXH3_64bits_withSeed(s, strlen(s), ndd::kFeatureSeed); };
     // Fewer code points than n: one gram, the whole stream.
-    EXPECT_EQ(ndd::simhash_chars(stream("AB"), 4, poller), h("ab"));
-    EXPECT_EQ(ndd::simhash_chars(stream(""), 4, poller), 0u);
+    EXPECT_EQ(chars("AB", 4), h("ab"));
+    EXPECT_EQ(chars("", 4), 0u);
     // "ab, c" -> stream "ab c" -> 2-grams "ab", "b ", " c".
     ndd::SimhashVoter v;
     v.add(h("ab"));
     v.add(h("b "));
     v.add(h(" c"));
-    EXPECT_EQ(ndd::simhash_chars(stream("ab, c"), 2, poller), v.result());
+    EXPECT_EQ(chars("ab, c", 2), v.result());
     // n counts code points, not bytes: "été" has 3 code points in 5 bytes, so n = 3 is one gram.
-    EXPECT_EQ(ndd::simhash_chars(stream("\xc3\x89T\xc3\x89"), 3, poller), h("\xc3\xa9t\xc3\xa9"));
+    EXPECT_EQ(chars("\xc3\x89T\xc3\x89", 3), h("\xc3\xa9t\xc3\xa9"));
     ndd::SimhashVoter w;
     w.add(h("\xc3\xa9t"));
     w.add(h("t\xc3\xa9"));
-    EXPECT_EQ(ndd::simhash_chars(stream("\xc3\x89T\xc3\x89"), 2, poller), w.result());
+    EXPECT_EQ(chars("\xc3\x89T\xc3\x89", 2), w.result());
 }
 
 // A text of n words drawn from a vocabulary of v made-up words (deterministic).
@@ -239,3 +240,27 @@ TEST(SimhashProperties, CorpusNearDuplicatesAreCloserThanUnrelatedDocuments) {
 }
 
 }  // namespace
+
+// Against a plain reference over the whole token stream, on texts long enough to move the window.
+TEST(SimhashChars, EqualsTheGramsOfTheWholeStream) {
+    ndd::InterruptPoller poller(nullptr);
+    std::mt19937_64 rng(4);
+    const char* words[] = {"Été", "ΣΊΣΥΦΟΣ", "a", "bb", "İx", "日本語", "42"};
+    for (size_t count : {0, 1, 2, 3000}) {
+        std::string doc;
+        for (size_t i = 0; i < count; i++) doc += std::string(words[rng() % 7]) + (rng() % 3 ? " " : ", ");
+        std::string text(stream(doc).text());
+        std::vector<size_t> starts;  // code point starts, then the end
+        for (size_t i = 0; i < text.size(); i++)
+            if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+        size_t cps = starts.size();
+        starts.push_back(text.size());
+        for (size_t n : {1, 2, 5, 256}) {
+            ndd::SimhashVoter want;
+            if (cps > 0 && cps < n) want.add(XXH3_64bits_withSeed(text.data(), text.size(), ndd::kFeatureSeed));
+            for (size_t i = 0; cps >= n && i + n <= cps; i++)
+                want.add(XXH3_64bits_withSeed(text.data() + starts[i], starts[i + n] - starts[i], ndd::kFeatureSeed));
+            EXPECT_EQ(ndd::simhash_chars(doc.data(), doc.size(), n, poller), want.result()) << count << " words, n = " << n;
+        }
+    }
+}

@@ -3,12 +3,16 @@
 //    dynamic program and against the corpus ground truth.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "content_hash.hpp"
 #include "corpus_reader.hpp"
+#include "hashing.hpp"
+#include "minhash.hpp"
+#include "simhash.hpp"
 #include "similarity.hpp"
 #include "tokenize.hpp"
 
@@ -76,8 +80,7 @@ size_t full_dp(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, s
 TEST(EditDistance, HandMadeCases) {
     ndd::InterruptPoller poller(nullptr);
     auto d = [&](const std::string& a, const std::string& b, unsigned sub = 1) {
-        ndd::TokenStream ta = stream(a), tb = stream(b);
-        return ndd::word_edit_distance(ta, tb, sub, poller);
+        return ndd::word_edit_distance(a.data(), a.size(), b.data(), b.size(), sub, poller);
     };
     EXPECT_EQ(d("k i t t e n", "s i t t i n g"), 3u);
     EXPECT_EQ(d("", ""), 0u);
@@ -90,8 +93,7 @@ TEST(EditDistance, HandMadeCases) {
     EXPECT_EQ(d("one two three", "one 2 three", 2), 2u);
     EXPECT_EQ(d("k i t t e n", "s i t t i n g", 2), 5u);
     EXPECT_EQ(d("a b c d", "b c d a", 2), 2u);
-    ndd::TokenStream x = stream("a"), y = stream("b");
-    EXPECT_THROW(ndd::word_edit_distance(x, y, 3, poller), ndd::InvalidArgument);
+    EXPECT_THROW(ndd::word_edit_distance("a", 1, "b", 1, 3, poller), ndd::InvalidArgument);
 }
 
 TEST(EditDistance, BandedMatchesFullDynamicProgramming) {
@@ -143,9 +145,9 @@ void check_edit_distances(const std::string& docs_file, const std::string& pairs
         // Pairs of documents up to 6,000 words keep the test quick (the distance is O(n d)).
         if (p.edit_dist < 0 || p.ntok_a > 6000 || p.ntok_b > 6000 || checked >= 400) continue;
         checked++;
-        ndd::TokenStream ta = stream(docs[by_id.at(p.a)].text), tb = stream(docs[by_id.at(p.b)].text);
-        long d = static_cast<long>(ndd::word_edit_distance(ta, tb, 2, poller));
-        long lev = static_cast<long>(ndd::word_edit_distance(ta, tb, 1, poller));
+        const std::string &ta = docs[by_id.at(p.a)].text, &tb = docs[by_id.at(p.b)].text;
+        long d = static_cast<long>(ndd::word_edit_distance(ta.data(), ta.size(), tb.data(), tb.size(), 2, poller));
+        long lev = static_cast<long>(ndd::word_edit_distance(ta.data(), ta.size(), tb.data(), tb.size(), 1, poller));
         if ((d != p.edit_dist || lev > d || 2 * lev < d) && bad++ < 5)
             ADD_FAILURE() << p.a << " " << p.b << ": " << d << " (Levenshtein " << lev << ") vs " << p.edit_dist;
     }
@@ -178,3 +180,67 @@ TEST(ContentHash, NormalizedTextDecides) {
 }
 
 }  // namespace
+
+// Random text of words from a small vocabulary with cased Unicode, separators and invalid bytes.
+std::string random_text(std::mt19937& rng, size_t words) {
+    static const char* vocab[] = {"Alpha", "beta", "GAMMA", "δέλτα", "ΣΊΣΥΦΟΣ", "İstanbul", "x", "42", "q_r", "\xff"};
+    static const char* seps[] = {" ", ", ", "\n", "  --  ", "!"};
+    std::string s;
+    for (size_t i = 0; i < words; i++) {
+        s += vocab[rng() % (sizeof vocab / sizeof *vocab)];
+        s += seps[rng() % (sizeof seps / sizeof *seps)];
+    }
+    return s;
+}
+
+TEST(ShingleCursor, ReadsTheShinglesOfForEachShingle) {
+    std::mt19937 rng(8);
+    ndd::InterruptPoller poller(nullptr);
+    for (size_t words : {0, 1, 2, 3, 5, 40, 300}) {
+        std::string doc = random_text(rng, words);
+        ndd::TokenStream ts = stream(doc);
+        for (size_t k : {1, 2, 4, 9}) {
+            std::vector<std::string> want;
+            ndd::for_each_shingle(ts, k, poller, [&](std::string_view s) { want.emplace_back(s); });
+            std::vector<std::string> got;
+            ndd::ShingleCursor cursor(doc.data(), doc.size(), k);
+            std::string_view s;
+            uint64_t h;
+            while (cursor.next(&s, &h, poller)) {
+                EXPECT_EQ(h, ndd::hash64(s, ndd::kFeatureSeed));
+                got.emplace_back(s);
+            }
+            EXPECT_FALSE(cursor.next(&s, &h, poller)) << "the cursor stays at its end";
+            EXPECT_EQ(got, want) << words << " words, k = " << k;
+        }
+    }
+}
+
+TEST(ShingleCursor, SetBytesCountTokensAndShingles) {
+    ndd::InterruptPoller poller(nullptr);
+    EXPECT_EQ(ndd::shingle_set_bytes("", 0, 4, poller), 0u);
+    // "ab cd ef": 9 bytes with a separator after each token, 3 tokens, 1 shingle of 3 < 4 tokens.
+    EXPECT_EQ(ndd::shingle_set_bytes("AB, cd ef", 9, 4, poller), 9u + 8 * 3 + 16 * 1);
+    EXPECT_EQ(ndd::shingle_set_bytes("AB, cd ef", 9, 2, poller), 9u + 8 * 3 + 16 * 2);
+}
+
+// The fingerprints computed while reading a document (ShingleCursor, TokenCursor) equal those of its
+// token stream.
+TEST(ShingleCursor, StreamingFingerprintsEqualThoseOfTheTokenStream) {
+    std::mt19937 rng(15);
+    ndd::InterruptPoller poller(nullptr);
+    for (size_t words : {0, 1, 3, 50, 5000}) {
+        std::string doc = random_text(rng, words);
+        ndd::TokenStream ts = stream(doc);
+        ndd::Fingerprint128 a = ndd::content_hash(ts), b = ndd::content_hash(doc.data(), doc.size(), poller);
+        EXPECT_EQ(a.hi, b.hi);
+        EXPECT_EQ(a.lo, b.lo);
+        for (size_t k : {1, 3, 4}) {
+            EXPECT_EQ(ndd::simhash_shingles(ts, k, poller), ndd::simhash_shingles(doc.data(), doc.size(), k, poller));
+            uint64_t x[100], y[100];
+            ndd::shingle_minhash(ts, k, 100, x, poller);
+            ndd::shingle_minhash(doc.data(), doc.size(), k, 100, y, poller);
+            EXPECT_TRUE(std::equal(x, x + 100, y)) << words << " words, k = " << k;
+        }
+    }
+}
