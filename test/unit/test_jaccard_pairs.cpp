@@ -27,7 +27,7 @@ std::vector<Triple> run_job(const std::vector<std::string>& docs, int measure, d
                             size_t batch) {
     ndd::InterruptPoller poller(nullptr);
     ndd::JaccardJob job(measure, t, shingle, hashes, NDD_JACCARD_DEFAULT_MISS);
-    for (size_t i = 0; i < docs.size(); i++) job.add(static_cast<int64_t>(10 + i), docs[i].data(), docs[i].size(), poller);
+    for (size_t i = 0; i < docs.size(); i++) job.add(static_cast<int64_t>(10 + i), docs[i].data(), docs[i].size(), nullptr, poller);
     std::vector<Triple> got;
     std::vector<NddJaccardResult> buf(batch);
     bool done = false;
