@@ -150,6 +150,8 @@ typedef struct JaccardSpill
 	size_t		flush_bytes;	/* empty the core job into the spill when it holds more */
 	int			sort_kb;		/* work memory of each tuplesort */
 	size_t		chunk_bytes;	/* sets held in memory during verification */
+	uint32	   *df;				/* containment: count-min sketch of hash frequencies, DF_ROWS rows */
+	int			df_bits;		/* log2 of its counters per row */
 	TupleDesc	desc;			/* (int8, int4, int4) tuples of both sorts */
 	TupleTableSlot *put;
 	TupleTableSlot *get;
@@ -200,6 +202,51 @@ spill_sort_get(JaccardSpill *sp, Tuplesortstate *ts, int64 *a, int32 *b, int32 *
 	return true;
 }
 
+/*
+ * Containment on disk: which p hashes of A form its prefix. Any p of them are exact; the rarest
+ * give the fewest candidates (a boilerplate shingle in the prefix of many documents makes every
+ * pair of them a candidate). The in-memory pass knows every frequency; on disk a count-min sketch
+ * of the frequencies seen so far estimates them (each batch is counted before its prefixes are
+ * chosen, so the first batch, the size of the budget, sees its own boilerplate).
+ */
+#define DF_ROWS 4
+
+static inline size_t
+df_slot(const JaccardSpill *sp, uint64 h, int row)
+{
+	static const uint64 mult[DF_ROWS] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL,
+	0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL};
+
+	return ((size_t) row << sp->df_bits) + (size_t) ((h * mult[row]) >> (64 - sp->df_bits));
+}
+
+static uint32
+df_estimate(const JaccardSpill *sp, uint64 h)
+{
+	uint32		est = PG_UINT32_MAX;
+
+	for (int r = 0; r < DF_ROWS; r++)
+		est = Min(est, sp->df[df_slot(sp, h, r)]);
+	return est;
+}
+
+typedef struct DfRank
+{
+	uint32		df;
+	uint32		i;
+} DfRank;
+
+static int
+df_rank_cmp(const void *a, const void *b)
+{
+	const DfRank *x = a,
+			   *y = b;
+
+	if (x->df != y->df)
+		return x->df < y->df ? -1 : 1;
+	return x->i < y->i ? -1 : (x->i > y->i ? 1 : 0);
+}
+
 static JaccardSpill *
 spill_begin(MemoryContext cxt, int measure)
 {
@@ -217,6 +264,15 @@ spill_begin(MemoryContext cxt, int measure)
 	TupleDescInitEntry(sp->desc, 1, "key", INT8OID, -1, 0);
 	TupleDescInitEntry(sp->desc, 2, "tag", INT4OID, -1, 0);
 	TupleDescInitEntry(sp->desc, 3, "doc", INT4OID, -1, 0);
+	if (measure == NDD_MEASURE_CONTAINMENT)
+	{
+		/* an eighth of the budget for the frequency sketch */
+		sp->df_bits = 10;
+		while (sp->df_bits < 28 && ((size_t) DF_ROWS * sizeof(uint32) << (sp->df_bits + 1)) <= budget / 8)
+			sp->df_bits++;
+		sp->df = MemoryContextAllocExtended(cxt, (size_t) DF_ROWS * sizeof(uint32) << sp->df_bits,
+										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	}
 	sp->put = MakeSingleTupleTableSlot(sp->desc, &TTSOpsVirtual);
 	sp->get = MakeSingleTupleTableSlot(sp->desc, &TTSOpsMinimalTuple);
 	MemoryContextSwitchTo(old);
@@ -229,7 +285,28 @@ static void
 spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 {
 	size_t		count = ndd_jaccard_job_count(job);
+	DfRank	   *rank = NULL;
+	size_t		rank_cap = 0;
 
+	if (sp->measure == NDD_MEASURE_CONTAINMENT)
+	{
+		/* count the batch's hashes first, so that its prefixes see its own frequencies */
+		for (size_t d = 0; d < count; d++)
+		{
+			NddJaccardDoc doc;
+
+			CHECK_FOR_INTERRUPTS();
+			ndd_raise_status(ndd_jaccard_job_doc(job, d, &doc), fname);
+			for (size_t i = 0; i < doc.nset; i++)
+				for (int r = 0; r < DF_ROWS; r++)
+				{
+					uint32	   *c = &sp->df[df_slot(sp, doc.set[2 * i], r)];
+
+					if (*c < PG_UINT32_MAX)
+						(*c)++;
+				}
+		}
+	}
 	for (size_t d = 0; d < count; d++)
 	{
 		NddJaccardDoc doc;
@@ -271,10 +348,23 @@ spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 		else
 		{
 			/* every hash, tagged 1 when it is one of the prefix that finds the pairs of g */
+			if (doc.nset > rank_cap)
+			{
+				rank_cap = Max(doc.nset, 2 * rank_cap);
+				if (rank)
+					pfree(rank);
+				rank = MemoryContextAllocHuge(sp->cxt, rank_cap * sizeof(DfRank));
+			}
 			for (size_t i = 0; i < doc.nset; i++)
-				spill_sort_put(sp, sp->entries, (int64) doc.set[2 * i], i < doc.prefix ? 1 : 0, g);
+				rank[i] = (DfRank) {df_estimate(sp, doc.set[2 * i]), (uint32) i};
+			if (doc.prefix < doc.nset)
+				qsort(rank, doc.nset, sizeof(DfRank), df_rank_cmp);
+			for (size_t k = 0; k < doc.nset; k++)
+				spill_sort_put(sp, sp->entries, (int64) doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, g);
 		}
 	}
+	if (rank)
+		pfree(rank);
 	ndd_raise_status(ndd_jaccard_job_clear(job), fname);
 }
 

@@ -33,12 +33,13 @@
  *
  * Beyond its memory limit the caller runs the same method on disk with the pieces below (the core
  * does no I/O): it takes each document the job holds (ndd_jaccard_job_doc: set, band keys, and for
- * containment the prefix length, here the p smallest hashes, which bound containment exactly like
- * the p rarest) and frees them (ndd_jaccard_job_clear), sorts the (band key, band, document) or
- * (hash, in prefix, document) entries externally, takes the candidates from runs of equal keys,
- * and verifies each with ndd_jaccard_verify, which is the verification of the in-memory pass. The
- * candidates of the disk path are exactly those of the in-memory one (documents sharing a key of
- * the same band; for containment, every B holding one of A's prefix hashes), so the pairs are too.
+ * containment the prefix length p: any p of A's hashes find every B, the caller picks which) and
+ * frees them (ndd_jaccard_job_clear), sorts the (band key, band, document) or (hash, in prefix,
+ * document) entries externally, takes the candidates from runs of equal keys, and verifies each
+ * with ndd_jaccard_verify, the verification of the in-memory pass. For resemblance the candidates
+ * are exactly those of the in-memory pass (documents sharing a key of the same band); for
+ * containment they may differ (another choice of prefix) but both include every qualifying pair;
+ * so the pairs are the same.
  */
 #ifndef NDD_JACCARD_PAIRS_API_H
 #define NDD_JACCARD_PAIRS_API_H
@@ -117,7 +118,7 @@ typedef struct NddJaccardDoc
 	size_t		nset;
 	const uint64_t *keys;		/* resemblance: the nkeys band keys, key j of band j */
 	int			nkeys;
-	size_t		prefix;			/* containment: how many of the smallest hashes find every B */
+	size_t		prefix;			/* containment: how many of A's hashes (any of them) find every B */
 } NddJaccardDoc;
 
 NDD_API NddStatus ndd_jaccard_job_doc(const NddJaccardJob *job, size_t d, NddJaccardDoc *out);
