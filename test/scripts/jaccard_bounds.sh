@@ -3,8 +3,9 @@
 # 24-byte pairs in memory) and the call completes at work_mem = 1MB with every pair counted, the
 # backend's peak resident memory staying far below what holding the pairs would take (the result
 # tuplestore spills, the core hands out batches of 8,192). Its input is bounded too: beyond
-# maintenance_work_mem the call continues on disk with the same pairs. And it is cancellable: a call that would
-# run for minutes stops at statement_timeout with 57014, and the same session then works.
+# maintenance_work_mem the call continues on disk with the same pairs. And it is cancellable, in
+# memory and on disk: a call that would run for minutes stops at statement_timeout with 57014, and
+# the same session then works.
 # Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
 set -euo pipefail
 db=ndd_jaccard_bounds
@@ -71,6 +72,18 @@ SELECT count(*) FROM ndd_jaccard_pairs(
 SQL
 )
 echo "$err" | grep -q "canceling statement due to statement timeout" || { echo "FAIL: not cancelled: $err"; exit 1; }
+# and on disk: 20,000 identical texts at 1MB are read and moved to disk in a second or two, then
+# make 200 million candidates; the timeout lands in the disk phase (DEBUG1 shows the switch)
+err=$(psql -X -d $db -tA 2>&1 <<'SQL' || true
+SET statement_timeout = '5s';
+SET maintenance_work_mem = '1MB';
+SET client_min_messages = debug1;
+SELECT count(*) FROM ndd_jaccard_pairs(
+  'SELECT g, ''the same short text of a dozen words for every single row here'' FROM generate_series(1, 20000) g', 0.9);
+SQL
+)
+echo "$err" | grep -q "continuing on disk" || { echo "FAIL: the disk path was not taken: $err"; exit 1; }
+echo "$err" | grep -q "canceling statement due to statement timeout" || { echo "FAIL: not cancelled on disk: $err"; exit 1; }
 psql -X -q -d $db -tAc "SELECT count(*) FROM ndd_jaccard_pairs('SELECT 1, ''a b c d'' UNION ALL SELECT 2, ''a b c d''', 1)" | grep -qx 1 \
 	|| { echo "FAIL: server not usable after the cancel"; exit 1; }
 echo "ok"
