@@ -4,10 +4,7 @@
 #   1. the dev corpus (NDD_CORPUS_DIR or ../shared/corpus), all sub-corpora in one table: time of
 #      each method, and precision/recall at J >= 0.8 and >= 0.9 per sub-corpus with the corpus'
 #      tools/eval_pairs.py;
-#   2. synthetic collections of ~1 KB pieces of corpus text, each with one copy at a known word edit
-#      rate (bench/jaccard_synth.py), at the sizes in NDD_JACCARD_SIZES (default "100000"): time,
-#      peak memory of the backend (VmHWM), pairs, and recall on the planted pairs whose exact
-#      jaccard() is >= 0.8.
+#   (synthetic collections at scale: bench/jaccard_scale.sh)
 #   NDD_NO_INSTALL=1   use the installed extension as it is
 #   NDD_JACCARD_CORPUS=0   skip part 1
 set -euo pipefail
@@ -23,19 +20,7 @@ work=$(mktemp -d /tmp/ndd-jaccard-bench.XXXXXX)
 chmod 755 "$work"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# Runs one SQL statement in a fresh session; prints its wall time (s) and the backend's peak RSS.
-timed() {
-	local label=$1 sql=$2
-	psql -X -q -d postgres -v ON_ERROR_STOP=1 <<SQL
-SELECT pg_backend_pid() AS pid \gset
-\setenv NDD_PID :pid
-SELECT clock_timestamp() AS t0 \gset
-$sql;
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0'::timestamptz)::numeric, 2) AS secs \gset
-\echo $label: :secs s
-\! printf '  peak backend memory: '; grep VmHWM /proc/\$NDD_PID/status | tr -s ' '
-SQL
-}
+source "$NDD_ROOT/bench/jaccard_timed.sh"
 
 parts="web man legal labelled"
 psql -X -q -d postgres -c "CREATE TABLE corpus_docs (id text PRIMARY KEY, corpus text, source text, path text, body text)"
@@ -76,26 +61,4 @@ done
 
 fi
 
-echo "== synthetic collections (1 KB pieces of corpus text, one copy each at 1-20 % word edits)"
-for size in ${NDD_JACCARD_SIZES:-100000}; do
-	PLANTED="$work/planted.tsv" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz > "$work/synth.tsv"
-	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, s08, r08" \
-		-c "CREATE TABLE synth (id bigint, body text); CREATE TABLE planted (a bigint, b bigint, rate float8)"
-	psql -X -q -d postgres -c "\\copy synth FROM '$work/synth.tsv'"
-	psql -X -q -d postgres -c "\\copy planted FROM '$work/planted.tsv'"
-	psql -X -q -d postgres -c "ANALYZE synth"
-	psql -X -q -d postgres -tAc "SELECT '$size documents, ' || pg_size_pretty(sum(octet_length(body))) FROM synth"
-	timed "  ndd_jaccard_pairs(t = 0.8), $size docs" "CREATE TABLE s08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
-	timed "  README recipe, $size docs" "
-CREATE TABLE r08 AS SELECT p.a, p.b FROM ndd_feature_pairs('SELECT id, supershingles(shingle_minhash(body, 4, 84), 84) FROM synth', 59, 100000) p
-JOIN synth x ON x.id = p.a JOIN synth y ON y.id = p.b WHERE jaccard(x.body, y.body) >= 0.8"
-	psql -X -q -d postgres -tAc "CREATE INDEX ON synth (id); ANALYZE synth;
-	  WITH truth AS (SELECT p.a, p.b FROM planted p JOIN synth x ON x.id = p.a JOIN synth y ON y.id = p.b
-	                 WHERE jaccard(x.body, y.body) >= 0.8)
-	  SELECT '  pairs found ' || (SELECT count(*) FROM s08) || ' (recipe ' || (SELECT count(*) FROM r08) || '); planted pairs with J >= 0.8: '
-	    || (SELECT count(*) FROM truth) || ', found ' || (SELECT count(*) FROM truth JOIN s08 USING (a, b))
-	    || '; sample of 2000 reported pairs below 0.8 by jaccard(): '
-	    || (SELECT count(*) FROM (SELECT * FROM s08 LIMIT 2000) s JOIN synth x ON x.id = s.a JOIN synth y ON y.id = s.b
-	        WHERE jaccard(x.body, y.body) < 0.8)"
-done
 rm -rf "$work"

@@ -18,10 +18,14 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "catalog/pg_operator_d.h"
+#include "executor/tuptable.h"
+#include "storage/buffile.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+#include "utils/tuplesort.h"
 
 #include "batch_pairs_api.h"
 #include "fingerprint_api.h"
@@ -36,6 +40,12 @@ PG_FUNCTION_INFO_V1(ndd_jaccard_banding);
 
 /* Results fetched from the core per call: a few hundred kB, between interrupt checks. */
 #define NDD_JACCARD_BATCH 8192
+
+/*
+ * Rows of docs_sql per cursor fetch: the fetched rows are held at once, so with texts of any size
+ * they are few (the fetch itself costs little next to tokenizing a document).
+ */
+#define NDD_JACCARD_FETCH_ROWS 64
 
 /* Seconds between progress notices of a long call. */
 #define NDD_JACCARD_PROGRESS_SECS 10
@@ -76,28 +86,12 @@ banding_of(double threshold, int32 hashes, int *bands, int *rows, double *miss)
 				 errhint("Use more hashes (up to %d) or a higher threshold.", NDD_JACCARD_MAX_HASHES)));
 }
 
-/* Raises the error for a job that outgrew maintenance_work_mem. */
-static void
-check_memory(NddJaccardJob *job, const char *fname, size_t ndocs)
-{
-	size_t		bytes = ndd_jaccard_job_bytes(job);
-
-	if (bytes / 1024 > (size_t) maintenance_work_mem)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s needs more than maintenance_work_mem (%d kB) for its shingle sets",
-						fname, maintenance_work_mem),
-				 errdetail("%zu documents read so far need %zu kB (16 bytes per distinct shingle of each document).",
-						   ndocs, bytes / 1024),
-				 errhint("Raise maintenance_work_mem for this session, or split the collection.")));
-}
-
 /*
- * A progress notice every NDD_JACCARD_PROGRESS_SECS seconds: documents read (total = 0), or the
- * pass's position in its units (bands or documents).
+ * A progress notice every NDD_JACCARD_PROGRESS_SECS seconds: what the call is doing, how far
+ * (x of total; total = 0 when unknown), and the pairs found so far.
  */
 static void
-maybe_progress(TimestampTz *last, const char *fname, const char *unit, size_t x, size_t total,
+maybe_progress(TimestampTz *last, const char *fname, const char *what, size_t x, size_t total,
 			   uint64 pairs)
 {
 	TimestampTz now = GetCurrentTimestamp();
@@ -106,15 +100,607 @@ maybe_progress(TimestampTz *last, const char *fname, const char *unit, size_t x,
 		return;
 	*last = now;
 	if (total == 0)
-		ereport(NOTICE, (errmsg("%s: read %zu documents", fname, x)));
+		ereport(NOTICE, (errmsg("%s: %s %zu, " UINT64_FORMAT " pairs so far", fname, what, x, pairs)));
 	else
 		ereport(NOTICE,
-				(errmsg("%s: %s %zu of %zu, " UINT64_FORMAT " pairs so far", fname, unit, x, total, pairs)));
+				(errmsg("%s: %s %zu of %zu, " UINT64_FORMAT " pairs so far", fname, what, x, total, pairs)));
+}
+
+static void
+put_pair(ReturnSetInfo *rsinfo, const NddJaccardResult *r)
+{
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	values[0] = Int64GetDatum(r->a);
+	values[1] = Int64GetDatum(r->b);
+	values[2] = Float8GetDatum(r->value);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
 /*
- * The shared body: read (id, body) rows of docs_sql into a core job, check ids, then stream the
- * pairs into the result tuplestore.
+ * The disk path, taken once the documents' shingle sets outgrow maintenance_work_mem. Same method
+ * and same candidates as the core's in-memory pass (jaccard_pairs_api.h), with every structure that
+ * grows with the collection on disk:
+ *   - each document's sorted shingle-hash set is written once, in reading order, to a temporary
+ *     BufFile; only its position, size and (resemblance) band-0 key stay in memory: 20 bytes per
+ *     document, 28 with the id every path keeps (28 MB per million documents);
+ *   - the (band key, band, document) entries, or for containment (hash, in prefix, document), go
+ *     through a tuplesort; runs of equal keys give the candidates. A pair sharing several bands
+ *     would be a candidate in each (a cluster of k copies gives 27 * k^2 / 2 at t = 0.8); those
+ *     that share band 0 are taken there only, which the band-0 keys in memory decide, and the
+ *     other repeats are dropped after the candidates' sort;
+ *   - candidates go through a second tuplesort ordered by (chunk of x, y, x), duplicates dropped: a
+ *     chunk is a run of consecutive documents whose sets fill half the budget. Verification loads
+ *     one chunk's sets (one sequential read), then reads each y's set in increasing file order, so
+ *     the sets file is read once per chunk, forward, touching only the candidates' sets.
+ * The core job accumulates a batch of documents (half the budget) and is emptied into the disk
+ * structures each time it fills, so the core's memory stays bounded too. Both sorts get a quarter
+ * of the budget each.
+ */
+typedef struct JaccardSpill
+{
+	int			measure;
+	BufFile    *sets;
+	uint64	   *pos;			/* document's set in sets: fileno << 32 | offset */
+	uint32	   *nset;			/* its number of 16-byte hashes */
+	uint64	   *key0;			/* resemblance: its key of band 0 (see spill_pass) */
+	size_t		cap;			/* elements allocated in pos and nset */
+	size_t		ndocs;			/* documents written */
+	size_t		flush_bytes;	/* empty the core job into the spill when it holds more */
+	int			sort_kb;		/* work memory of each tuplesort */
+	size_t		chunk_bytes;	/* sets held in memory during verification */
+	uint32	   *df;				/* containment: count-min sketch of hash frequencies, DF_ROWS rows */
+	int			df_bits;		/* log2 of its counters per row */
+	TupleDesc	desc;			/* (int8, int4, int4) tuples of both sorts */
+	TupleTableSlot *put;
+	TupleTableSlot *get;
+	Tuplesortstate *entries;
+	MemoryContext cxt;
+} JaccardSpill;
+
+static Tuplesortstate *
+spill_sort_begin(JaccardSpill *sp)
+{
+	AttrNumber	cols[3] = {1, 2, 3};
+	Oid			ops[3] = {Int8LessOperator, Int4LessOperator, Int4LessOperator};
+	Oid			colls[3] = {InvalidOid, InvalidOid, InvalidOid};
+	bool		nulls_first[3] = {false, false, false};
+	MemoryContext old = MemoryContextSwitchTo(sp->cxt);
+	Tuplesortstate *ts = tuplesort_begin_heap(sp->desc, 3, cols, ops, colls, nulls_first, sp->sort_kb, NULL,
+											  TUPLESORT_NONE);
+
+	MemoryContextSwitchTo(old);
+	return ts;
+}
+
+static void
+spill_sort_put(JaccardSpill *sp, Tuplesortstate *ts, int64 a, int32 b, int32 c)
+{
+	TupleTableSlot *slot = sp->put;
+
+	ExecClearTuple(slot);
+	slot->tts_values[0] = Int64GetDatum(a);
+	slot->tts_values[1] = Int32GetDatum(b);
+	slot->tts_values[2] = Int32GetDatum(c);
+	memset(slot->tts_isnull, 0, 3 * sizeof(bool));
+	ExecStoreVirtualTuple(slot);
+	tuplesort_puttupleslot(ts, slot);
+}
+
+/* The next (a, b, c) of a sorted tuplesort; false at its end. */
+static bool
+spill_sort_get(JaccardSpill *sp, Tuplesortstate *ts, int64 *a, int32 *b, int32 *c)
+{
+	bool		isnull;
+
+	if (!tuplesort_gettupleslot(ts, true, false, sp->get, NULL))
+		return false;
+	*a = DatumGetInt64(slot_getattr(sp->get, 1, &isnull));
+	*b = DatumGetInt32(slot_getattr(sp->get, 2, &isnull));
+	*c = DatumGetInt32(slot_getattr(sp->get, 3, &isnull));
+	return true;
+}
+
+/*
+ * Containment on disk: which p hashes of A form its prefix. Any p of them are exact; the rarest
+ * give the fewest candidates (a boilerplate shingle in the prefix of many documents makes every
+ * pair of them a candidate). The in-memory pass knows every frequency; on disk a count-min sketch
+ * of the frequencies seen so far estimates them (each batch is counted before its prefixes are
+ * chosen, so the first batch, the size of the budget, sees its own boilerplate).
+ */
+#define DF_ROWS 4
+
+static inline size_t
+df_slot(const JaccardSpill *sp, uint64 h, int row)
+{
+	static const uint64 mult[DF_ROWS] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL,
+	0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL};
+
+	return ((size_t) row << sp->df_bits) + (size_t) ((h * mult[row]) >> (64 - sp->df_bits));
+}
+
+static uint32
+df_estimate(const JaccardSpill *sp, uint64 h)
+{
+	uint32		est = PG_UINT32_MAX;
+
+	for (int r = 0; r < DF_ROWS; r++)
+		est = Min(est, sp->df[df_slot(sp, h, r)]);
+	return est;
+}
+
+typedef struct DfRank
+{
+	uint32		df;
+	uint32		i;
+} DfRank;
+
+static int
+df_rank_cmp(const void *a, const void *b)
+{
+	const DfRank *x = a,
+			   *y = b;
+
+	if (x->df != y->df)
+		return x->df < y->df ? -1 : 1;
+	return x->i < y->i ? -1 : (x->i > y->i ? 1 : 0);
+}
+
+static JaccardSpill *
+spill_begin(MemoryContext cxt, int measure)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	JaccardSpill *sp = palloc0(sizeof(JaccardSpill));
+	size_t		budget = (size_t) maintenance_work_mem * 1024;
+
+	sp->cxt = cxt;
+	sp->measure = measure;
+	sp->sets = BufFileCreateTemp(false);
+	sp->flush_bytes = budget / 2;
+	sp->chunk_bytes = Max(budget / 2, 64 * 1024);
+	sp->sort_kb = Max(maintenance_work_mem / 4, 64);
+	sp->desc = CreateTemplateTupleDesc(3);
+	TupleDescInitEntry(sp->desc, 1, "key", INT8OID, -1, 0);
+	TupleDescInitEntry(sp->desc, 2, "tag", INT4OID, -1, 0);
+	TupleDescInitEntry(sp->desc, 3, "doc", INT4OID, -1, 0);
+	if (measure == NDD_MEASURE_CONTAINMENT)
+	{
+		/* an eighth of the budget for the frequency sketch */
+		sp->df_bits = 10;
+		while (sp->df_bits < 28 && ((size_t) DF_ROWS * sizeof(uint32) << (sp->df_bits + 1)) <= budget / 8)
+			sp->df_bits++;
+		sp->df = MemoryContextAllocExtended(cxt, (size_t) DF_ROWS * sizeof(uint32) << sp->df_bits,
+										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	}
+	sp->put = MakeSingleTupleTableSlot(sp->desc, &TTSOpsVirtual);
+	sp->get = MakeSingleTupleTableSlot(sp->desc, &TTSOpsMinimalTuple);
+	MemoryContextSwitchTo(old);
+	sp->entries = spill_sort_begin(sp);
+	return sp;
+}
+
+/* Moves every document the core job holds into the spill, and empties the job. */
+static void
+spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
+{
+	size_t		count = ndd_jaccard_job_count(job);
+	DfRank	   *rank = NULL;
+	size_t		rank_cap = 0;
+
+	if (sp->measure == NDD_MEASURE_CONTAINMENT)
+	{
+		/* count the batch's hashes first, so that its prefixes see its own frequencies */
+		for (size_t d = 0; d < count; d++)
+		{
+			NddJaccardDoc doc;
+
+			CHECK_FOR_INTERRUPTS();
+			ndd_raise_status(ndd_jaccard_job_doc(job, d, &doc), fname);
+			for (size_t i = 0; i < doc.nset; i++)
+				for (int r = 0; r < DF_ROWS; r++)
+				{
+					uint32	   *c = &sp->df[df_slot(sp, doc.set[2 * i], r)];
+
+					if (*c < PG_UINT32_MAX)
+						(*c)++;
+				}
+		}
+	}
+	for (size_t d = 0; d < count; d++)
+	{
+		NddJaccardDoc doc;
+		int			fileno;
+		off_t		offset;
+		int32		g;
+
+		CHECK_FOR_INTERRUPTS();
+		ndd_raise_status(ndd_jaccard_job_doc(job, d, &doc), fname);
+		if (sp->ndocs >= (size_t) PG_INT32_MAX || doc.nset > PG_UINT32_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s supports at most %d documents of at most %u distinct shingles each",
+							fname, PG_INT32_MAX, PG_UINT32_MAX)));
+		if (sp->ndocs == sp->cap)
+		{
+			size_t		cap = Max(1024, sp->cap * 2);
+
+			sp->pos = sp->pos ? repalloc_huge(sp->pos, cap * sizeof(uint64))
+				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint64));
+			sp->nset = sp->nset ? repalloc_huge(sp->nset, cap * sizeof(uint32))
+				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint32));
+			sp->key0 = sp->key0 ? repalloc_huge(sp->key0, cap * sizeof(uint64))
+				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint64));
+			sp->cap = cap;
+		}
+		g = (int32) sp->ndocs++;
+		BufFileTell(sp->sets, &fileno, &offset);
+		sp->pos[g] = ((uint64) fileno << 32) | (uint64) offset;
+		sp->nset[g] = (uint32) doc.nset;
+		if (doc.nset > 0)
+			BufFileWrite(sp->sets, (void *) doc.set, doc.nset * 2 * sizeof(uint64));
+		if (sp->measure == NDD_MEASURE_JACCARD)
+		{
+			sp->key0[g] = doc.keys[0];
+			for (int j = 0; j < doc.nkeys; j++)
+				spill_sort_put(sp, sp->entries, (int64) doc.keys[j], j, g);
+		}
+		else
+		{
+			/* every hash, tagged 1 when it is one of the prefix that finds the pairs of g */
+			if (doc.nset > rank_cap)
+			{
+				rank_cap = Max(doc.nset, 2 * rank_cap);
+				if (rank)
+					pfree(rank);
+				rank = MemoryContextAllocHuge(sp->cxt, rank_cap * sizeof(DfRank));
+			}
+			for (size_t i = 0; i < doc.nset; i++)
+				rank[i] = (DfRank) {df_estimate(sp, doc.set[2 * i]), (uint32) i};
+			if (doc.prefix < doc.nset)
+				qsort(rank, doc.nset, sizeof(DfRank), df_rank_cmp);
+			for (size_t k = 0; k < doc.nset; k++)
+				spill_sort_put(sp, sp->entries, (int64) doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, g);
+		}
+	}
+	if (rank)
+		pfree(rank);
+	ndd_raise_status(ndd_jaccard_job_clear(job), fname);
+}
+
+/*
+ * The candidates' sort. (chunk, y, x) packed into one int8 when the numbers fit in 63 bits (up to
+ * about two million documents): a datum sort of int8, which PostgreSQL sorts several times faster
+ * than heap tuples; else (int8, int4, int4) heap tuples. Both orders are (chunk, y, x).
+ */
+typedef struct CandSort
+{
+	Tuplesortstate *ts;
+	int			bits;			/* bits of a document number in the packed value; 0: heap tuples */
+} CandSort;
+
+static void
+cand_begin(JaccardSpill *sp, CandSort *cs, size_t ndocs, int32 nchunks)
+{
+	int			nb = 1,
+				cb = 1;
+
+	while (nb < 31 && ((size_t) 1 << nb) < ndocs)
+		nb++;
+	while (cb < 31 && ((int64) 1 << cb) < nchunks)
+		cb++;
+	if (2 * nb + cb <= 63)
+	{
+		MemoryContext old = MemoryContextSwitchTo(sp->cxt);
+
+		cs->bits = nb;
+		cs->ts = tuplesort_begin_datum(INT8OID, Int8LessOperator, InvalidOid, false, sp->sort_kb, NULL,
+									   TUPLESORT_NONE);
+		MemoryContextSwitchTo(old);
+	}
+	else
+	{
+		cs->bits = 0;
+		cs->ts = spill_sort_begin(sp);
+	}
+}
+
+static void
+cand_put(JaccardSpill *sp, CandSort *cs, int32 c, int32 y, int32 x)
+{
+	if (cs->bits)
+		tuplesort_putdatum(cs->ts,
+						   Int64GetDatum(((int64) c << (2 * cs->bits)) | ((int64) y << cs->bits) | (int64) x),
+						   false);
+	else
+		spill_sort_put(sp, cs->ts, c, y, x);
+}
+
+static bool
+cand_get(JaccardSpill *sp, CandSort *cs, int32 *c, int32 *y, int32 *x)
+{
+	if (cs->bits)
+	{
+		Datum		v;
+		bool		isnull;
+		int64		packed;
+		int64		mask = ((int64) 1 << cs->bits) - 1;
+
+		if (!tuplesort_getdatum(cs->ts, true, &v, &isnull, NULL))
+			return false;
+		packed = DatumGetInt64(v);
+		*x = (int32) (packed & mask);
+		*y = (int32) ((packed >> cs->bits) & mask);
+		*c = (int32) (packed >> (2 * cs->bits));
+		return true;
+	}
+	else
+	{
+		int64		c64;
+
+		if (!spill_sort_get(sp, cs->ts, &c64, y, x))
+			return false;
+		*c = (int32) c64;
+		return true;
+	}
+}
+
+/* Reads document d's set (nset[d] * 16 bytes) from the sets file into buf. */
+static void
+spill_read_set(JaccardSpill *sp, size_t d, void *buf)
+{
+	size_t		bytes = (size_t) sp->nset[d] * 2 * sizeof(uint64);
+
+	if (bytes == 0)
+		return;
+	if (BufFileSeek(sp->sets, (int) (sp->pos[d] >> 32), (off_t) (sp->pos[d] & PG_UINT32_MAX), SEEK_SET) != 0 ||
+		BufFileRead(sp->sets, buf, bytes) != bytes)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read the shingle set of a document from a temporary file: %m")));
+}
+
+/* The chunk of document d: the last chunk starting at or before it. */
+static int32
+chunk_of(const uint32 *chunk_first, int32 nchunks, uint32 d)
+{
+	int32		lo = 0,
+				hi = nchunks - 1;
+
+	while (lo < hi)
+	{
+		int32		mid = lo + (hi - lo + 1) / 2;
+
+		if (chunk_first[mid] <= d)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/*
+ * The pass of the disk path: candidates from the sorted entries, then verification chunk by chunk.
+ * Returns the number of pairs stored.
+ */
+static uint64
+spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, ReturnSetInfo *rsinfo, const char *fname,
+		   TimestampTz *last)
+{
+	size_t		ndocs = sp->ndocs;
+	uint32	   *chunk_first;
+	int32		nchunks = 0;
+	size_t		acc = 0;
+	CandSort	cands;
+	uint32	   *run = NULL;
+	bool	   *run_flag = NULL;
+	size_t		run_n = 0,
+				run_cap = 0;
+	int64		run_key = 0;
+	int32		run_tag = 0;
+	int64		key;
+	int32		tag,
+				doc,
+				c,
+				y,
+				x;
+	uint64		nentries = 0,
+				ncands = 0,
+				npairs = 0;
+	bool		more;
+	char	   *chunk_buf = NULL;
+	size_t	   *chunk_off = NULL;
+	int32		loaded = -1;
+	char	   *ybuf = NULL;
+	size_t		ybuf_size = 0;
+	int64		prev_c = -1;
+	int32		prev_y = -1,
+				prev_x = -1;
+	const char *ys = NULL;
+
+	/* chunks: consecutive documents whose sets fill chunk_bytes (at least one document each) */
+	chunk_first = MemoryContextAllocHuge(sp->cxt, (ndocs + 1) * sizeof(uint32));
+	for (size_t d = 0; d < ndocs; d++)
+	{
+		size_t		bytes = (size_t) sp->nset[d] * 16;
+
+		if (d == 0 || acc + bytes > sp->chunk_bytes)
+		{
+			chunk_first[nchunks++] = (uint32) d;
+			acc = 0;
+		}
+		acc += bytes;
+	}
+	chunk_first[nchunks] = (uint32) ndocs;
+
+	/* candidates: every pair in a run of equal entries, through the second sort */
+	ereport(DEBUG1, (errmsg("%s: %zu documents on disk, sorting their entries", fname, ndocs)));
+	tuplesort_performsort(sp->entries);
+	cand_begin(sp, &cands, ndocs, nchunks);
+	do
+	{
+		bool		same;
+
+		more = spill_sort_get(sp, sp->entries, &key, &tag, &doc);
+		/* resemblance: a run is one (key, band); containment: one hash, whatever the tags */
+		same = more && run_n > 0 && key == run_key &&
+			(sp->measure != NDD_MEASURE_JACCARD || tag == run_tag);
+		if (!same && run_n > 1)
+		{
+			for (size_t i = 0; i < run_n; i++)
+			{
+				if (sp->measure == NDD_MEASURE_CONTAINMENT && !run_flag[i])
+					continue;
+				for (size_t j = sp->measure == NDD_MEASURE_JACCARD ? i + 1 : 0; j < run_n; j++)
+				{
+					if (run[j] == run[i])
+						continue;
+					/* a pair with equal keys in band 0 is taken there, in band 0's run */
+					if (sp->measure == NDD_MEASURE_JACCARD && run_tag > 0 && sp->key0[run[i]] == sp->key0[run[j]])
+						continue;
+					cand_put(sp, &cands, chunk_of(chunk_first, nchunks, run[i]), (int32) run[j], (int32) run[i]);
+					if ((++ncands & 0xFFFF) == 0)
+					{
+						CHECK_FOR_INTERRUPTS();
+						maybe_progress(last, fname, "candidates: entry", nentries, 0, 0);
+					}
+				}
+			}
+		}
+		if (!same)
+			run_n = 0;
+		if (!more)
+			break;
+		if (run_n == run_cap)
+		{
+			run_cap = Max(64, run_cap * 2);
+			run = run ? repalloc_huge(run, run_cap * sizeof(uint32))
+				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(uint32));
+			run_flag = run_flag ? repalloc_huge(run_flag, run_cap * sizeof(bool))
+				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(bool));
+		}
+		run_key = key;
+		run_tag = tag;
+		run[run_n] = (uint32) doc;
+		run_flag[run_n++] = tag != 0;
+		if ((++nentries & 0xFFFF) == 0)
+		{
+			CHECK_FOR_INTERRUPTS();
+			maybe_progress(last, fname, "candidates: entry", nentries, 0, 0);
+		}
+	} while (true);
+	tuplesort_end(sp->entries);
+	sp->entries = NULL;
+
+	/* verification: (chunk of x, y, x) in order; x's chunk in memory, y read forward */
+	ereport(DEBUG1, (errmsg("%s: " UINT64_FORMAT " candidates in %d chunks", fname, ncands, nchunks)));
+	tuplesort_performsort(cands.ts);
+	while (cand_get(sp, &cands, &c, &y, &x))
+	{
+		const char *xs;
+		NddJaccardResult r;
+		int			ok;
+
+		if (c == prev_c && y == prev_y && x == prev_x)
+			continue;			/* the same candidate from another band or hash */
+		if (c != loaded)
+		{
+			size_t		first = chunk_first[c],
+						end = chunk_first[c + 1],
+						bytes = 0;
+
+			CHECK_FOR_INTERRUPTS();
+			maybe_progress(last, fname, "verifying: chunk", (size_t) c + 1, (size_t) nchunks, npairs);
+			if (chunk_buf)
+				pfree(chunk_buf);
+			if (chunk_off)
+				pfree(chunk_off);
+			chunk_off = MemoryContextAllocHuge(sp->cxt, (end - first + 1) * sizeof(size_t));
+			for (size_t d = first; d < end; d++)
+			{
+				chunk_off[d - first] = bytes;
+				bytes += (size_t) sp->nset[d] * 16;
+			}
+			chunk_off[end - first] = bytes;
+			chunk_buf = MemoryContextAllocHuge(sp->cxt, Max(bytes, 16));
+			/* the chunk's sets are consecutive in the file: one read */
+			if (bytes > 0)
+			{
+				if (BufFileSeek(sp->sets, (int) (sp->pos[first] >> 32),
+								(off_t) (sp->pos[first] & PG_UINT32_MAX), SEEK_SET) != 0 ||
+					BufFileRead(sp->sets, chunk_buf, bytes) != bytes)
+					ereport(ERROR,
+							(errcode_for_file_access(),
+							 errmsg("could not read shingle sets from a temporary file: %m")));
+			}
+			loaded = c;
+			prev_y = -1;
+		}
+		if (y != prev_y)
+		{
+			if ((uint32) y >= chunk_first[c] && (uint32) y < chunk_first[c + 1])
+				ys = chunk_buf + chunk_off[y - chunk_first[c]];
+			else
+			{
+				size_t		bytes = (size_t) sp->nset[y] * 16;
+
+				if (bytes > ybuf_size)
+				{
+					ybuf_size = Max(bytes, 2 * ybuf_size);
+					if (ybuf)
+						pfree(ybuf);
+					ybuf = MemoryContextAllocHuge(sp->cxt, ybuf_size);
+				}
+				spill_read_set(sp, y, ybuf);
+				ys = ybuf;
+			}
+		}
+		prev_c = c;
+		prev_y = y;
+		prev_x = x;
+		xs = chunk_buf + chunk_off[x - chunk_first[c]];
+		ndd_raise_status(ndd_jaccard_verify(job, ids[x], (const uint64_t *) xs, sp->nset[x], ids[y],
+											(const uint64_t *) ys, sp->nset[y], &r, &ok),
+						 fname);
+		if (ok)
+		{
+			put_pair(rsinfo, &r);
+			npairs++;
+		}
+		if ((++nentries & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	tuplesort_end(cands.ts);
+
+	/* containment of an empty set is 1 in every other document (as the in-memory pass says) */
+	if (sp->measure == NDD_MEASURE_CONTAINMENT)
+	{
+		for (size_t a = 0; a < ndocs; a++)
+		{
+			if (sp->nset[a] != 0)
+				continue;
+			for (size_t b = 0; b < ndocs; b++)
+			{
+				NddJaccardResult r = {ids[a], ids[b], 1.0};
+
+				if (b == a)
+					continue;
+				put_pair(rsinfo, &r);
+				npairs++;
+				if ((npairs & 0xFFFF) == 0)
+					CHECK_FOR_INTERRUPTS();
+			}
+		}
+	}
+	BufFileClose(sp->sets);
+	sp->sets = NULL;
+	return npairs;
+}
+
+/*
+ * The shared body: read (id, body[, sketch]) rows of docs_sql into a core job (moving it to disk
+ * whenever it outgrows its share of maintenance_work_mem), check ids, then stream the pairs into
+ * the result tuplestore.
  */
 static void
 pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle, int32 hashes,
@@ -131,6 +717,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	HeapTuple	tuple;
 	Oid			idtype,
 				bodytype;
+	bool		has_sketch = false;
 	int64	   *ids = NULL;
 	size_t		n = 0,
 				cap_ids = 0;
@@ -141,6 +728,8 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	NddStatus	status;
 	int			found = 0;
 	int64_t		dup = 0;
+	JaccardSpill *spill = NULL;
+	size_t		budget = (size_t) maintenance_work_mem * 1024;
 
 	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
 	if (measure == NDD_MEASURE_JACCARD)
@@ -170,6 +759,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 
 	SPI_connect();
 	ndd_query_open(&reader, sql, "docs_sql", 2);
+	reader.fetch_rows = NDD_JACCARD_FETCH_ROWS;
 	ndd_query_require_integer(&reader, 1, "the document id");
 	idtype = ndd_query_column_type(&reader, 1);
 	bodytype = ndd_query_column_type(&reader, 2);
@@ -178,6 +768,17 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column 2 of docs_sql must be the document body, of type text"),
 				 errdetail("It has type %s.", format_type_be(bodytype))));
+	if (measure == NDD_MEASURE_JACCARD && reader.desc->natts >= 3)
+	{
+		/* a third column holds stored sketches: they choose the candidates, the text decides */
+		if (ndd_query_column_type(&reader, 3) != INT8ARRAYOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("column 3 of docs_sql must be the document's minhash sketch, of type bigint[]"),
+					 errdetail("It has type %s.", format_type_be(ndd_query_column_type(&reader, 3))),
+					 errhint("Return shingle_minhash(body, shingle, hashes) with the same shingle and hashes, or only (id, body).")));
+		has_sketch = true;
+	}
 
 	while ((tuple = ndd_query_next(&reader)) != NULL)
 	{
@@ -186,6 +787,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 		int64		id;
 		const char *body;
 		size_t		len;
+		const int64 *sketch = NULL;
 
 		if (isnull)
 			ereport(ERROR,
@@ -197,8 +799,25 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 			continue;			/* no text: jaccard() is NULL with any other, never >= threshold */
 		old = MemoryContextSwitchTo(row_cxt);
 		body = ndd_text_utf8(DatumGetTextPP(d), &len);
+		if (has_sketch)
+		{
+			d = SPI_getbinval(tuple, reader.desc, 3, &isnull);
+			if (!isnull)
+			{
+				int			nsketch;
+
+				/* a null sketch is computed from the text */
+				sketch = ndd_int8_array_values(DatumGetArrayTypeP(d), "sketch", &nsketch);
+				if (nsketch != hashes)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("the sketch of document " INT64_FORMAT " has %d elements, hashes is %d",
+									id, nsketch, hashes),
+							 errhint("Pass hashes => the size of the stored sketches, computed with the same shingle size.")));
+			}
+		}
 		MemoryContextSwitchTo(old);
-		status = ndd_jaccard_job_add(*job, id, body, len, ndd_interrupt_pending);
+		status = ndd_jaccard_job_add(*job, id, body, len, (const uint64_t *) sketch, ndd_interrupt_pending);
 		ndd_raise_status(status, fname);
 		MemoryContextReset(row_cxt);
 
@@ -209,14 +828,29 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 				: MemoryContextAllocHuge(work, cap_ids * sizeof(int64));
 		}
 		ids[n++] = id;
-		/* after every document (the core's size is O(1) to read): one large text can exceed it */
-		check_memory(*job, fname, n);
+
+		/*
+		 * Checked after every document (the core's size is O(1) to read): one large text can exceed
+		 * the budget. In memory up to maintenance_work_mem; then to disk, in batches of half of it.
+		 */
+		if (ndd_jaccard_job_bytes(*job) > (spill ? spill->flush_bytes : budget))
+		{
+			if (!spill)
+			{
+				ereport(DEBUG1,
+						(errmsg("%s: %zu documents exceed maintenance_work_mem (%d kB), continuing on disk",
+								fname, n, maintenance_work_mem)));
+				spill = spill_begin(work, measure);
+			}
+			spill_flush(spill, *job, fname);
+		}
 		if ((n & 255) == 0)
-			maybe_progress(&last, fname, "documents", n, 0, 0);
+			maybe_progress(&last, fname, "reading: document", n, 0, 0);
 	}
 	ndd_query_close(&reader);
 	SPI_finish();
-	check_memory(*job, fname, n);
+	if (spill)
+		spill_flush(spill, *job, fname);
 
 	ndd_raise_status(ndd_find_duplicate_id((const int64_t *) ids, n, &found, &dup), "duplicate ids");
 	if (found)
@@ -225,6 +859,12 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 				 errmsg("docs_sql returned the id " INT64_FORMAT " more than once", (int64) dup),
 				 errhint("Each row is one document: make the ids unique.")));
 
+	if (spill)
+	{
+		spill_pass(spill, *job, ids, rsinfo, fname, &last);
+		MemoryContextDelete(work);
+		return;
+	}
 	batch = MemoryContextAlloc(work, NDD_JACCARD_BATCH * sizeof(NddJaccardResult));
 	while (!done)
 	{
@@ -236,15 +876,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 									  ndd_interrupt_pending);
 		ndd_raise_status(status, fname);
 		for (size_t i = 0; i < got; i++)
-		{
-			Datum		values[3];
-			bool		nulls[3] = {false, false, false};
-
-			values[0] = Int64GetDatum(batch[i].a);
-			values[1] = Int64GetDatum(batch[i].b);
-			values[2] = Float8GetDatum(batch[i].value);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-		}
+			put_pair(rsinfo, &batch[i]);
 		npairs += got;
 		CHECK_FOR_INTERRUPTS();
 		maybe_progress(&last, fname, measure == NDD_MEASURE_JACCARD ? "band" : "document",

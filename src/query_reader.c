@@ -60,7 +60,7 @@ ndd_query_next(NddQueryReader *reader)
 			reader->batch = NULL;
 		}
 		CHECK_FOR_INTERRUPTS();
-		SPI_cursor_fetch(reader->portal, true, NDD_FETCH_ROWS);
+		SPI_cursor_fetch(reader->portal, true, reader->fetch_rows > 0 ? reader->fetch_rows : NDD_FETCH_ROWS);
 		if (SPI_processed == 0)
 			return NULL;
 		reader->batch = SPI_tuptable;

@@ -20,6 +20,9 @@ typedef struct NddQueryReader
 	TupleDesc	desc;			/* the query's result columns */
 	SPITupleTable *batch;
 	uint64		pos;			/* next row of batch */
+	long		fetch_rows;		/* rows per batch; 0 (what open sets): NDD_FETCH_ROWS. Readers of
+								 * rows of unbounded size (document texts) take fewer, so that one
+								 * batch is not a memory of its own */
 } NddQueryReader;
 
 /*

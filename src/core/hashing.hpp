@@ -35,6 +35,12 @@ constexpr uint64_t kBitflipSeed = 0x6e64642e62697466ULL;
 constexpr uint64_t kWordListSeed = 0x6e64642e6c697374ULL;
 // "ndd.cont": the 128-bit content hash of the normalized token stream.
 constexpr uint64_t kContentSeed = 0x6e64642e636f6e74ULL;
+// "ndd.band": LSH band keys of a minhash sketch (plus (rows << 16) + band). Band keys are stored in
+// indexes (ndd_jaccard_bands).
+constexpr uint64_t kBandSeed = 0x6e64642e62616e64ULL;
+// "ndd.vrfy": the second hash of a shingle in ndd_jaccard_pairs' verification sets (the first is
+// the feature hash, kFeatureSeed). Never stored, but one place for every seed all the same.
+constexpr uint64_t kVerifySeed = 0x6e64642e76726679ULL;
 
 // A 128-bit fingerprint: hi holds bits 0..63 (bit 0 = its most significant bit), lo bits 64..127,
 // the order of the fp128 type's text form.

@@ -105,7 +105,7 @@ JaccardJob::JaccardJob(int measure, double threshold, int shingle, int hashes, d
     if (measure == NDD_MEASURE_JACCARD) banding_ = choose_bands(threshold, hashes, max_miss);
 }
 
-void JaccardJob::add(int64_t id, const char* text, size_t len, InterruptPoller& poller) {
+void JaccardJob::add(int64_t id, const char* text, size_t len, const uint64_t* given, InterruptPoller& poller) {
     if (started_) throw InvalidArgument("documents must be added before the pass");
     if (ids_.size() >= std::numeric_limits<uint32_t>::max() - 1) throw InvalidArgument("too many documents");
     TokenStream ts;
@@ -122,12 +122,17 @@ void JaccardJob::add(int64_t id, const char* text, size_t len, InterruptPoller& 
     sets_.erase(std::unique(sets_.begin() + base, sets_.end()), sets_.end());
     if (measure_ == NDD_MEASURE_JACCARD) {
         // The sketch is shingle_minhash(text, shingle, hashes) exactly (same feature hashes), so
-        // these keys equal ndd_jaccard_bands() of the stored sketch.
-        std::vector<uint64_t> sketch(hashes_);
-        minhash_of_hashes(h1.data(), h1.size(), hashes_, sketch.data(), poller);
+        // these keys equal ndd_jaccard_bands() of the stored sketch. A sketch given by the caller
+        // only chooses candidates: verification is from the text either way.
+        std::vector<uint64_t> sketch;
+        if (!given) {
+            sketch.resize(hashes_);
+            minhash_of_hashes(h1.data(), h1.size(), hashes_, sketch.data(), poller);
+            given = sketch.data();
+        }
         size_t at = keys_.size();
         keys_.resize(at + banding_.bands);
-        band_keys(sketch.data(), banding_.bands, banding_.rows, keys_.data() + at);
+        band_keys(given, banding_.bands, banding_.rows, keys_.data() + at);
     }
     offsets_.push_back(sets_.size());
     ids_.push_back(id);
@@ -141,6 +146,29 @@ size_t JaccardJob::bytes() const {
     return held + pass;
 }
 
+NddJaccardDoc JaccardJob::doc(size_t d) const {
+    if (d >= ids_.size()) throw InvalidArgument("no such document");
+    NddJaccardDoc out{};
+    out.id = ids_[d];
+    out.set = reinterpret_cast<const uint64_t*>(set_of(static_cast<uint32_t>(d)));
+    out.nset = set_size(static_cast<uint32_t>(d));
+    if (measure_ == NDD_MEASURE_JACCARD) {
+        out.keys = keys_.data() + d * banding_.bands;
+        out.nkeys = banding_.bands;
+    } else {
+        out.prefix = out.nset == 0 ? 0 : out.nset - min_intersection(out.nset) + 1;
+    }
+    return out;
+}
+
+void JaccardJob::clear() {
+    if (started_) throw InvalidArgument("documents must be cleared before the pass");
+    std::vector<int64_t>().swap(ids_);
+    std::vector<uint64_t>{0}.swap(offsets_);
+    std::vector<ShingleHash>().swap(sets_);
+    std::vector<uint64_t>().swap(keys_);
+}
+
 bool JaccardJob::shares_earlier_band(uint32_t x, uint32_t y, int band) const {
     const uint64_t* kx = keys_.data() + static_cast<size_t>(x) * banding_.bands;
     const uint64_t* ky = keys_.data() + static_cast<size_t>(y) * banding_.bands;
@@ -149,8 +177,8 @@ bool JaccardJob::shares_earlier_band(uint32_t x, uint32_t y, int band) const {
     return false;
 }
 
-bool JaccardJob::verify(uint32_t x, uint32_t y, NddJaccardResult* out) const {
-    size_t sx = set_size(x), sy = set_size(y);
+bool JaccardJob::verify_sets(int64_t idx, const ShingleHash* x, size_t sx, int64_t idy, const ShingleHash* y,
+                             size_t sy, NddJaccardResult* out) const {
     // Size filters, exact in floating point: J <= min/max and a_in_b <= |B|/|A|, and division
     // rounds monotonically, so a rounded bound below t implies a rounded measure below t.
     if (measure_ == NDD_MEASURE_JACCARD) {
@@ -163,15 +191,15 @@ bool JaccardJob::verify(uint32_t x, uint32_t y, NddJaccardResult* out) const {
     // shingles left cannot lift the intersection to the least one that qualifies.
     size_t need = measure_ == NDD_MEASURE_JACCARD ? min_jaccard_intersection(sx, sy) : min_intersection(sx);
     if (need == SIZE_MAX) return false;
-    ShingleOverlap o{sx, sy, sorted_intersection(set_of(x), sx, set_of(y), sy, need)};
+    ShingleOverlap o{sx, sy, sorted_intersection(x, sx, y, sy, need)};
     if (measure_ == NDD_MEASURE_JACCARD) {
         double v = jaccard_of(o);
         if (v < threshold_) return false;
-        *out = NddJaccardResult{std::min(ids_[x], ids_[y]), std::max(ids_[x], ids_[y]), v};
+        *out = NddJaccardResult{std::min(idx, idy), std::max(idx, idy), v};
     } else {
         double v = containment_of(o);
         if (v < threshold_) return false;
-        *out = NddJaccardResult{ids_[x], ids_[y], v};
+        *out = NddJaccardResult{idx, idy, v};
     }
     return true;
 }
@@ -362,10 +390,32 @@ NddStatus ndd_jaccard_job_create(int measure, double threshold, int shingle, int
 void ndd_jaccard_job_free(NddJaccardJob* job) { delete job; }
 
 NddStatus ndd_jaccard_job_add(NddJaccardJob* job, int64_t id, const char* text, size_t len,
-                              NddInterruptFn interrupt) {
+                              const uint64_t* sketch, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         ndd::InterruptPoller poller(interrupt);
-        job->job.add(id, text, len, poller);
+        job->job.add(id, text, len, sketch, poller);
+    });
+}
+
+size_t ndd_jaccard_job_count(const NddJaccardJob* job) { return job->job.count(); }
+
+NddStatus ndd_jaccard_job_doc(const NddJaccardJob* job, size_t d, NddJaccardDoc* out) {
+    return ndd::guarded([&] { *out = job->job.doc(d); });
+}
+
+NddStatus ndd_jaccard_job_clear(NddJaccardJob* job) {
+    return ndd::guarded([&] { job->job.clear(); });
+}
+
+NddStatus ndd_jaccard_verify(const NddJaccardJob* job, int64_t ida, const uint64_t* seta, size_t na, int64_t idb,
+                             const uint64_t* setb, size_t nb, NddJaccardResult* out, int* qualifies) {
+    *qualifies = 0;
+    return ndd::guarded([&] {
+        // the sets are ndd_jaccard_job_doc()'s layout: (h1, h2) pairs, which is ShingleHash's
+        static_assert(sizeof(ndd::ShingleHash) == 2 * sizeof(uint64_t), "ShingleHash is two words");
+        *qualifies = job->job.verify_sets(ida, reinterpret_cast<const ndd::ShingleHash*>(seta), na, idb,
+                                          reinterpret_cast<const ndd::ShingleHash*>(setb), nb, out)
+                         ? 1 : 0;
     });
 }
 

@@ -14,13 +14,6 @@
 
 namespace ndd {
 
-// "ndd.band": the seed of band keys (plus (rows << 16) + band). Band keys are stored in indexes
-// (ndd_jaccard_bands), so it is fixed forever like the seeds of hashing.hpp.
-constexpr uint64_t kBandSeed = 0x6e64642e62616e64ULL;
-// "ndd.vrfy": the second hash of a shingle in the verification sets (the first is the feature
-// hash, kFeatureSeed). In memory only; never stored.
-constexpr uint64_t kVerifySeed = 0x6e64642e76726679ULL;
-
 struct Banding {
     int bands;
     int rows;
@@ -53,8 +46,18 @@ class JaccardJob {
 public:
     JaccardJob(int measure, double threshold, int shingle, int hashes, double max_miss);
 
-    void add(int64_t id, const char* text, size_t len, InterruptPoller& poller);
+    // sketch: hashes_ minhash values given by the caller (a stored shingle_minhash), or null to
+    // compute them from the text.
+    void add(int64_t id, const char* text, size_t len, const uint64_t* sketch, InterruptPoller& poller);
     size_t bytes() const;
+    size_t count() const { return ids_.size(); }
+    // Document d as held: its id, set, band keys (resemblance) and prefix length (containment).
+    NddJaccardDoc doc(size_t d) const;
+    // Drops every document held and frees their memory (the caller has spilled them).
+    void clear();
+    // verify() on sets held by the caller; x's measure in containment.
+    bool verify_sets(int64_t idx, const ShingleHash* x, size_t sx, int64_t idy, const ShingleHash* y, size_t sy,
+                     NddJaccardResult* out) const;
     // Fills out[0..cap); returns the count; sets done when every pair has been handed out.
     size_t next(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
     size_t progress() const { return measure_ == NDD_MEASURE_JACCARD ? band_ : doc_; }
@@ -66,7 +69,9 @@ private:
     const ShingleHash* set_of(uint32_t d) const { return sets_.data() + offsets_[d]; }
     bool shares_earlier_band(uint32_t x, uint32_t y, int band) const;
     // Verifies one candidate and appends it to out when it qualifies; x's measure in containment.
-    bool verify(uint32_t x, uint32_t y, NddJaccardResult* out) const;
+    bool verify(uint32_t x, uint32_t y, NddJaccardResult* out) const {
+        return verify_sets(ids_[x], set_of(x), set_size(x), ids_[y], set_of(y), set_size(y), out);
+    }
     size_t next_jaccard(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
     size_t next_containment(NddJaccardResult* out, size_t cap, bool& done, InterruptPoller& poller);
     size_t min_intersection(size_t size_a) const;

@@ -30,6 +30,16 @@
  * distinct shingle per document (the index) for containment. ndd_jaccard_job_bytes reports the
  * total so the caller can stop at its memory limit. Results are handed out in batches of the
  * caller's size, so the caller can store them and check for interrupts between batches.
+ *
+ * Beyond its memory limit the caller runs the same method on disk with the pieces below (the core
+ * does no I/O): it takes each document the job holds (ndd_jaccard_job_doc: set, band keys, and for
+ * containment the prefix length p: any p of A's hashes find every B, the caller picks which) and
+ * frees them (ndd_jaccard_job_clear), sorts the (band key, band, document) or (hash, in prefix,
+ * document) entries externally, takes the candidates from runs of equal keys, and verifies each
+ * with ndd_jaccard_verify, the verification of the in-memory pass. For resemblance the candidates
+ * are exactly those of the in-memory pass (documents sharing a key of the same band); for
+ * containment they may differ (another choice of prefix) but both include every qualifying pair;
+ * so the pairs are the same.
  */
 #ifndef NDD_JACCARD_PAIRS_API_H
 #define NDD_JACCARD_PAIRS_API_H
@@ -89,9 +99,40 @@ NDD_API NddStatus ndd_jaccard_job_create(int measure, double threshold, int shin
 /* Frees a job (NULL is allowed). Never fails. */
 NDD_API void ndd_jaccard_job_free(NddJaccardJob *job);
 
-/* Adds one document (UTF-8 text). Documents are added before the first ndd_jaccard_job_next. */
+/*
+ * Adds one document (UTF-8 text). Documents are added before the first ndd_jaccard_job_next. sketch
+ * (resemblance only; NULL to compute it) is the document's minhash sketch of the job's size, as
+ * shingle_minhash stores it: it chooses the candidates only, verification is from the text.
+ */
 NDD_API NddStatus ndd_jaccard_job_add(NddJaccardJob *job, int64_t id, const char *text, size_t len,
-									  NddInterruptFn interrupt);
+									  const uint64_t *sketch, NddInterruptFn interrupt);
+
+/* Number of documents the job holds. */
+NDD_API size_t ndd_jaccard_job_count(const NddJaccardJob *job);
+
+/* One document as the job holds it; the pointers stay valid until the job changes. */
+typedef struct NddJaccardDoc
+{
+	int64_t		id;
+	const uint64_t *set;		/* nset sorted distinct 128-bit shingle hashes, as (h1, h2) pairs */
+	size_t		nset;
+	const uint64_t *keys;		/* resemblance: the nkeys band keys, key j of band j */
+	int			nkeys;
+	size_t		prefix;			/* containment: how many of A's hashes (any of them) find every B */
+} NddJaccardDoc;
+
+NDD_API NddStatus ndd_jaccard_job_doc(const NddJaccardJob *job, size_t d, NddJaccardDoc *out);
+
+/* Drops (and frees) every document held, before the pass. */
+NDD_API NddStatus ndd_jaccard_job_clear(NddJaccardJob *job);
+
+/*
+ * Verifies one candidate given by its two sets (layout of NddJaccardDoc.set): *qualifies = 1 and
+ * *out filled when its measure reaches the threshold (for containment, a's share in b).
+ */
+NDD_API NddStatus ndd_jaccard_verify(const NddJaccardJob *job, int64_t ida, const uint64_t *seta, size_t na,
+									 int64_t idb, const uint64_t *setb, size_t nb, NddJaccardResult *out,
+									 int *qualifies);
 
 /* Bytes the job holds now, and an estimate of what its pass will add. */
 NDD_API size_t ndd_jaccard_job_bytes(const NddJaccardJob *job);

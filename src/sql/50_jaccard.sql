@@ -3,8 +3,10 @@
 -- index. Method and guarantees: src/core/jaccard_pairs_api.h.
 
 -- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle) >= threshold. docs_sql
--- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs.
--- hashes is the sketch size the LSH bands are cut from (more hashes: fewer false candidates).
+-- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs. A
+-- third column, when present, holds stored sketches (shingle_minhash(body, shingle, hashes)) to
+-- take the band keys from. hashes is the sketch size the LSH bands are cut from (more hashes:
+-- fewer false candidates).
 CREATE FUNCTION ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
                                   hashes int DEFAULT 128,
                                   OUT a bigint, OUT b bigint, OUT jaccard float8)

@@ -267,9 +267,9 @@ COMMENT ON FUNCTION ndd_nearest_cluster_sql(regclass, name, name, name, boolean)
 ---------------------------------------------------------------------------------------------------
 
 COMMENT ON FUNCTION ndd_jaccard_pairs(text, float8, int, int) IS
-	'every pair (a < b) of the (id, body) rows of docs_sql whose word-shingle Jaccard resemblance is at least threshold, exactly as jaccard() computes it: LSH band candidates (miss probability at most 1e-6 at the threshold) verified on each document''s shingle set';
+	'every pair (a < b) of the (id, body[, sketch]) rows of docs_sql whose word-shingle Jaccard resemblance is at least threshold, exactly as jaccard() computes it: LSH band candidates (miss probability at most 1e-6 at the threshold; from the stored shingle_minhash sketches of an optional third column) verified on each document''s shingle set; continues on disk beyond maintenance_work_mem';
 COMMENT ON FUNCTION ndd_containment_pairs(text, float8, int) IS
-	'every ordered pair (a, b) of the (id, body) rows of docs_sql with containment(a.body, b.body) at least threshold, exact (prefix filtering and verification)';
+	'every ordered pair (a, b) of the (id, body) rows of docs_sql with containment(a.body, b.body) at least threshold, exact (prefix filtering and verification); continues on disk beyond maintenance_work_mem';
 COMMENT ON FUNCTION ndd_jaccard_bands(bigint[], float8) IS
 	'LSH band keys of a minhash sketch for a Jaccard threshold: index them with GIN and search with && to find documents with resemblance >= threshold, then recheck with jaccard()';
 COMMENT ON FUNCTION ndd_jaccard_banding(float8, int) IS

@@ -140,10 +140,66 @@ SELECT ndd_jaccard_bands('{1,2,NULL}', 0.9);
 SELECT ndd_jaccard_bands('{1,2,3}', 0.9);
 SELECT ndd_jaccard_banding(0.9, 0);
 SELECT * FROM ndd_jaccard_pairs(NULL, 0.8);
--- memory: beyond maintenance_work_mem, an error naming it
+-- stored sketches as a third column: the same pairs (they only choose candidates); a NULL sketch
+-- is computed from the text
+SELECT t,
+       (SELECT count(*) FROM (SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM jp_docs', t)
+                              EXCEPT SELECT * FROM ndd_jaccard_pairs('SELECT id, body, shingle_minhash(body, 4, 128) FROM jp_docs', t)) m) AS missing,
+       (SELECT count(*) FROM (SELECT * FROM ndd_jaccard_pairs('SELECT id, body, CASE WHEN id % 2 = 0 THEN shingle_minhash(body, 4, 128) END FROM jp_docs', t)
+                              EXCEPT SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM jp_docs', t)) x) AS extra
+FROM (VALUES (0.8::float8), (0.9)) v(t);
+SELECT count(*) FROM ndd_jaccard_pairs('SELECT id, body, shingle_minhash(body, 3, 256) FROM jp_docs', 0.8, 3, 256);
+-- a sketch that is not the text's still gives exact values: only the candidates change
+SELECT count(*) AS wrong_values FROM ndd_jaccard_pairs('SELECT id, body, shingle_minhash(''same'', 4, 128) FROM jp_docs', 0.5) p
+JOIN jp_docs x ON x.id = p.a JOIN jp_docs y ON y.id = p.b WHERE p.jaccard <> jaccard(x.body, y.body);
+SELECT * FROM ndd_jaccard_pairs('SELECT id, body, shingle_minhash(body, 4, 64) FROM jp_docs', 0.8);
+SELECT * FROM ndd_jaccard_pairs('SELECT id, body, 42 FROM jp_docs', 0.8);
+SELECT * FROM ndd_jaccard_pairs('SELECT id, body, ARRAY[1, NULL]::bigint[] FROM jp_docs', 0.8);
+
+-- beyond maintenance_work_mem the call continues on disk: 60 documents of 3,000 words (about 3 MB
+-- of shingle sets, three times 1MB) give the same pairs and values as in memory and as the brute
+-- force, for resemblance and containment
+SELECT setseed(0.57);
+CREATE TABLE jp_big (id bigint, body text);
+CREATE TEMP TABLE jp_big_words AS
+SELECT d, pos, 'v' || floor(20000 * random())::int AS w FROM generate_series(1, 10) d, generate_series(1, 3000) pos;
+INSERT INTO jp_big
+SELECT d * 10 + v, string_agg(CASE WHEN random() < rate THEN 'x' || floor(20000 * random())::int ELSE w END, ' ' ORDER BY pos)
+FROM jp_big_words JOIN (VALUES (0, 0.0), (1, 0.0), (2, 0.01), (3, 0.03), (4, 0.10)) e(v, rate) ON true
+GROUP BY d, v;
+INSERT INTO jp_big SELECT d * 10 + 5, string_agg(w, ' ' ORDER BY pos) FROM jp_big_words WHERE pos <= 2700 GROUP BY d;
+CREATE TABLE jp_big_truth AS
+SELECT x.id AS a, y.id AS b, jaccard(x.body, y.body) AS j, containment(x.body, y.body) AS c
+FROM jp_big x JOIN jp_big y ON x.id <> y.id;
+SET maintenance_work_mem = '64MB';
+CREATE TABLE jp_big_mem AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM jp_big', 0.8);
+CREATE TABLE jp_big_cmem AS SELECT * FROM ndd_containment_pairs('SELECT id, body FROM jp_big', 0.8);
 SET maintenance_work_mem = '1MB';
-SELECT count(*) FROM ndd_jaccard_pairs('SELECT g, repeat(''w'' || g || '' '', 20) || g FROM generate_series(1, 50000) g', 0.9);
+SET client_min_messages = debug1;  -- shows that the disk path was taken
+CREATE TABLE jp_big_disk AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM jp_big', 0.8);
+CREATE TABLE jp_big_cdisk AS SELECT * FROM ndd_containment_pairs('SELECT id, body FROM jp_big', 0.8);
+RESET client_min_messages;
+SELECT (SELECT count(*) FROM jp_big_disk) AS found,
+       (SELECT count(*) FROM jp_big_truth WHERE a < b AND j >= 0.8) AS truth,
+       (SELECT count(*) FROM (SELECT a, b, j FROM jp_big_truth WHERE a < b AND j >= 0.8 EXCEPT SELECT * FROM jp_big_disk) m) AS missing,
+       (SELECT count(*) FROM (SELECT * FROM jp_big_disk EXCEPT SELECT a, b, j FROM jp_big_truth WHERE a < b AND j >= 0.8) x) AS extra,
+       (SELECT count(*) FROM ((SELECT * FROM jp_big_disk EXCEPT SELECT * FROM jp_big_mem)
+                              UNION ALL (SELECT * FROM jp_big_mem EXCEPT SELECT * FROM jp_big_disk)) d) AS differ_from_memory;
+SELECT (SELECT count(*) FROM jp_big_cdisk) AS found,
+       (SELECT count(*) FROM jp_big_truth WHERE c >= 0.8) AS truth,
+       (SELECT count(*) FROM (SELECT a, b, c FROM jp_big_truth WHERE c >= 0.8 EXCEPT SELECT * FROM jp_big_cdisk) m) AS missing,
+       (SELECT count(*) FROM (SELECT * FROM jp_big_cdisk EXCEPT SELECT a, b, c FROM jp_big_truth WHERE c >= 0.8) x) AS extra,
+       (SELECT count(*) FROM ((SELECT * FROM jp_big_cdisk EXCEPT SELECT * FROM jp_big_cmem)
+                              UNION ALL (SELECT * FROM jp_big_cmem EXCEPT SELECT * FROM jp_big_cdisk)) d) AS differ_from_memory;
+-- on disk: stored sketches, texts without words (containment 1 in every other), duplicate ids
+SELECT count(*) AS differ FROM (
+  (SELECT * FROM ndd_jaccard_pairs('SELECT id, body, shingle_minhash(body, 4, 128) FROM jp_big', 0.8) EXCEPT SELECT * FROM jp_big_mem)
+  UNION ALL (SELECT * FROM jp_big_mem EXCEPT SELECT * FROM ndd_jaccard_pairs('SELECT id, body, shingle_minhash(body, 4, 128) FROM jp_big', 0.8))) d;
+SELECT count(*), min(containment), max(containment)
+FROM ndd_containment_pairs('SELECT id, body FROM jp_big UNION ALL SELECT 1, '''' UNION ALL SELECT 2, ''...''', 0.8) WHERE a < 10;
+SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM jp_big UNION ALL SELECT 10, ''x''', 0.8);
 RESET maintenance_work_mem;
 
-DROP TABLE jp_words, jp_docs, jp_truth, jp_store, jp_index_pairs, jp_unique;
+DROP TABLE jp_words, jp_docs, jp_truth, jp_store, jp_index_pairs, jp_unique, jp_big, jp_big_truth, jp_big_mem,
+  jp_big_cmem, jp_big_disk, jp_big_cdisk;
 DROP FUNCTION jp_unique_insert();

@@ -27,7 +27,7 @@ std::vector<Triple> run_job(const std::vector<std::string>& docs, int measure, d
                             size_t batch) {
     ndd::InterruptPoller poller(nullptr);
     ndd::JaccardJob job(measure, t, shingle, hashes, NDD_JACCARD_DEFAULT_MISS);
-    for (size_t i = 0; i < docs.size(); i++) job.add(static_cast<int64_t>(10 + i), docs[i].data(), docs[i].size(), poller);
+    for (size_t i = 0; i < docs.size(); i++) job.add(static_cast<int64_t>(10 + i), docs[i].data(), docs[i].size(), nullptr, poller);
     std::vector<Triple> got;
     std::vector<NddJaccardResult> buf(batch);
     bool done = false;
@@ -156,6 +156,87 @@ TEST(JaccardPairs, ContainmentEqualsBruteForce) {
         EXPECT_EQ(run_job(docs, NDD_MEASURE_CONTAINMENT, t, 4, 128, 1000), want) << t;
         EXPECT_EQ(run_job(docs, NDD_MEASURE_CONTAINMENT, t, 4, 128, 3), want) << t;
     }
+}
+
+// The disk path's pieces (what jaccard_pairs.c does with files and sorts), in memory: documents
+// taken out of the job in batches (doc(), clear()), candidates from equal (band, key) or from
+// A's prefix hashes against every hash of B, each verified once with verify_sets().
+std::vector<Triple> run_pieces(const std::vector<std::string>& docs, int measure, double t, size_t batch) {
+    ndd::InterruptPoller poller(nullptr);
+    ndd::JaccardJob job(measure, t, 4, 128, NDD_JACCARD_DEFAULT_MISS);
+    struct Doc {
+        int64_t id;
+        std::vector<ndd::ShingleHash> set;
+        std::vector<uint64_t> keys;
+        size_t prefix;
+    };
+    std::vector<Doc> held;
+    auto take = [&] {
+        for (size_t d = 0; d < job.count(); d++) {
+            NddJaccardDoc x = job.doc(d);
+            const auto* h = reinterpret_cast<const ndd::ShingleHash*>(x.set);
+            held.push_back({x.id, std::vector<ndd::ShingleHash>(h, h + x.nset),
+                            x.keys ? std::vector<uint64_t>(x.keys, x.keys + x.nkeys) : std::vector<uint64_t>(),
+                            x.prefix});
+        }
+        job.clear();
+        EXPECT_EQ(job.count(), 0u);
+    };
+    for (size_t i = 0; i < docs.size(); i++) {
+        job.add(static_cast<int64_t>(10 + i), docs[i].data(), docs[i].size(), nullptr, poller);
+        if (job.count() == batch) take();
+    }
+    take();
+    std::vector<Triple> got;
+    for (size_t x = 0; x < held.size(); x++)
+        for (size_t y = 0; y < held.size(); y++) {
+            if (x == y || (measure == NDD_MEASURE_JACCARD && y < x)) continue;
+            bool candidate = false;
+            if (measure == NDD_MEASURE_JACCARD) {
+                for (size_t j = 0; j < held[x].keys.size(); j++) candidate |= held[x].keys[j] == held[y].keys[j];
+            } else {
+                for (size_t i = 0; i < held[x].prefix; i++)
+                    for (const auto& h : held[y].set) candidate |= h.h1 == held[x].set[i].h1;
+            }
+            if (!candidate) continue;
+            NddJaccardResult r;
+            if (job.verify_sets(held[x].id, held[x].set.data(), held[x].set.size(), held[y].id, held[y].set.data(),
+                                held[y].set.size(), &r))
+                got.emplace_back(r.a, r.b, r.value);
+        }
+    std::sort(got.begin(), got.end());
+    return got;
+}
+
+TEST(JaccardPairs, DiskPiecesEqualBruteForce) {
+    std::vector<std::string> docs = generated_collection(13, 25);
+    docs.push_back("");  // contained in everything: the caller adds those pairs, not the prefix
+    for (double t : {0.5, 0.8, 0.9}) {
+        std::vector<Triple> want = brute_force(docs, NDD_MEASURE_JACCARD, t, 4);
+        EXPECT_GT(want.size(), 25u) << t;
+        EXPECT_EQ(run_pieces(docs, NDD_MEASURE_JACCARD, t, 7), want) << t;
+        std::vector<Triple> wantc = brute_force(docs, NDD_MEASURE_CONTAINMENT, t, 4);
+        wantc.erase(std::remove_if(wantc.begin(), wantc.end(),
+                                   [&](const Triple& p) { return std::get<0>(p) == static_cast<int64_t>(10 + docs.size() - 1); }),
+                    wantc.end());
+        EXPECT_EQ(run_pieces(docs, NDD_MEASURE_CONTAINMENT, t, 1), wantc) << t;
+    }
+    ndd::InterruptPoller poller(nullptr);
+    ndd::JaccardJob job(NDD_MEASURE_JACCARD, 0.8, 4, 128, NDD_JACCARD_DEFAULT_MISS);
+    EXPECT_THROW(job.doc(0), ndd::InvalidArgument);
+    // a given sketch replaces the computed one: the keys of the text's own sketch
+    std::vector<uint64_t> sketch(128);
+    std::string text = "one two three four five six";
+    ndd::TokenStream ts;
+    ts.tokenize(text.data(), text.size(), poller);
+    ndd::shingle_minhash(ts, 4, 128, sketch.data(), poller);
+    job.add(1, text.data(), text.size(), nullptr, poller);
+    job.add(2, text.data(), text.size(), sketch.data(), poller);
+    std::vector<uint64_t> zero(128, 0);
+    job.add(3, text.data(), text.size(), zero.data(), poller);
+    NddJaccardDoc a = job.doc(0), b = job.doc(1), c = job.doc(2);
+    EXPECT_TRUE(std::equal(a.keys, a.keys + a.nkeys, b.keys));
+    EXPECT_FALSE(std::equal(a.keys, a.keys + a.nkeys, c.keys));
 }
 
 TEST(JaccardPairs, EdgeCases) {

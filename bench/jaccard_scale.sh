@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# bench/jaccard_scale.sh: ndd_jaccard_pairs at scale, and the per-document lookup through the band
+# keys, on synthetic collections of ~1.2 KB pieces of the dev corpus' text, each with one copy at a
+# known word edit rate of 1-20 % (bench/jaccard_synth.py, seed 1).
+#   For each size in NDD_JACCARD_SIZES (default "100000 300000 1000000"):
+#     - ndd_jaccard_pairs(t = 0.8) at the default maintenance_work_mem (64MB: the disk path), and,
+#       for sizes up to NDD_JACCARD_MEM_MAX (default 300000), at 4GB (in memory): wall time, peak
+#       backend memory (VmHWM), pairs, recall on the planted pairs whose exact jaccard() is >= 0.8,
+#       and the two runs' pairs compared;
+#     - at the largest size: a GIN index on ndd_jaccard_bands(shingle_minhash(body, 4, 128), 0.8)
+#       and the lookup "stored documents with J >= 0.8 with this text" for NDD_JACCARD_QUERIES
+#       (default 200) random stored texts: median and p95 of the server-side time of each query.
+#   NDD_SYNTH_DIR: take synth_N.tsv / planted_N.tsv from there instead of generating them.
+#   NDD_NO_INSTALL=1: use the installed extension as it is.
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$NDD_ROOT"
+CORPUS=$(ndd_corpus_dir)
+ndd_bench_install
+ndd_start_cluster "max_parallel_workers_per_gather=0"
+trap ndd_stop_cluster EXIT
+psql -X -q -d postgres -c "CREATE EXTENSION ndd"
+work=$(mktemp -d /tmp/ndd-jaccard-scale.XXXXXX)
+chmod 755 "$work"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "maintenance_work_mem default: $(psql -X -d postgres -tAc 'SHOW maintenance_work_mem')"
+
+source "$NDD_ROOT/bench/jaccard_timed.sh"
+
+sizes=${NDD_JACCARD_SIZES:-100000 300000 1000000}
+largest=$(echo $sizes | tr ' ' '\n' | sort -n | tail -1)
+for size in $sizes; do
+	if [ -n "${NDD_SYNTH_DIR:-}" ]; then
+		synth=$NDD_SYNTH_DIR/synth_$size.tsv planted=$NDD_SYNTH_DIR/planted_$size.tsv
+	else
+		synth=$work/synth.tsv planted=$work/planted.tsv
+		PLANTED="$planted" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz > "$synth"
+	fi
+	echo "== $size documents"
+	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, disk08, mem08" \
+		-c "CREATE TABLE synth (id bigint, body text); CREATE TABLE planted (a bigint, b bigint, rate float8)"
+	psql -X -q -d postgres -c "\\copy synth FROM '$synth'"
+	psql -X -q -d postgres -c "\\copy planted FROM '$planted'"
+	psql -X -q -d postgres -c "VACUUM ANALYZE synth"
+	psql -X -q -d postgres -tAc "SELECT count(*) || ' documents, ' || pg_size_pretty(sum(octet_length(body))) FROM synth"
+	timed "  ndd_jaccard_pairs(t = 0.8), default maintenance_work_mem (disk)" \
+		"SET maintenance_work_mem = '64MB'; CREATE TABLE disk08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
+	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
+		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
+			"SET maintenance_work_mem = '4GB'; CREATE TABLE mem08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
+		psql -X -q -d postgres -tAc "SELECT '  pairs differing between disk and memory: ' || count(*) FROM
+		  ((SELECT * FROM disk08 EXCEPT SELECT * FROM mem08) UNION ALL (SELECT * FROM mem08 EXCEPT SELECT * FROM disk08)) d"
+	fi
+	psql -X -q -d postgres -tAc "CREATE UNIQUE INDEX ON synth (id); ANALYZE synth;
+	  CREATE TEMP TABLE truth AS SELECT p.a, p.b FROM planted p JOIN synth x ON x.id = p.a JOIN synth y ON y.id = p.b
+	    WHERE jaccard(x.body, y.body) >= 0.8;
+	  SELECT '  pairs found ' || (SELECT count(*) FROM disk08) || '; planted pairs with J >= 0.8: '
+	    || (SELECT count(*) FROM truth) || ', found ' || (SELECT count(*) FROM truth JOIN disk08 USING (a, b))
+	    || ' (recall ' || round((SELECT count(*) FROM truth JOIN disk08 USING (a, b))::numeric / greatest((SELECT count(*) FROM truth), 1), 4)
+	    || '); sample of 2000 reported pairs below 0.8 by jaccard(): '
+	    || (SELECT count(*) FROM (SELECT * FROM disk08 LIMIT 2000) s JOIN synth x ON x.id = s.a JOIN synth y ON y.id = s.b
+	        WHERE jaccard(x.body, y.body) < 0.8)"
+done
+
+echo "== lookup through the band-key index at $largest documents"
+psql -X -q -d postgres -v ON_ERROR_STOP=1 <<'SQL'
+SET maintenance_work_mem = '1GB';
+\timing on
+ALTER TABLE synth ADD COLUMN bands bigint[];
+UPDATE synth SET bands = ndd_jaccard_bands(shingle_minhash(body, 4, 128), 0.8);
+CREATE INDEX synth_bands ON synth USING gin (bands);
+VACUUM ANALYZE synth;
+\timing off
+SELECT pg_size_pretty(pg_relation_size('synth_bands')) AS index_size;
+EXPLAIN (COSTS OFF) SELECT id FROM synth WHERE bands && ndd_jaccard_bands(shingle_minhash('some text', 4, 128), 0.8)
+  AND jaccard(body, 'some text') >= 0.8;
+SQL
+psql -X -q -d postgres -v ON_ERROR_STOP=1 -v nq="${NDD_JACCARD_QUERIES:-200}" <<'SQL'
+SELECT setseed(0.5);
+CREATE TEMP TABLE queries AS SELECT body FROM synth ORDER BY random() LIMIT :nq;
+CREATE TEMP TABLE times (ms float8, found int);
+DO $$
+DECLARE q text; t0 timestamptz; n int;
+BEGIN
+  FOR q IN SELECT body FROM queries LOOP
+    t0 := clock_timestamp();
+    SELECT count(*) INTO n FROM synth
+    WHERE bands && ndd_jaccard_bands(shingle_minhash(q, 4, 128), 0.8) AND jaccard(body, q) >= 0.8;
+    INSERT INTO times VALUES (extract(epoch FROM clock_timestamp() - t0) * 1000, n);
+  END LOOP;
+END $$;
+SELECT count(*) AS queries, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 2) AS median_ms,
+       round(percentile_cont(0.95) WITHIN GROUP (ORDER BY ms)::numeric, 2) AS p95_ms,
+       round(max(ms)::numeric, 2) AS max_ms, round(avg(found), 2) AS avg_found FROM times;
+SQL
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+rm -rf "$work"
