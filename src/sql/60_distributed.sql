@@ -1,0 +1,139 @@
+-- 60_distributed.sql: the batch mode split by the layout's tables and keys, for two sets of
+-- fingerprints (the crawler's daily job: new against stored) and for Citus, where each table's
+-- rows are grouped by key on the workers and every group finds its pairs where it is stored.
+--
+-- The split (one definition, ndd_layout_parts): for each table of the layout (blocks = 0 means
+-- k + 1 blocks, the fewest tables, so the fewest copies of each row), a row's part is a hash of
+-- (table, the row's key in that table) modulo `parts`. Two fingerprints within k bits share the key
+-- of at least one table (pigeonhole), so they meet in that table's group of that part; each group
+-- reports only the pairs whose first shared key is its table's (ndd_layout_table_pairs), so every
+-- pair comes out once and no global de-duplication is needed.
+
+-- Every pair (new, stored) of a row of new_sql and a row of stored_sql within k bits, in one batch:
+-- both sets sorted together per table, only pairs across the sets compared.
+CREATE FUNCTION ndd_pairs_between(new_sql text, stored_sql text, k int, blocks int DEFAULT 0,
+                                  OUT new_id bigint, OUT stored_id bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_pairs_between'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- The part of fp's key in each table of the layout (array element t + 1 for table t).
+CREATE FUNCTION ndd_layout_parts(fp simhash64, k int, blocks int DEFAULT 0, parts int DEFAULT 4096)
+RETURNS int[]
+AS 'MODULE_PATHNAME', 'ndd_layout_parts'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ndd_layout_parts(fp fp128, k int, blocks int DEFAULT 0, parts int DEFAULT 4096)
+RETURNS int[]
+AS 'MODULE_PATHNAME', 'ndd_layout_parts'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- One table's share of the pairs of a group of rows given as arrays (the first n_new rows new,
+-- the others stored, when n_new > 0): the pairs whose first shared key is that table's.
+CREATE FUNCTION ndd_layout_table_pairs(layout_table int, k int, blocks int, ids bigint[], fps simhash64[],
+                                       n_new int DEFAULT 0,
+                                       OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_layout_table_pairs'
+LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
+
+CREATE FUNCTION ndd_layout_table_pairs(layout_table int, k int, blocks int, ids bigint[], fps fp128[],
+                                       n_new int DEFAULT 0,
+                                       OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_layout_table_pairs'
+LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
+
+-- The distributed batch job behind ndd_distributed_pairs and ndd_distributed_pairs_between
+-- (stored_sql NULL: all pairs of new_sql). A work table distributed by part receives one row per
+-- (row, layout table) through INSERT .. SELECT, which Citus runs on the workers and repartitions
+-- there; the pairs are then found by one pushed-down query grouped by part, so each group is
+-- handled on the worker that stores it, in parallel; the work table is dropped at the end (or
+-- with the transaction on error). Ids are checked unique per set, as ndd_pairs does. No pinned
+-- search_path: the caller's queries resolve as the caller wrote them (as in ndd_pairs); everything
+-- of ndd's and Citus' is qualified.
+CREATE FUNCTION ndd_distributed_job(new_sql text, stored_sql text, k int, blocks int, parts int,
+                                    OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+LANGUAGE plpgsql CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    work text;
+    fptype regtype;
+    dup bigint;
+    two_sets boolean := stored_sql IS NOT NULL;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+        RAISE EXCEPTION 'the distributed batch mode needs the Citus extension'
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'On one server use ndd_pairs or ndd_pairs_between: same pairs, same core.';
+    END IF;
+    IF new_sql IS NULL OR k IS NULL OR blocks IS NULL OR parts IS NULL THEN
+        RAISE EXCEPTION 'only stored_sql may be null' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF k < 0 OR k > 31 THEN
+        RAISE EXCEPTION 'k must be between 0 and 31' USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = format('k is %s.', k);
+    END IF;
+    IF blocks = 0 THEN
+        blocks := k + 1;
+    END IF;
+    work := format('%I.%I', '@extschema@',
+                   'ndd_distributed_work_' || pg_backend_pid() || '_' || substr(md5(random()::text), 1, 8));
+    EXECUTE format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
+                        true AS is_new FROM (%s) AS s(id, fp) WITH NO DATA', work, new_sql);
+    SELECT atttypid::regtype INTO fptype FROM pg_attribute WHERE attrelid = work::regclass AND attname = 'fp';
+    IF fptype NOT IN ('@extschema@.simhash64'::regtype, '@extschema@.fp128'::regtype) THEN
+        RAISE EXCEPTION 'column 2 of new_sql must be a fingerprint of type simhash64 or fp128'
+            USING ERRCODE = 'datatype_mismatch', DETAIL = format('It has type %s.', fptype);
+    END IF;
+    PERFORM pg_catalog.create_distributed_table(work::regclass, 'part');
+    FOR i IN 0 .. CASE WHEN two_sets THEN 1 ELSE 0 END LOOP
+        EXECUTE format('INSERT INTO %s (id, fp, layout_table, part, is_new)
+                        SELECT s.id, s.fp, u.t - 1, u.part, %s
+                        FROM (%s) AS s(id, fp)
+                        CROSS JOIN LATERAL unnest(@extschema@.ndd_layout_parts(s.fp, $1, $2, $3)) WITH ORDINALITY AS u(part, t)
+                        WHERE s.fp IS NOT NULL',
+                       work, (i = 0)::text, CASE WHEN i = 0 THEN new_sql ELSE stored_sql END)
+            USING k, blocks, parts;
+    END LOOP;
+    -- a row is in table 0 once: an id there twice (in one set) is an id given twice
+    EXECUTE format('SELECT id FROM %s WHERE layout_table = 0 GROUP BY id, is_new HAVING count(*) > 1 LIMIT 1', work)
+        INTO dup;
+    IF dup IS NOT NULL THEN
+        RAISE EXCEPTION '%s returned the id % more than once',
+            CASE WHEN two_sets THEN 'new_sql or stored_sql' ELSE 'docs_sql' END, dup
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
+    END IF;
+    RETURN QUERY EXECUTE format(
+        'SELECT p.a, p.b, p.distance
+         FROM (SELECT part, layout_table,
+                      array_agg(id ORDER BY is_new DESC, id) AS ids, array_agg(fp ORDER BY is_new DESC, id) AS fps,
+                      count(*) FILTER (WHERE is_new) AS n_new
+               FROM %s GROUP BY part, layout_table %s) AS g
+         CROSS JOIN LATERAL @extschema@.ndd_layout_table_pairs(g.layout_table, $1, $2, g.ids, g.fps,
+                                                              CASE WHEN $3 THEN g.n_new::int ELSE 0 END) AS p',
+        work, CASE WHEN two_sets THEN 'HAVING bool_or(is_new) AND NOT bool_and(is_new)' ELSE '' END)
+        USING k, blocks, two_sets;
+    EXECUTE format('DROP TABLE %s', work);
+END
+$$;
+
+-- All pairs within k bits of a distributed collection, found on the workers: exactly ndd_pairs's.
+CREATE FUNCTION ndd_distributed_pairs(docs_sql text, k int, blocks int DEFAULT 0, parts int DEFAULT 4096,
+                                      OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(docs_sql, NULL, k, blocks, parts) AS j;
+END;
+
+-- The two-set batch on the workers: exactly ndd_pairs_between's pairs.
+CREATE FUNCTION ndd_distributed_pairs_between(new_sql text, stored_sql text, k int, blocks int DEFAULT 0,
+                                              parts int DEFAULT 4096,
+                                              OUT new_id bigint, OUT stored_id bigint, OUT distance int)
+RETURNS SETOF record
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts) AS j;
+END;
