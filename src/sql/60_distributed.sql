@@ -101,7 +101,7 @@ BEGIN
     EXECUTE format('SELECT id FROM %s WHERE layout_table = 0 GROUP BY id, is_new HAVING count(*) > 1 LIMIT 1', work)
         INTO dup;
     IF dup IS NOT NULL THEN
-        RAISE EXCEPTION '%s returned the id % more than once',
+        RAISE EXCEPTION '% returned the id % more than once',
             CASE WHEN two_sets THEN 'new_sql or stored_sql' ELSE 'docs_sql' END, dup
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
     END IF;
