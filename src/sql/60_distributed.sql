@@ -137,3 +137,68 @@ LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
     SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts) AS j;
 END;
+
+-- Every pair sharing at least min_shared distinct features of a distributed collection, on the
+-- workers: the same pairs and counts as ndd_feature_pairs (features held by more than max_df
+-- documents skipped, with the same notice). The shape differs from the Hamming batch: a pair's
+-- count adds up over features that live on different shards, so the features are repartitioned
+-- (one row per distinct (feature, document), distributed by feature), each shard pairs the
+-- documents of its features by a co-located self-join, and Citus' repartitioned aggregation sums
+-- each pair's shared features.
+CREATE FUNCTION ndd_distributed_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
+                                              OUT a bigint, OUT b bigint, OUT shared int)
+RETURNS SETOF record
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    work text;
+    dup bigint;
+    skipped bigint;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RAISE EXCEPTION 'the distributed batch mode needs the Citus extension'
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'On one server use ndd_feature_pairs: same pairs.';
+    END IF;
+    IF min_shared < 1 THEN
+        RAISE EXCEPTION 'min_shared must be at least 1' USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = format('min_shared is %s.', min_shared);
+    END IF;
+    IF max_df < 2 THEN
+        RAISE EXCEPTION 'max_df must be at least 2' USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = format('max_df is %s.', max_df);
+    END IF;
+    work := format('%I.%I', '@extschema@',
+                   'ndd_distributed_work_' || pg_backend_pid() || '_' || substr(md5(random()::text), 1, 8));
+    EXECUTE format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
+    PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
+    -- the ids, checked unique first: one row per document with features
+    EXECUTE format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
+                   work, docs_sql);
+    EXECUTE format('SELECT id FROM %s GROUP BY id HAVING count(*) > 1 LIMIT 1', work) INTO dup;
+    IF dup IS NOT NULL THEN
+        RAISE EXCEPTION 'docs_sql returned the id % more than once', dup
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
+    END IF;
+    EXECUTE format('TRUNCATE %s', work);
+    EXECUTE format('INSERT INTO %s (id, feature)
+                    SELECT s.id, f.feature FROM (%s) AS s(id, features)
+                    CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM unnest(s.features::bigint[]) AS u(feature)
+                                        WHERE u.feature IS NOT NULL) AS f',
+                   work, docs_sql);
+    EXECUTE format('SELECT count(*) FROM (SELECT feature FROM %s GROUP BY feature HAVING count(*) > $1) x', work)
+        INTO skipped USING max_df;
+    IF skipped > 0 THEN
+        RAISE NOTICE 'ndd_distributed_feature_pairs ignored % features held by more than % documents each', skipped, max_df
+            USING HINT = 'Raise max_df to count them; exact duplicates are best removed first (content_hash).';
+    END IF;
+    RETURN QUERY EXECUTE format(
+        'SELECT c.a, c.b, count(*)::int
+         FROM (SELECT x.id AS a, y.id AS b
+               FROM %1$s x JOIN %1$s y ON x.feature = y.feature AND x.id < y.id
+               WHERE x.feature IN (SELECT feature FROM %1$s GROUP BY feature HAVING count(*) BETWEEN 2 AND $1)) AS c
+         GROUP BY c.a, c.b HAVING count(*) >= $2', work)
+        USING max_df, min_shared;
+    EXECUTE format('DROP TABLE %s', work);
+END
+$$;

@@ -295,3 +295,5 @@ COMMENT ON FUNCTION ndd_distributed_pairs(text, int, int, int) IS
 	'every pair (a, b, distance) within k bits of the rows of docs_sql, found on the Citus workers; the same pairs as ndd_pairs';
 COMMENT ON FUNCTION ndd_distributed_pairs_between(text, text, int, int, int) IS
 	'every pair (new_id, stored_id, distance) within k bits of new_sql against stored_sql, found on the Citus workers; the same pairs as ndd_pairs_between';
+COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
+	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';

@@ -3,7 +3,7 @@
 # radius query, KNN, prepared statements (custom and generic plans), joins with a reference table
 # and ndd_pairs answer exactly what the same rows answer in one ordinary table, and each shard
 # answers from its own ndd index. The distributed batch mode (ndd_distributed_pairs, the two-set
-# ndd_distributed_pairs_between), clusters from its pairs and radius queries routed by block key
+# ndd_distributed_pairs_between, ndd_distributed_feature_pairs), clusters from its pairs and radius queries routed by block key
 # (ndd_layout_parts) answer exactly what single-node ndd answers; the labelling trigger refuses
 # to run on a shard.
 #
@@ -149,6 +149,20 @@ check "ndd_pairs_between = a brute-force join (new vs stored, k=3)" \
 check "ndd_distributed_pairs_between = ndd_pairs_between (k=3)" \
 	"$(digest "ndd_distributed_pairs_between('SELECT id, fp FROM docs WHERE id > 90000', 'SELECT id, fp FROM docs WHERE id <= 90000', 3) AS p(a, b, distance)")" \
 	"$(digest "ndd_pairs_between('SELECT id, fp FROM local_docs WHERE id > 90000', 'SELECT id, fp FROM local_docs WHERE id <= 90000', 3) AS p(a, b, distance)")"
+# feature arrays: 5,000 documents, groups of three share most features, small features are common
+coord >/dev/null <<'SQL' || exit 1
+CREATE TABLE local_fdocs (id bigint PRIMARY KEY, feats bigint[]);
+INSERT INTO local_fdocs
+SELECT g, ARRAY(SELECT hashint8extended(g / 3 * 10 + i, 1) % 5000 FROM generate_series(1, 6 + (g % 4)) i) || ARRAY[g % 7, NULL]
+FROM generate_series(1, 5000) g;
+CREATE TABLE fdocs (LIKE local_fdocs INCLUDING ALL);
+SELECT create_distributed_table('fdocs', 'id');
+INSERT INTO fdocs SELECT * FROM local_fdocs;
+SQL
+fdigest() { echo "SELECT count(*) || ' ' || md5(string_agg(a || ',' || b || ',' || shared, ' ' ORDER BY a, b)) FROM $1"; }
+check "ndd_distributed_feature_pairs = ndd_feature_pairs (min_shared 2, max_df 100; $(coord -c "SELECT count(*) FROM ndd_feature_pairs('SELECT id, feats FROM local_fdocs', 2, 100)" 2>/dev/null) pairs)" \
+	"$(fdigest "ndd_distributed_feature_pairs('SELECT id, feats FROM fdocs', 2, 100)")" \
+	"$(fdigest "ndd_feature_pairs('SELECT id, feats FROM local_fdocs', 2, 100)")"
 err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT id, fp FROM docs UNION ALL SELECT 5, fp FROM docs WHERE id = 6', 3)" 2>&1)
 left=$(coord -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'ndd_distributed_work%'")
 if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 0 ]; then
