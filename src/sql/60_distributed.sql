@@ -63,7 +63,7 @@ DECLARE
     dup bigint;
     two_sets boolean := stored_sql IS NOT NULL;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
         RAISE EXCEPTION 'the distributed batch mode needs the Citus extension'
             USING ERRCODE = 'feature_not_supported',
                   HINT = 'On one server use ndd_pairs or ndd_pairs_between: same pairs, same core.';
@@ -73,49 +73,49 @@ BEGIN
     END IF;
     IF k < 0 OR k > 31 THEN
         RAISE EXCEPTION 'k must be between 0 and 31' USING ERRCODE = 'invalid_parameter_value',
-            DETAIL = format('k is %s.', k);
+            DETAIL = pg_catalog.format('k is %s.', k);
     END IF;
     IF blocks = 0 THEN
         blocks := k + 1;
     END IF;
-    work := format('%I.%I', '@extschema@',
-                   'ndd_distributed_work_' || pg_backend_pid() || '_' || substr(md5(random()::text), 1, 8));
-    EXECUTE format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
+    work := pg_catalog.format('%I.%I', '@extschema@',
+                   'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
+    EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
                         true AS is_new FROM (%s) AS s(id, fp) WITH NO DATA', work, new_sql);
-    SELECT atttypid::regtype INTO fptype FROM pg_attribute WHERE attrelid = work::regclass AND attname = 'fp';
+    SELECT atttypid::regtype INTO fptype FROM pg_catalog.pg_attribute WHERE attrelid = work::regclass AND attname = 'fp';
     IF fptype NOT IN ('@extschema@.simhash64'::regtype, '@extschema@.fp128'::regtype) THEN
         RAISE EXCEPTION 'column 2 of new_sql must be a fingerprint of type simhash64 or fp128'
-            USING ERRCODE = 'datatype_mismatch', DETAIL = format('It has type %s.', fptype);
+            USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('It has type %s.', fptype);
     END IF;
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'part');
     FOR i IN 0 .. CASE WHEN two_sets THEN 1 ELSE 0 END LOOP
-        EXECUTE format('INSERT INTO %s (id, fp, layout_table, part, is_new)
+        EXECUTE pg_catalog.format('INSERT INTO %s (id, fp, layout_table, part, is_new)
                         SELECT s.id, s.fp, u.t - 1, u.part, %s
                         FROM (%s) AS s(id, fp)
-                        CROSS JOIN LATERAL unnest(@extschema@.ndd_layout_parts(s.fp, $1, $2, $3)) WITH ORDINALITY AS u(part, t)
+                        CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.ndd_layout_parts(s.fp, $1, $2, $3)) WITH ORDINALITY AS u(part, t)
                         WHERE s.fp IS NOT NULL',
                        work, (i = 0)::text, CASE WHEN i = 0 THEN new_sql ELSE stored_sql END)
             USING k, blocks, parts;
     END LOOP;
     -- a row is in table 0 once: an id there twice (in one set) is an id given twice
-    EXECUTE format('SELECT id FROM %s WHERE layout_table = 0 GROUP BY id, is_new HAVING count(*) > 1 LIMIT 1', work)
+    EXECUTE pg_catalog.format('SELECT id FROM %s WHERE layout_table = 0 GROUP BY id, is_new HAVING pg_catalog.count(*) > 1 LIMIT 1', work)
         INTO dup;
     IF dup IS NOT NULL THEN
         RAISE EXCEPTION '% returned the id % more than once',
             CASE WHEN two_sets THEN 'new_sql or stored_sql' ELSE 'docs_sql' END, dup
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
     END IF;
-    RETURN QUERY EXECUTE format(
+    RETURN QUERY EXECUTE pg_catalog.format(
         'SELECT p.a, p.b, p.distance
          FROM (SELECT part, layout_table,
-                      array_agg(id ORDER BY is_new DESC, id) AS ids, array_agg(fp ORDER BY is_new DESC, id) AS fps,
-                      count(*) FILTER (WHERE is_new) AS n_new
+                      pg_catalog.array_agg(id ORDER BY is_new DESC, id) AS ids, pg_catalog.array_agg(fp ORDER BY is_new DESC, id) AS fps,
+                      pg_catalog.count(*) FILTER (WHERE is_new) AS n_new
                FROM %s GROUP BY part, layout_table %s) AS g
          CROSS JOIN LATERAL @extschema@.ndd_layout_table_pairs(g.layout_table, $1, $2, g.ids, g.fps,
                                                               CASE WHEN $3 THEN g.n_new::int ELSE 0 END) AS p',
-        work, CASE WHEN two_sets THEN 'HAVING bool_or(is_new) AND NOT bool_and(is_new)' ELSE '' END)
+        work, CASE WHEN two_sets THEN 'HAVING pg_catalog.bool_or(is_new) AND NOT pg_catalog.bool_and(is_new)' ELSE '' END)
         USING k, blocks, two_sets;
-    EXECUTE format('DROP TABLE %s', work);
+    EXECUTE pg_catalog.format('DROP TABLE %s', work);
 END
 $$;
 
@@ -162,43 +162,43 @@ BEGIN
     END IF;
     IF min_shared < 1 THEN
         RAISE EXCEPTION 'min_shared must be at least 1' USING ERRCODE = 'invalid_parameter_value',
-            DETAIL = format('min_shared is %s.', min_shared);
+            DETAIL = pg_catalog.format('min_shared is %s.', min_shared);
     END IF;
     IF max_df < 2 THEN
         RAISE EXCEPTION 'max_df must be at least 2' USING ERRCODE = 'invalid_parameter_value',
-            DETAIL = format('max_df is %s.', max_df);
+            DETAIL = pg_catalog.format('max_df is %s.', max_df);
     END IF;
-    work := format('%I.%I', '@extschema@',
-                   'ndd_distributed_work_' || pg_backend_pid() || '_' || substr(md5(random()::text), 1, 8));
-    EXECUTE format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
+    work := pg_catalog.format('%I.%I', '@extschema@',
+                   'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
+    EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
     -- the ids, checked unique first: one row per document with features
-    EXECUTE format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
+    EXECUTE pg_catalog.format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
                    work, docs_sql);
-    EXECUTE format('SELECT id FROM %s GROUP BY id HAVING count(*) > 1 LIMIT 1', work) INTO dup;
+    EXECUTE pg_catalog.format('SELECT id FROM %s GROUP BY id HAVING pg_catalog.count(*) > 1 LIMIT 1', work) INTO dup;
     IF dup IS NOT NULL THEN
         RAISE EXCEPTION 'docs_sql returned the id % more than once', dup
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
     END IF;
-    EXECUTE format('TRUNCATE %s', work);
-    EXECUTE format('INSERT INTO %s (id, feature)
+    EXECUTE pg_catalog.format('TRUNCATE %s', work);
+    EXECUTE pg_catalog.format('INSERT INTO %s (id, feature)
                     SELECT s.id, f.feature FROM (%s) AS s(id, features)
-                    CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM unnest(s.features::bigint[]) AS u(feature)
+                    CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM pg_catalog.unnest(s.features::bigint[]) AS u(feature)
                                         WHERE u.feature IS NOT NULL) AS f',
                    work, docs_sql);
-    EXECUTE format('SELECT count(*) FROM (SELECT feature FROM %s GROUP BY feature HAVING count(*) > $1) x', work)
+    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s GROUP BY feature HAVING pg_catalog.count(*) > $1) x', work)
         INTO skipped USING max_df;
     IF skipped > 0 THEN
         RAISE NOTICE 'ndd_distributed_feature_pairs ignored % features held by more than % documents each', skipped, max_df
             USING HINT = 'Raise max_df to count them; exact duplicates are best removed first (content_hash).';
     END IF;
-    RETURN QUERY EXECUTE format(
-        'SELECT c.a, c.b, count(*)::int
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'SELECT c.a, c.b, pg_catalog.count(*)::int
          FROM (SELECT x.id AS a, y.id AS b
                FROM %1$s x JOIN %1$s y ON x.feature = y.feature AND x.id < y.id
-               WHERE x.feature IN (SELECT feature FROM %1$s GROUP BY feature HAVING count(*) BETWEEN 2 AND $1)) AS c
-         GROUP BY c.a, c.b HAVING count(*) >= $2', work)
+               WHERE x.feature IN (SELECT feature FROM %1$s GROUP BY feature HAVING pg_catalog.count(*) BETWEEN 2 AND $1)) AS c
+         GROUP BY c.a, c.b HAVING pg_catalog.count(*) >= $2', work)
         USING max_df, min_shared;
-    EXECUTE format('DROP TABLE %s', work);
+    EXECUTE pg_catalog.format('DROP TABLE %s', work);
 END
 $$;
