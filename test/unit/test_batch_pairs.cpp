@@ -239,8 +239,9 @@ std::vector<Triple> batch_part(const std::vector<int64_t>& ids, const std::vecto
 
 }  // namespace
 
-// The tables of one layout run apart (as a distributed job runs them, and over rows split into
-// arbitrary groups where equal keys meet) give every pair once, exactly the one-call answer.
+// The tables of one layout run apart (as a distributed job runs them) give every pair once, exactly
+// the one-call answer. (Grouping each table's rows by key part is checked in SQL:
+// test/sql/workflows_two_sets.sql.)
 TEST(BatchPairs, TablesApartEqualTheWhole) {
     std::mt19937_64 rng(23);
     for (int words : {1, 2}) {
