@@ -160,9 +160,17 @@ SELECT create_distributed_table('fdocs', 'id');
 INSERT INTO fdocs SELECT * FROM local_fdocs;
 SQL
 fdigest() { echo "SELECT count(*) || ' ' || md5(string_agg(a || ',' || b || ',' || shared, ' ' ORDER BY a, b)) FROM $1"; }
+# (the notices name their own function: compared apart)
+PGOPTIONS="-c client_min_messages=warning" \
 check "ndd_distributed_feature_pairs = ndd_feature_pairs (min_shared 2, max_df 100; $(coord -c "SELECT count(*) FROM ndd_feature_pairs('SELECT id, feats FROM local_fdocs', 2, 100)" 2>/dev/null) pairs)" \
 	"$(fdigest "ndd_distributed_feature_pairs('SELECT id, feats FROM fdocs', 2, 100)")" \
 	"$(fdigest "ndd_feature_pairs('SELECT id, feats FROM local_fdocs', 2, 100)")"
+notice=$(coord -c "SELECT count(*) FROM ndd_distributed_feature_pairs('SELECT id, feats FROM fdocs', 2, 100)" 2>&1)
+if grep -q "NOTICE:  ndd_distributed_feature_pairs ignored 7 features held by more than 100 documents each" <<<"$notice"; then
+	echo "ok   ndd_distributed_feature_pairs says which features it ignored, as ndd_feature_pairs does"
+else
+	echo "FAIL ndd_distributed_feature_pairs' notice: $notice"; fail=1
+fi
 err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT id, fp FROM docs UNION ALL SELECT 5, fp FROM docs WHERE id = 6', 3)" 2>&1)
 left=$(coord -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'ndd_distributed_work%'")
 if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 0 ]; then
