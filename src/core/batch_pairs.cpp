@@ -71,15 +71,24 @@ double expected_work(const NddLayout& l, size_t n) {
 template <int W>
 class HammingIter final : public NddHammingPairIter {
 public:
-    HammingIter(const NddLayout& l, const int64_t* ids, const uint64_t* fps, size_t n, int k,
-                NddInterruptFn interrupt)
-        : l_(l), ids_(ids), fps_(fps), n_(n), k_(k), poll_(interrupt, 1u << 16), buf_a_(n), buf_b_(n) {
+    // table >= 0: only the pairs whose first shared key is that table's (one table of a
+    // distributed job); n_new > 0: only pairs of a row below n_new with a row at or above it.
+    HammingIter(const NddLayout& l, const int64_t* ids, const uint64_t* fps, size_t n, size_t n_new,
+                int k, int table, NddInterruptFn interrupt)
+        : l_(l), ids_(ids), fps_(fps), n_(n), n_new_(n_new), k_(k), poll_(interrupt, 1u << 16),
+          buf_a_(n), buf_b_(n) {
         for (int t = 0; t < l_.ntables; t++) key_mask(l_, t, raw_[t]);
+        if (table >= 0) {
+            t_ = table;
+            t_end_ = table + 1;
+        } else {
+            t_end_ = l_.ntables;
+        }
     }
 
     size_t next(NddPair* out, size_t cap) override {
         size_t got = 0;
-        while (t_ < l_.ntables) {
+        while (t_ < t_end_) {
             if (!prepared_) prepare();
             // Locals for the hot loop; written back whenever we leave it.
             size_t s = s_, r = r_, i = i_, j = j_;
@@ -93,6 +102,7 @@ public:
                             return got;
                         }
                         poll_.tick();
+                        if (n_new_ != 0 && (e[i].row < n_new_) == (e[j].row < n_new_)) continue;
                         uint64_t x0 = e[i].p[0] ^ e[j].p[0];
                         uint64_t x1 = W == 2 ? e[i].p[W - 1] ^ e[j].p[W - 1] : 0;
                         int d = ndd_popcount64(x0) + (W == 2 ? ndd_popcount64(x1) : 0);
@@ -103,8 +113,12 @@ public:
                             earlier = ((x0 & masks_[u][0]) | (x1 & masks_[u][1])) == 0;
                         if (earlier) continue;
                         int64_t a = ids_[e[i].row], b = ids_[e[j].row];
-                        if (a == b) continue;
-                        if (a > b) std::swap(a, b);
+                        if (n_new_ != 0) {
+                            if (e[i].row >= n_new_) std::swap(a, b);  // a: the new row
+                        } else {
+                            if (a == b) continue;
+                            if (a > b) std::swap(a, b);
+                        }
                         out[got++] = NddPair{a, b, d, 0};
                     }
                 }
@@ -163,6 +177,7 @@ private:
     const int64_t* ids_;
     const uint64_t* fps_;
     size_t n_;
+    size_t n_new_;
     int k_;
     ndd::InterruptPoller poll_;
     std::vector<Entry<W>> buf_a_, buf_b_;
@@ -170,7 +185,7 @@ private:
     // table's permuted space (for this table and the earlier ones).
     uint64_t raw_[NDD_LAYOUT_MAX_TABLES][2];
     uint64_t masks_[NDD_LAYOUT_MAX_TABLES][2];
-    int t_ = 0;
+    int t_ = 0, t_end_ = 0;
     bool prepared_ = false;
     int shift_ = 0;
     const Entry<W>* e_ = nullptr;
@@ -201,19 +216,28 @@ extern "C" size_t ndd_hamming_pairs_memory(int bits, size_t n) {
 extern "C" NddStatus ndd_hamming_pairs_begin(int bits, const int64_t* ids, const uint64_t* fps, size_t n,
                                              int k, int nblocks, NddInterruptFn interrupt,
                                              NddHammingPairIter** iter) {
+    return ndd_hamming_pairs_begin_part(bits, ids, fps, n, 0, k, nblocks, -1, interrupt, iter);
+}
+
+extern "C" NddStatus ndd_hamming_pairs_begin_part(int bits, const int64_t* ids, const uint64_t* fps,
+                                                  size_t n, size_t n_new, int k, int nblocks, int table,
+                                                  NddInterruptFn interrupt, NddHammingPairIter** iter) {
     *iter = nullptr;
     return ndd::guarded([&] {
         if ((bits != 64 && bits != 128) || k < 0 || k > NDD_BATCH_MAX_K || nblocks < 0 ||
-            n >= (size_t{1} << 32))
+            n >= (size_t{1} << 32) || n_new > n)
             throw ndd::InvalidArgument("batch parameters out of range");
+        if (table >= 0 && nblocks == 0)
+            throw ndd::InvalidArgument("one table of a layout needs the layout's block count");
         if (nblocks == 0) nblocks = ndd_batch_auto_blocks(bits, k, n);
         NddLayout l;
         if (ndd_layout_make(bits, k, nblocks, &l) != NDD_OK)
             throw ndd::InvalidArgument("no layout for these parameters");
+        if (table < -1 || table >= l.ntables) throw ndd::InvalidArgument("no such table in the layout");
         if (bits == 64)
-            *iter = new HammingIter<1>(l, ids, fps, n, k, interrupt);
+            *iter = new HammingIter<1>(l, ids, fps, n, n_new, k, table, interrupt);
         else
-            *iter = new HammingIter<2>(l, ids, fps, n, k, interrupt);
+            *iter = new HammingIter<2>(l, ids, fps, n, n_new, k, table, interrupt);
     });
 }
 

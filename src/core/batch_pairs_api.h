@@ -87,6 +87,19 @@ NDD_API size_t ndd_hamming_pairs_memory(int bits, size_t n);
 NDD_API NddStatus ndd_hamming_pairs_begin(int bits, const int64_t *ids, const uint64_t *fps, size_t n,
 									int k, int nblocks, NddInterruptFn interrupt,
 									NddHammingPairIter **iter);
+/*
+ * The same with two restrictions, for jobs split across machines or between two sets. table >= 0
+ * (a table of the layout, whose nblocks must then be given, not 0): only the pairs whose first
+ * shared key, in table order, is that table's; the pairs of every table of the same layout over
+ * the same rows are exactly the pairs of ndd_hamming_pairs_begin, each once, so a job may run the
+ * tables apart (and each table over any rows grouped so that equal keys meet). table = -1: all
+ * tables. n_new > 0 (two sets: rows [0, n_new) are new, the others stored): only the pairs of a new
+ * row with a stored one, reported with a = the new row's id and b = the stored row's, equal ids
+ * included (they are two rows); n_new = 0: one set, as ndd_hamming_pairs_begin.
+ */
+NDD_API NddStatus ndd_hamming_pairs_begin_part(int bits, const int64_t *ids, const uint64_t *fps, size_t n,
+									size_t n_new, int k, int nblocks, int table,
+									NddInterruptFn interrupt, NddHammingPairIter **iter);
 NDD_API NddStatus ndd_hamming_pairs_next(NddHammingPairIter *iter, NddPair *buf, size_t cap,
 									size_t *npairs);
 NDD_API void ndd_hamming_pairs_end(NddHammingPairIter *iter);

@@ -124,6 +124,9 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 -- the first row. Inserts into one table are thereby serialised from the trigger to commit; keep
 -- such transactions short. REPEATABLE READ is refused because its snapshot predates the lock;
 -- SERIALIZABLE is safe (the conflict aborts one transaction).
+--
+-- Citus: a row trigger fires on the shard, which cannot see the other shards' rows, so the
+-- trigger refuses (0A000) on a shard; distributed tables are labelled in batches instead.
 CREATE FUNCTION ndd_assign_cluster_trigger()
 RETURNS trigger
 LANGUAGE plpgsql VOLATILE
@@ -142,6 +145,7 @@ DECLARE
     fp_expr text;
     fp_row record;
     root regclass;
+    is_shard boolean;
 BEGIN
     IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' THEN
         RAISE EXCEPTION 'ndd_assign_cluster_trigger must be a BEFORE INSERT ... FOR EACH ROW trigger'
@@ -187,6 +191,18 @@ BEGIN
         INTO given, own_id USING NEW;
     IF given IS NOT NULL THEN
         RETURN NEW;             -- labelled by the inserter
+    END IF;
+    -- On Citus (with citus.enable_unsafe_triggers) the trigger fires on each shard, which sees
+    -- only its own rows: near-duplicates on other shards would be missed and labels silently
+    -- wrong. Citus' function is looked up, not called by name, so this runs without Citus too.
+    IF pg_catalog.to_regproc('pg_catalog.relation_is_a_known_shard') IS NOT NULL THEN
+        EXECUTE 'SELECT pg_catalog.relation_is_a_known_shard($1)' INTO is_shard USING TG_RELID;
+        IF is_shard THEN
+            RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows of a Citus distributed table'
+                USING ERRCODE = '0A000',
+                      DETAIL = format('"%s" is a shard: it sees only its own rows, not their near-duplicates on other shards.', TG_TABLE_NAME),
+                      HINT = 'Label in batches instead: ndd_clusters over ndd_distributed_pairs, or ndd_distributed_pairs_between for the new rows against the stored ones.';
+        END IF;
     END IF;
     IF current_setting('transaction_isolation') = 'repeatable read' THEN
         RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows under REPEATABLE READ'

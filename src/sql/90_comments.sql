@@ -274,3 +274,26 @@ COMMENT ON FUNCTION ndd_jaccard_bands(bigint[], float8) IS
 	'LSH band keys of a minhash sketch for a Jaccard threshold: index them with GIN and search with && to find documents with resemblance >= threshold, then recheck with jaccard()';
 COMMENT ON FUNCTION ndd_jaccard_banding(float8, int) IS
 	'the bands and rows ndd_jaccard_pairs and ndd_jaccard_bands cut a sketch of hashes positions into for threshold, and the probability of missing a pair exactly at the threshold';
+
+---------------------------------------------------------------------------------------------------
+-- part 60: the batch mode split by table and key: two sets, Citus (60_distributed.sql)
+---------------------------------------------------------------------------------------------------
+
+COMMENT ON FUNCTION ndd_pairs_between(text, text, int, int) IS
+	'every pair (new_id, stored_id, distance) of a row of new_sql and a row of stored_sql (id, fp) within k bits, in one batch (the crawler''s daily job)';
+COMMENT ON FUNCTION ndd_layout_parts(simhash64, int, int, int) IS
+	'for each table of the layout (blocks = 0: k + 1), the part in [0, parts) of fp''s key: distribute rows by it to co-locate keys, or route a radius query to at most one part per table';
+COMMENT ON FUNCTION ndd_layout_parts(fp128, int, int, int) IS
+	'for each table of the layout (blocks = 0: k + 1), the part in [0, parts) of fp''s key: distribute rows by it to co-locate keys, or route a radius query to at most one part per table';
+COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], simhash64[], int) IS
+	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
+COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], fp128[], int) IS
+	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
+COMMENT ON FUNCTION ndd_distributed_job(text, text, int, int, int) IS
+	'the distributed batch job of ndd_distributed_pairs (stored_sql NULL) and ndd_distributed_pairs_between, on Citus';
+COMMENT ON FUNCTION ndd_distributed_pairs(text, int, int, int) IS
+	'every pair (a, b, distance) within k bits of the rows of docs_sql, found on the Citus workers; the same pairs as ndd_pairs';
+COMMENT ON FUNCTION ndd_distributed_pairs_between(text, text, int, int, int) IS
+	'every pair (new_id, stored_id, distance) within k bits of new_sql against stored_sql, found on the Citus workers; the same pairs as ndd_pairs_between';
+COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
+	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';

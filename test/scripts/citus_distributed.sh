@@ -2,7 +2,10 @@
 # Distributed tables on Citus (coordinator + 2 workers on this machine): every planner spelling of a
 # radius query, KNN, prepared statements (custom and generic plans), joins with a reference table
 # and ndd_pairs answer exactly what the same rows answer in one ordinary table, and each shard
-# answers from its own ndd index.
+# answers from its own ndd index. The distributed batch mode (ndd_distributed_pairs, the two-set
+# ndd_distributed_pairs_between, ndd_distributed_feature_pairs), clusters from its pairs and radius queries routed by block key
+# (ndd_layout_parts) answer exactly what single-node ndd answers; the labelling trigger refuses
+# to run on a shard.
 #
 # Needs Citus: installed, or built from NDD_CITUS_TARBALL / ../shared/vendor (scripts/citus.sh).
 # Without either it exits 77 with the reason (scripts/test.sh reports it as skipped).
@@ -33,13 +36,17 @@ check() { # check NAME DISTRIBUTED_SQL LOCAL_SQL: both must print the same
 coord <<'SQL' || exit 1
 CREATE TABLE local_docs (id bigint PRIMARY KEY, fp simhash64, f128 fp128);
 INSERT INTO local_docs
-SELECT g, (hashint8extended(g, 1) # hashint8extended(g, 2) << 32)::simhash64,
+SELECT g, (hashint8extended(g, 1) # (hashint8extended(g, 2) << 32))::simhash64,
        uuid_in(md5(g::text)::cstring)::fp128
 FROM generate_series(1, 100000) g;
--- planted: row g copies row g - 1000 with a few bits flipped
+-- planted: row g copies row g - 1001 (not planted itself) with a few bits flipped
 UPDATE local_docs d SET fp = ((s.fp::bigint) # (1::bigint << (d.id % 64)::int)
                                           # (CASE WHEN d.id % 3 = 0 THEN 1::bigint << ((d.id / 64) % 64)::int ELSE 0 END))::simhash64
-FROM local_docs s WHERE d.id % 50 = 0 AND s.id = d.id - 1000;
+FROM local_docs s WHERE d.id % 50 = 0 AND s.id = d.id - 1001;
+-- planted fp128: row g (g % 50 = 0) is row g - 1001's value with one hex digit replaced (0-4 bits)
+UPDATE local_docs SET f128 = uuid_in(overlay(md5((id - 1001)::text) placing substr('0f3c', (id % 4)::int + 1, 1)
+                                             from (id % 32)::int + 1 for 1)::cstring)::fp128
+WHERE id % 50 = 0 AND id > 1000;
 CREATE TABLE docs (LIKE local_docs INCLUDING ALL);
 SELECT create_distributed_table('docs', 'id');
 INSERT INTO docs SELECT * FROM local_docs;
@@ -121,5 +128,112 @@ check "join with a reference table" \
 check "ndd_pairs over a distributed table" \
 	"SELECT count(*) || ' ' || sum(a * 3 + b) FROM ndd_pairs('SELECT id, fp FROM docs', 3)" \
 	"SELECT count(*) || ' ' || sum(a * 3 + b) FROM ndd_pairs('SELECT id, fp FROM local_docs', 3)"
+
+# ---- the distributed batch mode: pairs found on the workers, exactly the single-node pairs ----
+digest() { # digest FROM_CLAUSE (columns a, b, distance)
+	echo "SELECT count(*) || ' ' || md5(coalesce(string_agg(a || ',' || b || ',' || distance, ' ' ORDER BY a, b), '')) FROM $1"
+}
+check "ndd_distributed_pairs = ndd_pairs, simhash64 k=3 ($(coord -c "SELECT count(*) FROM ndd_pairs('SELECT id, fp FROM local_docs', 3)") pairs)" \
+	"$(digest "ndd_distributed_pairs('SELECT id, fp FROM docs', 3)")" \
+	"$(digest "ndd_pairs('SELECT id, fp FROM local_docs', 3)")"
+check "ndd_distributed_pairs = ndd_pairs, simhash64 k=4, 6 blocks, 64 parts, 30k rows" \
+	"$(digest "ndd_distributed_pairs('SELECT id, fp FROM docs WHERE id <= 30000', 4, 6, 64)")" \
+	"$(digest "ndd_pairs('SELECT id, fp FROM local_docs WHERE id <= 30000', 4)")"
+check "ndd_distributed_pairs = ndd_pairs, fp128 k=4, 30k rows ($(coord -c "SELECT count(*) FROM ndd_pairs('SELECT id, f128 FROM local_docs WHERE id <= 30000', 4)") pairs)" \
+	"$(digest "ndd_distributed_pairs('SELECT id, f128 FROM docs WHERE id <= 30000', 4)")" \
+	"$(digest "ndd_pairs('SELECT id, f128 FROM local_docs WHERE id <= 30000', 4)")"
+# two sets: the last 10,000 rows are new, the others stored (planted pairs cross the sets)
+check "ndd_pairs_between = a brute-force join (new vs stored, k=3)" \
+	"$(digest "ndd_pairs_between('SELECT id, fp FROM local_docs WHERE id > 90000', 'SELECT id, fp FROM local_docs WHERE id <= 90000', 3) AS p(a, b, distance)")" \
+	"$(digest "(SELECT n.id, s.id, (n.fp <~> s.fp)::int FROM local_docs n JOIN local_docs s ON n.fp <~> s.fp <= 3 WHERE n.id > 90000 AND s.id <= 90000) AS p(a, b, distance)")"
+check "ndd_distributed_pairs_between = ndd_pairs_between (k=3)" \
+	"$(digest "ndd_distributed_pairs_between('SELECT id, fp FROM docs WHERE id > 90000', 'SELECT id, fp FROM docs WHERE id <= 90000', 3) AS p(a, b, distance)")" \
+	"$(digest "ndd_pairs_between('SELECT id, fp FROM local_docs WHERE id > 90000', 'SELECT id, fp FROM local_docs WHERE id <= 90000', 3) AS p(a, b, distance)")"
+# feature arrays: 5,000 documents, groups of three share most features, small features are common
+coord >/dev/null <<'SQL' || exit 1
+CREATE TABLE local_fdocs (id bigint PRIMARY KEY, feats bigint[]);
+INSERT INTO local_fdocs
+SELECT g, ARRAY(SELECT hashint8extended(g / 3 * 10 + i, 1) % 5000 FROM generate_series(1, 6 + (g % 4)) i) || ARRAY[g % 7, NULL]
+FROM generate_series(1, 5000) g;
+CREATE TABLE fdocs (LIKE local_fdocs INCLUDING ALL);
+SELECT create_distributed_table('fdocs', 'id');
+INSERT INTO fdocs SELECT * FROM local_fdocs;
+SQL
+fdigest() { echo "SELECT count(*) || ' ' || md5(string_agg(a || ',' || b || ',' || shared, ' ' ORDER BY a, b)) FROM $1"; }
+# (the notices name their own function: compared apart)
+PGOPTIONS="-c client_min_messages=warning" \
+check "ndd_distributed_feature_pairs = ndd_feature_pairs (min_shared 2, max_df 100; $(coord -c "SELECT count(*) FROM ndd_feature_pairs('SELECT id, feats FROM local_fdocs', 2, 100)" 2>/dev/null) pairs)" \
+	"$(fdigest "ndd_distributed_feature_pairs('SELECT id, feats FROM fdocs', 2, 100)")" \
+	"$(fdigest "ndd_feature_pairs('SELECT id, feats FROM local_fdocs', 2, 100)")"
+notice=$(coord -c "SELECT count(*) FROM ndd_distributed_feature_pairs('SELECT id, feats FROM fdocs', 2, 100)" 2>&1)
+if grep -q "NOTICE:  ndd_distributed_feature_pairs ignored 7 features held by more than 100 documents each" <<<"$notice"; then
+	echo "ok   ndd_distributed_feature_pairs says which features it ignored, as ndd_feature_pairs does"
+else
+	echo "FAIL ndd_distributed_feature_pairs' notice: $notice"; fail=1
+fi
+err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT id, fp FROM docs UNION ALL SELECT 5, fp FROM docs WHERE id = 6', 3)" 2>&1)
+left=$(coord -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'ndd_distributed_work%'")
+if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 0 ]; then
+	echo "ok   a duplicate id is an error, and no work table is left behind"
+else
+	echo "FAIL duplicate id: $err (work tables left: $left)"; fail=1
+fi
+
+# ---- clusters from the distributed pairs: the same clusters as from single-node pairs ----
+clusters() { # clusters PAIRS_FUNCTION_CALL CONSERVATIVE
+	echo "SELECT count(*) || ' ' || md5(string_agg(id || ':' || cluster_id || ':' || representative, ' ' ORDER BY id))
+	      FROM ndd_clusters(\$p\$SELECT a, b FROM $1\$p\$, $2)"
+}
+for conservative in false true; do
+	check "ndd_clusters over distributed pairs, conservative=$conservative" \
+		"$(clusters "ndd_distributed_pairs('SELECT id, fp FROM docs', 3)" $conservative)" \
+		"$(clusters "ndd_pairs('SELECT id, fp FROM local_docs', 3)" $conservative)"
+done
+
+# ---- routing by block key: a side table distributed by part, one row per (row, layout table) ----
+coord <<'SQL' || exit 1
+CREATE TABLE docs_by_key (id bigint, fp simhash64, part int);
+SELECT create_distributed_table('docs_by_key', 'part', colocate_with => 'none');
+INSERT INTO docs_by_key SELECT d.id, d.fp, u.part FROM docs d CROSS JOIN LATERAL unnest(ndd_layout_parts(d.fp, 3)) AS u(part);
+CREATE INDEX ON docs_by_key USING ndd (fp);
+ANALYZE docs_by_key;
+SQL
+routed_ids() { # routed_ids QUERY_FP K: the ids within K bits, through the shards of the query's parts only
+	echo "SELECT DISTINCT id FROM docs_by_key WHERE part = ANY(ndd_layout_parts('$1'::simhash64, 3)) AND fp <~> '$1' <= $2"
+}
+routed() { echo "SELECT coalesce(string_agg(id::text, ',' ORDER BY id), 'none') FROM ($(routed_ids "$1" "$2")) r"; }
+for qid in 1 2 3 7 1001 1002; do
+	lit=$(coord -c "SELECT fp FROM queries WHERE qid = $qid")
+	for k in 0 2 3; do
+		check "routed radius, query $qid, k=$k" "$(routed "$lit" $k)" \
+			"SELECT coalesce(string_agg(id::text, ',' ORDER BY id), 'none') FROM local_docs WHERE fp <~> '$lit' <= $k"
+	done
+done
+lit=$(coord -c "SELECT fp FROM queries WHERE qid = 1")
+plan=$(coord -c "EXPLAIN (COSTS OFF) $(routed_ids "$lit" 3)")
+tasks=$(grep -oE 'Task Count: [0-9]+' <<<"$plan" | grep -oE '[0-9]+')
+if [ -n "$tasks" ] && [ "$tasks" -le 4 ] && grep -q "Index Cond: (fp <@ hamming_ball" <<<"$plan"; then
+	echo "ok   a routed radius query visits $tasks shards (at most the layout's 4 tables) of $(coord -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'docs_by_key'::regclass"), each through its ndd index"
+else
+	echo "FAIL a routed radius query is not pruned to at most 4 shards:"; echo "$plan"; fail=1
+fi
+
+# ---- the labelling trigger: Citus refuses triggers on distributed tables; when they are allowed
+# anyway, each shard would see only its own rows, so ndd's trigger refuses (0A000) ----
+out=$(coord 2>&1 <<'SQL'
+CREATE TABLE labelled (id bigint, fp simhash64, cluster_id bigint);
+SELECT create_distributed_table('labelled', 'id');
+SET citus.enable_unsafe_triggers = on;
+CREATE TRIGGER label BEFORE INSERT ON labelled FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp');
+\set VERBOSITY verbose
+INSERT INTO labelled (id, fp) VALUES (1, '0000000000000005'), (2, '0000000000000007');
+SQL
+)
+if grep -q "0A000: ndd_assign_cluster_trigger cannot label rows of a Citus distributed table" <<<"$out" &&
+	[ "$(coord -c 'SELECT count(*) FROM labelled')" = 0 ]; then
+	echo "ok   the labelling trigger refuses to run on a shard (0A000)"
+else
+	echo "FAIL the labelling trigger on a distributed table:"; echo "$out"; fail=1
+fi
 
 exit $fail

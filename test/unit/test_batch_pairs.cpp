@@ -214,3 +214,102 @@ TEST(BatchPairs, AutoBlocksGrowWithTheCollection) {
     EXPECT_EQ(ndd_batch_auto_blocks(128, 18, 1000000), 19);  // C(20, 18) tables would be too many
     EXPECT_EQ(ndd_batch_auto_blocks(64, 32, 10), 0);
 }
+
+namespace {
+
+// Runs ndd_hamming_pairs_begin_part to its end, sorted; pairs kept as reported (a, b, d).
+std::vector<Triple> batch_part(const std::vector<int64_t>& ids, const std::vector<uint64_t>& fps, int words,
+                               size_t n_new, int k, int nblocks, int table) {
+    NddHammingPairIter* it = nullptr;
+    EXPECT_EQ(ndd_hamming_pairs_begin_part(64 * words, ids.data(), fps.data(), ids.size(), n_new, k, nblocks,
+                                           table, nullptr, &it),
+              NDD_OK);
+    std::vector<Triple> out;
+    std::vector<NddPair> buf(7);  // small: the loop resumes mid-run
+    for (;;) {
+        size_t got = 0;
+        EXPECT_EQ(ndd_hamming_pairs_next(it, buf.data(), buf.size(), &got), NDD_OK);
+        if (got == 0) break;
+        for (size_t i = 0; i < got; i++) out.emplace_back(buf[i].a, buf[i].b, buf[i].value);
+    }
+    ndd_hamming_pairs_end(it);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+// The tables of one layout run apart (as a distributed job runs them) give every pair once, exactly
+// the one-call answer. (Grouping each table's rows by key part is checked in SQL:
+// test/sql/workflows_two_sets.sql.)
+TEST(BatchPairs, TablesApartEqualTheWhole) {
+    std::mt19937_64 rng(23);
+    for (int words : {1, 2}) {
+        for (int k : {0, 2, 3, 5}) {
+            size_t n = 1200;
+            auto ids = make_ids(rng, n);
+            auto fps = make_fps(rng, n, words, k + 2, true);
+            auto truth = brute_force(ids, fps, words, k);
+            int nb = k + 2;
+            int ntables = 0;
+            std::vector<Triple> all;
+            for (int t = 0;; t++) {
+                NddHammingPairIter* it = nullptr;
+                if (ndd_hamming_pairs_begin_part(64 * words, ids.data(), fps.data(), n, 0, k, nb, t, nullptr,
+                                                 &it) != NDD_OK)
+                    break;
+                ndd_hamming_pairs_end(it);
+                auto part = batch_part(ids, fps, words, 0, k, nb, t);
+                all.insert(all.end(), part.begin(), part.end());
+                ntables++;
+            }
+            EXPECT_EQ(ntables, (k + 2) * (k + 1) / 2);  // C(k + 2, k) tables
+            std::sort(all.begin(), all.end());
+            EXPECT_EQ(all, truth) << "words=" << words << " k=" << k;
+        }
+    }
+}
+
+// Two sets: exactly the (new, stored) pairs within k of a brute-force comparison, a = the new id,
+// equal ids across the sets included; for the whole layout and table by table.
+TEST(BatchPairs, TwoSetsEqualBruteForce) {
+    std::mt19937_64 rng(29);
+    for (int words : {1, 2}) {
+        for (int k : {0, 3, 4}) {
+            size_t n = 1500, n_new = 300;
+            auto ids = make_ids(rng, n);
+            ids[0] = ids[n - 1];  // one id in both sets: two rows, still a pair if close
+            auto fps = make_fps(rng, n, words, k + 2, true);
+            for (int w = 0; w < words; w++) fps[w] = fps[(n - 1) * words + w];
+            std::vector<Triple> truth;
+            for (size_t i = 0; i < n_new; i++)
+                for (size_t j = n_new; j < n; j++) {
+                    int d = 0;
+                    for (int w = 0; w < words; w++)
+                        d += __builtin_popcountll(fps[i * words + w] ^ fps[j * words + w]);
+                    if (d <= k) truth.emplace_back(ids[i], ids[j], d);
+                }
+            std::sort(truth.begin(), truth.end());
+            ASSERT_FALSE(truth.empty());
+            EXPECT_EQ(batch_part(ids, fps, words, n_new, k, 0, -1), truth) << "words=" << words << " k=" << k;
+            std::vector<Triple> all;
+            for (int t = 0; t < k + 1; t++) {
+                auto part = batch_part(ids, fps, words, n_new, k, k + 1, t);
+                all.insert(all.end(), part.begin(), part.end());
+            }
+            std::sort(all.begin(), all.end());
+            EXPECT_EQ(all, truth) << "tables apart, words=" << words << " k=" << k;
+        }
+    }
+}
+
+TEST(BatchPairs, PartRejectsBadParameters) {
+    int64_t id = 1;
+    uint64_t fp[2] = {0, 0};
+    NddHammingPairIter* it = nullptr;
+    EXPECT_EQ(ndd_hamming_pairs_begin_part(64, &id, fp, 1, 0, 3, 0, 0, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin_part(64, &id, fp, 1, 0, 3, 4, 4, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin_part(64, &id, fp, 1, 0, 3, 4, -2, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_hamming_pairs_begin_part(64, &id, fp, 1, 2, 3, 4, 0, nullptr, &it), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(it, nullptr);
+}
