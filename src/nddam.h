@@ -19,6 +19,7 @@
 #include "access/itup.h"
 #include "access/relscan.h"
 #include "nodes/pathnodes.h"
+#include "storage/buf.h"
 #include "storage/bufpage.h"
 
 #include "layout_api.h"
@@ -26,7 +27,8 @@
 /* ---- on-disk constants ---- */
 
 #define NDD_MAGIC			0x4E444431	/* "NDD1" */
-#define NDD_VERSION			3		/* 3: insert_at on the first page of every chain */
+#define NDD_VERSION			4		/* 3: insert_at on the first page of every chain;
+										 * 4: the growth step's reserved range (pending) */
 #define NDD_METAPAGE_BLKNO	0
 
 /* page kinds, in the special space of every page */
@@ -133,6 +135,13 @@ typedef struct NddMetaPageData
 	int32		nsegments;		/* >= 1; segment 0 is npages, delta_bits, table_start above, its
 								 * npages and delta_bits repeated in seg[0] */
 	NddSegment	seg[NDD_MAX_SEGMENTS];
+	/*
+	 * The blocks a growth step has reserved for the next segment and not yet published
+	 * (pending.npages = 0: none): a step that was cancelled or failed leaves them here, and the
+	 * next step initializes and publishes them instead of reserving more (README.index.md,
+	 * "Growth"). grown_pages is unused.
+	 */
+	NddSegment	pending;
 } NddMetaPageData;
 
 typedef NddMetaPageData *NddMetaPage;
@@ -161,13 +170,34 @@ typedef struct NddEntry
 	OffsetNumber offset;
 } NddEntry;
 
-/* ---- nddutils.c ---- */
+/*
+ * A walk of one chain (a bucket's, or the NULL chain) with the lock sequence of README.index.md,
+ * "Locking", in one place: the chain's first page is locked for the whole walk (it is the bucket's
+ * lock), the other pages one at a time, in chain order, in the same mode. cur is the page being
+ * looked at (== first on the first page); callers that change a page register cur (or first)
+ * in their generic WAL record.
+ */
+typedef struct NddChain
+{
+	Relation	index;
+	BufferAccessStrategy strategy;	/* NULL: the default */
+	int			mode;			/* BUFFER_LOCK_SHARE or BUFFER_LOCK_EXCLUSIVE */
+	Buffer		first;			/* the chain's first page: the bucket lock */
+	Buffer		cur;			/* the current page, InvalidBuffer past the end */
+} NddChain;
+
+/* ---- nddhandler.c ---- */
 extern void ndd_init_reloptions(void);
 extern bytea *ndd_options(Datum reloptions, bool validate);
+extern char *ndd_buildphasename(int64 phasenum);
+
+/* ---- nddpage.c ---- */
 extern NddMetaPage ndd_get_meta(Relation index);
+extern NddMetaPage ndd_read_meta(Relation index, bool current_only);
 extern int	ndd_index_bits(Relation index);
 extern void ndd_fingerprint_words(Datum value, int bits, uint64 words[2]);
 extern int	ndd_bits_for(uint64 x);
+extern void ndd_check_ball_width(const HammingBall *ball, int bits);
 extern void ndd_format_for(const NddMetaPageData *meta, int block_bits, int offset_bits, NddFormat *f);
 extern int	ndd_format_capacity(const NddFormat *f);
 extern void ndd_page_init(Page page, uint8 kind, const NddFormat *f);
@@ -180,13 +210,20 @@ extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 
 extern Buffer ndd_new_buffer(Relation index);
 extern BlockNumber ndd_primary_block(const NddMetaPageData *meta, int table, uint32 page);
 extern void ndd_segment_view(const NddMetaPageData *meta, int s, NddMetaPageData *view);
+extern Page ndd_chain_begin(NddChain *c, Relation index, BlockNumber first, int mode,
+							BufferAccessStrategy strategy);
+extern Page ndd_chain_goto(NddChain *c, BlockNumber blkno);
+extern Page ndd_chain_next(NddChain *c);
+extern void ndd_chain_end(NddChain *c);
+
+/* ---- nddcost.c ---- */
 extern void ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 							 Cost *indexStartupCost, Cost *indexTotalCost,
 							 Selectivity *indexSelectivity, double *indexCorrelation,
 							 double *indexPages);
+
+/* ---- nddvalidate.c ---- */
 extern bool ndd_validate(Oid opclassoid);
-extern char *ndd_buildphasename(int64 phasenum);
-extern void ndd_check_ball_width(const HammingBall *ball, int bits);
 
 /* ---- nddbuild.c ---- */
 extern IndexBuildResult *ndd_build(Relation heap, Relation index, struct IndexInfo *indexInfo);

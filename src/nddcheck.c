@@ -174,14 +174,13 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 	bool		last_page = t < 0 || p + 1 == meta->npages;
 	uint64		high = last_page ? PG_UINT64_MAX : ndd_page_low(p + 1, meta->npages) - 1;
 	int			npages = 0;
-	Buffer		primary = InvalidBuffer;
+	NddChain	chain;
 	BlockNumber first = blkno;
 	BlockNumber hint = InvalidBlockNumber;	/* the first page's insert_at */
 	bool		hint_found = false;
 
 	while (blkno != InvalidBlockNumber)
 	{
-		Buffer		buf;
 		Page		page;
 		NddPageOpaque opaque;
 		NddFormat	f;
@@ -192,9 +191,9 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 		CHECK_FOR_INTERRUPTS();
 		visit_block(cs, blkno);
 
-		buf = ReadBuffer(index, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
+		/* visit_block has vetted blkno (in the relation, not seen before) before it is read */
+		page = npages == 0 ? ndd_chain_begin(&chain, index, blkno, BUFFER_LOCK_SHARE, NULL) :
+			ndd_chain_goto(&chain, blkno);
 		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)))
 			corrupt(index, "a chain page is not initialized", blkno);
 		opaque = NddPageGetOpaque(page);
@@ -245,15 +244,9 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 			}
 		}
 		blkno = opaque->next;
-		/* the bucket's lock (the primary page's) is held until the chain's end */
-		if (npages == 0)
-			primary = buf;
-		else
-			UnlockReleaseBuffer(buf);
 		npages++;
 	}
-	if (BufferIsValid(primary))
-		UnlockReleaseBuffer(primary);
+	ndd_chain_end(&chain);
 	/* inserts start at the hint: one naming a page of another chain would send entries there */
 	if (hint != InvalidBlockNumber && !hint_found)
 		corrupt(index, "a chain's insert hint names a page outside the chain", first);
@@ -392,6 +385,7 @@ check_one_index(Relation heap, Relation index)
 	int			nrecs = 0;
 	int			maxrecs = 64;
 	int			s;
+	BlockNumber b;
 	int			t;
 	uint32		p;
 	int			i;
@@ -440,8 +434,16 @@ check_one_index(Relation heap, Relation index)
 			meta.seg[s].start < 1 ||
 			(uint64) meta.seg[s].start + (uint64) meta.ntables * meta.seg[s].npages > cs.seen_size)
 			corrupt(index, "the metapage describes an impossible segment", NDD_METAPAGE_BLKNO);
+	/* a growth step's reserved range lies within the relation (reserved before it is recorded) */
+	if (meta.pending.npages > 0 &&
+		(meta.pending.start < 1 ||
+		 (uint64) meta.pending.start + (uint64) meta.ntables * meta.pending.npages > cs.seen_size))
+		corrupt(index, "the metapage describes an impossible reserved range", NDD_METAPAGE_BLKNO);
 	cs.seen = palloc_extended(sizeof(bool) * (Size) cs.seen_size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	cs.seen[NDD_METAPAGE_BLKNO] = true;
+	/* no chain may reach the reserved range: mark it seen (Invariant 4 of README.index.md) */
+	for (b = 0; b < (BlockNumber) meta.ntables * meta.pending.npages; b++)
+		cs.seen[meta.pending.start + b] = true;
 
 	desc = CreateTemplateTupleDesc(CHECK_NATTS);
 	for (i = 0; i < CHECK_NATTS; i++)

@@ -7,17 +7,20 @@
  *
  * Locking: the bucket's primary page is exclusively locked for the whole append, which makes it
  * the bucket's lock (README.index.md): chain pages are then locked in chain order, and a new page
- * is locked before it is reachable. The growth step runs after the appends, holding no page lock,
- * under the metapage's exclusive lock. Every change is WAL-logged through generic WAL.
+ * is locked before it is reachable. The growth step runs after the appends, holding no page lock;
+ * it writes the new segment holding no lock others need and publishes it with one metapage
+ * update. Every change is WAL-logged (generic WAL; log_newpage for the reserved range's end).
  *
  *-------------------------------------------------------------------------
  */
 #include "nddam.h"
 
+#include "access/xloginsert.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "storage/smgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -63,16 +66,15 @@ static bool
 ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primary, bool nulls,
 				 uint64 delta, uint64 tail, BlockNumber block, OffsetNumber offset)
 {
-	Buffer		pbuf = ReadBuffer(index, primary);
-	Buffer		cur = pbuf;
+	NddChain	chain;
 	BlockNumber start;
 	GenericXLogState *state;
 	Page		page;
 	NddFormat	f;
 	bool		linked = false;
 
-	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-	start = NddPageGetOpaque(BufferGetPage(pbuf))->insert_at;
+	page = ndd_chain_begin(&chain, index, primary, BUFFER_LOCK_EXCLUSIVE, NULL);
+	start = NddPageGetOpaque(page)->insert_at;
 	if (start != InvalidBlockNumber && start != primary)
 	{
 		/*
@@ -81,17 +83,16 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 		 */
 		if (start >= RelationGetNumberOfBlocks(index))
 			ndd_insert_hint_corrupted(index, primary, start);
-		cur = ReadBuffer(index, start);
-		LockBuffer(cur, BUFFER_LOCK_EXCLUSIVE);
-		if (PageIsNew(BufferGetPage(cur)) ||
-			NddPageGetOpaque(BufferGetPage(cur))->kind != (nulls ? NDD_PAGE_NULLS : NDD_PAGE_OVERFLOW))
+		page = ndd_chain_goto(&chain, start);
+		if (PageIsNew(page) ||
+			NddPageGetOpaque(page)->kind != (nulls ? NDD_PAGE_NULLS : NDD_PAGE_OVERFLOW))
 			ndd_insert_hint_corrupted(index, primary, start);
 	}
 	for (;;)
 	{
-		BlockNumber next;
+		Buffer		cur = chain.cur;
+		Buffer		pbuf = chain.first;
 
-		page = BufferGetPage(cur);
 		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
 		if (f.entry_bytes > 0 && ndd_page_has_room(page, &f) && ndd_format_fits(&f, block, offset))
 		{
@@ -107,8 +108,7 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 			GenericXLogFinish(state);
 			break;
 		}
-		next = NddPageGetOpaque(page)->next;
-		if (next == InvalidBlockNumber)
+		if (NddPageGetOpaque(page)->next == InvalidBlockNumber)
 		{
 			/* the end of the chain: link a new page after this one */
 			Buffer		nbuf = ndd_new_buffer(index);
@@ -130,107 +130,199 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 			linked = true;
 			break;
 		}
-		if (cur != pbuf)
-			UnlockReleaseBuffer(cur);
-		cur = ReadBuffer(index, next);
-		LockBuffer(cur, BUFFER_LOCK_EXCLUSIVE);
+		page = ndd_chain_next(&chain);
 	}
-	if (cur != pbuf)
-		UnlockReleaseBuffer(cur);
-	UnlockReleaseBuffer(pbuf);
+	ndd_chain_end(&chain);
 	return linked;
 }
 
 /*
- * The growth step (README.index.md, "Growth"), after an insert into segment s linked `linked` new
- * overflow pages: counts them in the metapage and, once the inserts into the last segment have
- * linked as many pages as it has primaries (its chains average two pages), appends a segment
- * with as many primary pages per table as the whole index has pages per table: each segment is
- * about three times the one before, so a table grown from empty to N rows has O(log N)
- * segments, each read like a well-sized index (a few pages per table), and the relation at
- * most doubles at a growth step. heap_block
- * is the inserted row's heap block, to size the new pages' block field.
- *
- * The new segment's pages are initialized and WAL-logged before the metapage record that makes
- * them reachable: a crash in between leaves unreachable pages, only wasted space.
+ * The metapage, exclusively locked and registered in a new generic WAL record, for one update:
+ * ndd_meta_finish logs it and releases the lock (GenericXLogAbort + UnlockReleaseBuffer drops it).
+ * Taken with no other page locked.
  */
-static void
-ndd_grow(Relation index, int s, int linked, BlockNumber heap_block)
+static NddMetaPage
+ndd_meta_begin(Relation index, Buffer *mbuf, GenericXLogState **state)
 {
-	Buffer		mbuf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
-	NddMetaPage cur;
-	GenericXLogState *state;
-	NddMetaPage meta;
-	NddSegment	seg = {0};
-	bool		add = false;
+	*mbuf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
+	LockBuffer(*mbuf, BUFFER_LOCK_EXCLUSIVE);
+	*state = GenericXLogStart(index);
+	return NddPageGetMeta(GenericXLogRegisterBuffer(*state, *mbuf, 0));
+}
 
-	LockBuffer(mbuf, BUFFER_LOCK_EXCLUSIVE);
-	cur = NddPageGetMeta(BufferGetPage(mbuf));
-	if (s != cur->nsegments - 1)
-	{
-		/* a segment was appended meanwhile: the count of an older one no longer matters */
-		UnlockReleaseBuffer(mbuf);
-		return;
-	}
-	if (cur->nsegments < NDD_MAX_SEGMENTS &&
-		(uint64) cur->seg[s].grown_pages + linked >= (uint64) cur->ntables * cur->seg[s].npages)
-	{
-		BlockNumber nblocks = RelationGetNumberOfBlocks(index);
-		double		npages = (double) nblocks / cur->ntables;
-		NddMetaPageData view;
-		NddFormat	f;
-		uint32		i;
-		uint32		total;
-
-		/* every primary must stay addressable */
-		npages = Min(npages, (double) (MaxBlockNumber - nblocks) / (2.0 * cur->ntables));
-		if (npages >= cur->seg[s].npages)
-		{
-			add = true;
-			seg.npages = (uint32) npages;
-			seg.delta_bits = ndd_page_delta_bits(seg.npages);
-			memcpy(&view, cur, sizeof(view));
-			view.delta_bits = seg.delta_bits;
-			ndd_format_for(&view, Max(cur->block_bits, Min(32, ndd_bits_for(heap_block) + 1)),
-						   cur->offset_bits, &f);
-
-			/* the primaries of all tables, contiguous: no other backend may extend meanwhile */
-			total = seg.npages * (uint32) cur->ntables;
-			LockRelationForExtension(index, ExclusiveLock);
-			for (i = 0; i < total;)
-			{
-				Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
-				int			n = 0;
-				int			j;
-
-				state = GenericXLogStart(index);
-				for (; n < MAX_GENERIC_XLOG_PAGES && i < total; n++, i++)
-				{
-					Page		page;
-
-					bufs[n] = ReadBuffer(index, P_NEW);
-					LockBuffer(bufs[n], BUFFER_LOCK_EXCLUSIVE);
-					if (i == 0)
-						seg.start = BufferGetBlockNumber(bufs[n]);
-					Assert(BufferGetBlockNumber(bufs[n]) == seg.start + i);
-					page = GenericXLogRegisterBuffer(state, bufs[n], GENERIC_XLOG_FULL_IMAGE);
-					ndd_page_init(page, NDD_PAGE_PRIMARY, &f);
-				}
-				GenericXLogFinish(state);
-				for (j = 0; j < n; j++)
-					UnlockReleaseBuffer(bufs[j]);
-			}
-			UnlockRelationForExtension(index, ExclusiveLock);
-		}
-	}
-
-	state = GenericXLogStart(index);
-	meta = NddPageGetMeta(GenericXLogRegisterBuffer(state, mbuf, 0));
-	meta->seg[s].grown_pages += linked;
-	if (add)
-		meta->seg[meta->nsegments++] = seg;
+static void
+ndd_meta_finish(Buffer mbuf, GenericXLogState *state)
+{
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(mbuf);
+}
+
+/*
+ * Counts, in the metapage, the `linked` overflow pages an insert into segment s linked. Returns
+ * whether a growth step is due: s is the last segment, there is room for another, and the
+ * inserts into s have linked as many pages as it has primaries (its chains average two pages).
+ */
+static bool
+ndd_count_growth(Relation index, int s, int linked)
+{
+	Buffer		mbuf;
+	GenericXLogState *state;
+	NddMetaPage meta = ndd_meta_begin(index, &mbuf, &state);
+	bool		due;
+
+	if (s != meta->nsegments - 1)
+	{
+		/* a segment was appended meanwhile: the count of an older one no longer matters */
+		GenericXLogAbort(state);
+		UnlockReleaseBuffer(mbuf);
+		return false;
+	}
+	meta->seg[s].grown_pages += linked;
+	due = meta->nsegments < NDD_MAX_SEGMENTS &&
+		(uint64) meta->seg[s].grown_pages >= (uint64) meta->ntables * meta->seg[s].npages;
+	ndd_meta_finish(mbuf, state);
+	return due;
+}
+
+/*
+ * Reserves `total` contiguous new blocks at the end of the index and returns the first. Only the
+ * last one is written here (an empty page of the given kind, WAL-logged so that a standby's file
+ * has the same length); the file system fills the blocks before it with zeros, which read as new
+ * pages, as hash indexes allocate a split point. The extension lock is held for this one write,
+ * not while the caller fills the blocks, so inserts linking overflow pages meanwhile only wait
+ * for it, and get the blocks after these.
+ */
+static BlockNumber
+ndd_reserve_blocks(Relation index, uint32 total, const NddFormat *f)
+{
+	PGAlignedBlock zero;
+	BlockNumber first;
+	BlockNumber last;
+
+	LockRelationForExtension(index, ExclusiveLock);
+	first = RelationGetNumberOfBlocks(index);
+	last = first + total - 1;
+	ndd_page_init((Page) zero.data, NDD_PAGE_PRIMARY, f);
+	if (RelationNeedsWAL(index))
+		log_newpage(&index->rd_node, MAIN_FORKNUM, last, (Page) zero.data, true);
+	PageSetChecksumInplace((Page) zero.data, last);
+	smgrextend(RelationGetSmgr(index), MAIN_FORKNUM, last, zero.data, false);
+	UnlockRelationForExtension(index, ExclusiveLock);
+	return first;
+}
+
+/* The entry format of the primaries of a new segment of npages pages per table. */
+static void
+ndd_segment_format(const NddMetaPageData *meta, uint32 npages, BlockNumber heap_block, NddFormat *f)
+{
+	NddMetaPageData view;
+
+	memcpy(&view, meta, sizeof(view));
+	view.delta_bits = ndd_page_delta_bits(npages);
+	ndd_format_for(&view, Max(meta->block_bits, Min(32, ndd_bits_for(heap_block) + 1)),
+				   meta->offset_bits, f);
+}
+
+/*
+ * The growth step (README.index.md, "Growth"): appends a segment with as many primary pages per
+ * table as the whole index has pages per table, so each segment is about three times the one
+ * before, a table grown from empty to N rows has O(log N) segments, each read like a well-sized
+ * index (a few pages per table), and the relation at most doubles at a step. s is the segment
+ * whose count made the step due; heap_block is the inserted row's heap block, to size the new
+ * pages' block field.
+ *
+ * It never holds a lock that scans or inserts need while it writes: only one backend grows an
+ * index at a time, serialized by a heavyweight lock on the metapage's page number that nothing
+ * else takes (as GIN serializes its pending-list cleanup); a backend that finds a step under way
+ * leaves it to the one doing it. The new pages are reserved (ndd_reserve_blocks) and recorded as
+ * pending in the metapage, initialized and WAL-logged (full images) with no other lock held,
+ * interruptibly, and only then does one generic WAL record of the metapage, under its exclusive
+ * lock for that update only, make them reachable (Invariant 3). A cancel or error before it
+ * leaves the range pending, and the next step fills that range instead of reserving another; a
+ * crash between the reservation and its record leaves unreachable blocks, only wasted space.
+ */
+static void
+ndd_grow(Relation index, int s, BlockNumber heap_block)
+{
+	NddMetaPageData cur;
+	NddSegment	seg = {0};
+	NddFormat	f;
+	BlockNumber nblocks;
+	uint32		total;
+	uint32		i;
+	Buffer		mbuf;
+	GenericXLogState *state;
+	NddMetaPage meta;
+
+	if (!ConditionalLockPage(index, NDD_METAPAGE_BLKNO, ExclusiveLock))
+		return;					/* another backend is growing this index */
+
+	/* a step that finished while this backend waited for the lock makes this one moot */
+	cur = *ndd_get_meta(index);
+	if (s != cur.nsegments - 1 || cur.nsegments >= NDD_MAX_SEGMENTS)
+	{
+		UnlockPage(index, NDD_METAPAGE_BLKNO, ExclusiveLock);
+		return;
+	}
+
+	nblocks = RelationGetNumberOfBlocks(index);
+	if (cur.pending.npages > 0 &&
+		(uint64) cur.pending.start + (uint64) cur.pending.npages * cur.ntables <= nblocks)
+	{
+		/* the range an interrupted step reserved: fill it, whatever it holds */
+		seg.npages = cur.pending.npages;
+		seg.start = cur.pending.start;
+		ndd_segment_format(&cur, seg.npages, heap_block, &f);
+	}
+	else
+	{
+		/* every primary must stay addressable */
+		double		npages = Min((double) nblocks / cur.ntables,
+								 (double) (MaxBlockNumber - nblocks) / (2.0 * cur.ntables));
+
+		if (npages < cur.seg[s].npages)
+		{
+			UnlockPage(index, NDD_METAPAGE_BLKNO, ExclusiveLock);
+			return;
+		}
+		seg.npages = (uint32) npages;
+		ndd_segment_format(&cur, seg.npages, heap_block, &f);
+		seg.start = ndd_reserve_blocks(index, seg.npages * (uint32) cur.ntables, &f);
+		meta = ndd_meta_begin(index, &mbuf, &state);
+		meta->pending = seg;
+		ndd_meta_finish(mbuf, state);
+	}
+	seg.delta_bits = ndd_page_delta_bits(seg.npages);
+
+	/* the primaries of all tables, contiguous */
+	total = seg.npages * (uint32) cur.ntables;
+	for (i = 0; i < total;)
+	{
+		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
+		int			n = 0;
+		int			j;
+
+		CHECK_FOR_INTERRUPTS();
+		state = GenericXLogStart(index);
+		for (; n < MAX_GENERIC_XLOG_PAGES && i < total; n++, i++)
+		{
+			/* nobody else can reach these blocks: no read, just a zeroed, locked buffer */
+			bufs[n] = ReadBufferExtended(index, MAIN_FORKNUM, seg.start + i, RBM_ZERO_AND_LOCK, NULL);
+			ndd_page_init(GenericXLogRegisterBuffer(state, bufs[n], GENERIC_XLOG_FULL_IMAGE),
+						  NDD_PAGE_PRIMARY, &f);
+		}
+		GenericXLogFinish(state);
+		for (j = 0; j < n; j++)
+			UnlockReleaseBuffer(bufs[j]);
+	}
+
+	/* publish: one metapage update; inserts from now on go to the new segment */
+	meta = ndd_meta_begin(index, &mbuf, &state);
+	Assert(meta->nsegments == s + 1);
+	meta->seg[meta->nsegments++] = seg;
+	memset(&meta->pending, 0, sizeof(meta->pending));
+	ndd_meta_finish(mbuf, state);
+	UnlockPage(index, NDD_METAPAGE_BLKNO, ExclusiveLock);
 }
 
 /* aminsert: adds the row's entry to every table of the last segment (or its TID to the NULL chain). */
@@ -268,7 +360,7 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		linked += ndd_chain_append(index, &meta, ndd_primary_block(&meta, t, page), false,
 								   perm[0] - ndd_page_low(page, meta.npages), perm[1], block, offset);
 	}
-	if (linked > 0)
-		ndd_grow(index, s, linked, block);
+	if (linked > 0 && ndd_count_growth(index, s, linked))
+		ndd_grow(index, s, block);
 	return false;
 }

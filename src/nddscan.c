@@ -408,22 +408,18 @@ scan_chain(IndexScanDesc scan, const NddMetaPageData *meta, int t, uint32 p, TID
 	Relation	index = scan->indexRelation;
 	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(meta, t, p);
 	uint64		low = t < 0 ? 0 : ndd_page_low(p, meta->npages);
-	Buffer		pbuf;
-	Buffer		cur;
+	NddChain	chain;
+	Page		page;
 	int64		found = 0;
 	const uint64 *ord = (so->order && t >= 0) ? so->order->perm[t] : NULL;
 
-	pbuf = ReadBuffer(index, blkno);
-	LockBuffer(pbuf, BUFFER_LOCK_SHARE);
-	cur = pbuf;
-	for (;;)
+	for (page = ndd_chain_begin(&chain, index, blkno, BUFFER_LOCK_SHARE, NULL); page != NULL;
+		 page = ndd_chain_next(&chain))
 	{
-		Page		page = BufferGetPage(cur);
 		NddFormat	f;
 		int			n;
 		int			i;
 		const char *ptr;
-		BlockNumber next;
 
 		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
 		n = ndd_page_nentries(page, &f);
@@ -468,16 +464,8 @@ scan_chain(IndexScanDesc scan, const NddMetaPageData *meta, int t, uint32 p, TID
 			else
 				collect(so, make_key(dist, e.block, e.offset));
 		}
-		next = NddPageGetOpaque(page)->next;
-		if (cur != pbuf)
-			UnlockReleaseBuffer(cur);
-		if (next == InvalidBlockNumber)
-			break;
-		/* the primary's share lock keeps the chain still (README.index.md); lock each page anyway */
-		cur = ReadBuffer(index, next);
-		LockBuffer(cur, BUFFER_LOCK_SHARE);
 	}
-	UnlockReleaseBuffer(pbuf);
+	ndd_chain_end(&chain);
 	return found;
 }
 

@@ -28,22 +28,23 @@ vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 			 IndexBulkDeleteCallback callback, void *callback_state, int64 *removed,
 			 BufferAccessStrategy strategy)
 {
-	Buffer		pbuf = ReadBufferExtended(index, MAIN_FORKNUM, primary, RBM_NORMAL, strategy);
-	Buffer		cur = pbuf;
+	NddChain	chain;
+	Page		page;
 	int64		kept = 0;
 	BlockNumber room = InvalidBlockNumber;	/* the chain's first page with room */
 	BlockNumber last = primary;
 
-	/* the primary's exclusive lock is the bucket lock: no reader is inside the chain */
-	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-	for (;;)
+	/*
+	 * The primary's exclusive lock is the bucket lock: no reader is inside the chain. No
+	 * vacuum_delay_point during the walk: it would sleep holding that lock.
+	 */
+	for (page = ndd_chain_begin(&chain, index, primary, BUFFER_LOCK_EXCLUSIVE, strategy);
+		 page != NULL; page = ndd_chain_next(&chain))
 	{
-		Page		page = BufferGetPage(cur);
 		NddFormat	f;
 		int			n;
 		int			i;
 		int			ndead = 0;
-		BlockNumber next;
 
 		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
 		n = ndd_page_nentries(page, &f);
@@ -62,7 +63,7 @@ vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 		if (ndead > 0)
 		{
 			GenericXLogState *state = GenericXLogStart(index);
-			Page		wpage = GenericXLogRegisterBuffer(state, cur, 0);
+			Page		wpage = GenericXLogRegisterBuffer(state, chain.cur, 0);
 			char	   *base = (char *) wpage + MAXALIGN(SizeOfPageHeaderData);
 			int			out = 0;
 
@@ -88,17 +89,8 @@ vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 		else
 			kept += n;
 		if (room == InvalidBlockNumber && f.entry_bytes > 0 && ndd_page_has_room(page, &f))
-			room = BufferGetBlockNumber(cur);
-		last = BufferGetBlockNumber(cur);
-
-		next = NddPageGetOpaque(page)->next;
-		if (cur != pbuf)
-			UnlockReleaseBuffer(cur);
-		if (next == InvalidBlockNumber)
-			break;
-		/* no vacuum_delay_point here: it would sleep holding the bucket lock */
-		cur = ReadBufferExtended(index, MAIN_FORKNUM, next, RBM_NORMAL, strategy);
-		LockBuffer(cur, BUFFER_LOCK_EXCLUSIVE);
+			room = BufferGetBlockNumber(chain.cur);
+		last = BufferGetBlockNumber(chain.cur);
 	}
 
 	/*
@@ -109,14 +101,14 @@ vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 		room = last;
 	if (room == primary)
 		room = InvalidBlockNumber;
-	if (room != NddPageGetOpaque(BufferGetPage(pbuf))->insert_at)
+	if (room != NddPageGetOpaque(BufferGetPage(chain.first))->insert_at)
 	{
 		GenericXLogState *state = GenericXLogStart(index);
 
-		NddPageGetOpaque(GenericXLogRegisterBuffer(state, pbuf, 0))->insert_at = room;
+		NddPageGetOpaque(GenericXLogRegisterBuffer(state, chain.first, 0))->insert_at = room;
 		GenericXLogFinish(state);
 	}
-	UnlockReleaseBuffer(pbuf);
+	ndd_chain_end(&chain);
 	return kept;
 }
 
@@ -177,28 +169,19 @@ static int64
 count_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 			BufferAccessStrategy strategy)
 {
-	Buffer		pbuf = ReadBufferExtended(index, MAIN_FORKNUM, primary, RBM_NORMAL, strategy);
-	Buffer		cur = pbuf;
+	NddChain	chain;
+	Page		page;
 	int64		n = 0;
 
-	LockBuffer(pbuf, BUFFER_LOCK_SHARE);
-	for (;;)
+	for (page = ndd_chain_begin(&chain, index, primary, BUFFER_LOCK_SHARE, strategy);
+		 page != NULL; page = ndd_chain_next(&chain))
 	{
-		Page		page = BufferGetPage(cur);
 		NddFormat	f;
-		BlockNumber next;
 
 		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
 		n += ndd_page_nentries(page, &f);
-		next = NddPageGetOpaque(page)->next;
-		if (cur != pbuf)
-			UnlockReleaseBuffer(cur);
-		if (next == InvalidBlockNumber)
-			break;
-		cur = ReadBufferExtended(index, MAIN_FORKNUM, next, RBM_NORMAL, strategy);
-		LockBuffer(cur, BUFFER_LOCK_SHARE);
 	}
-	UnlockReleaseBuffer(pbuf);
+	ndd_chain_end(&chain);
 	return n;
 }
 
