@@ -31,10 +31,10 @@ CREATE CAST (simhash64 AS numeric) WITH FUNCTION simhash64_to_numeric(simhash64)
 CREATE CAST (numeric AS simhash64) WITH FUNCTION numeric_to_simhash64(numeric);
 
 ---------------------------------------------------------------------------------------------------
--- The ndd index's on-disk format is version 3 in 0.2.0 (a per-chain insert hint): the library
--- refuses an index of the older format, so every ndd index of this database is rebuilt here, in
--- the update's transaction (ACCESS EXCLUSIVE on each index while it is rebuilt). Other databases
--- rebuild theirs when they run ALTER EXTENSION ndd UPDATE.
+-- The ndd index's on-disk format is version 4 in 0.2.0 (a per-chain insert hint, a pending growth
+-- range): the library refuses an index of an older format, so every ndd index of this database is
+-- rebuilt here, in the update's transaction (ACCESS EXCLUSIVE on each index while it is rebuilt).
+-- Other databases rebuild theirs when they run ALTER EXTENSION ndd UPDATE.
 ---------------------------------------------------------------------------------------------------
 
 DO $$
@@ -126,6 +126,7 @@ DECLARE
     fp_expr text;
     fp_row record;
     root regclass;
+    is_shard boolean;
 BEGIN
     IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' THEN
         RAISE EXCEPTION 'ndd_assign_cluster_trigger must be a BEFORE INSERT ... FOR EACH ROW trigger'
@@ -171,6 +172,18 @@ BEGIN
         INTO given, own_id USING NEW;
     IF given IS NOT NULL THEN
         RETURN NEW;             -- labelled by the inserter
+    END IF;
+    -- On Citus (with citus.enable_unsafe_triggers) the trigger fires on each shard, which sees
+    -- only its own rows: near-duplicates on other shards would be missed and labels silently
+    -- wrong. Citus' function is looked up, not called by name, so this runs without Citus too.
+    IF pg_catalog.to_regproc('pg_catalog.relation_is_a_known_shard') IS NOT NULL THEN
+        EXECUTE 'SELECT pg_catalog.relation_is_a_known_shard($1)' INTO is_shard USING TG_RELID;
+        IF is_shard THEN
+            RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows of a Citus distributed table'
+                USING ERRCODE = '0A000',
+                      DETAIL = format('"%s" is a shard: it sees only its own rows, not their near-duplicates on other shards.', TG_TABLE_NAME),
+                      HINT = 'Label in batches instead: ndd_clusters over ndd_distributed_pairs, or ndd_distributed_pairs_between for the new rows against the stored ones.';
+        END IF;
     END IF;
     IF current_setting('transaction_isolation') = 'repeatable read' THEN
         RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows under REPEATABLE READ'
@@ -377,8 +390,10 @@ CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_coll
 ---------------------------------------------------------------------------------------------------
 
 -- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle) >= threshold. docs_sql
--- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs.
--- hashes is the sketch size the LSH bands are cut from (more hashes: fewer false candidates).
+-- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs. A
+-- third column, when present, holds stored sketches (shingle_minhash(body, shingle, hashes)) to
+-- take the band keys from. hashes is the sketch size the LSH bands are cut from (more hashes:
+-- fewer false candidates).
 CREATE FUNCTION ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
                                   hashes int DEFAULT 128,
                                   OUT a bigint, OUT b bigint, OUT jaccard float8)
@@ -404,6 +419,216 @@ CREATE FUNCTION ndd_jaccard_banding(threshold float8, hashes int DEFAULT 128,
                                     OUT bands int, OUT rows int, OUT miss_probability float8)
 AS 'MODULE_PATHNAME', 'ndd_jaccard_banding'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+---------------------------------------------------------------------------------------------------
+-- The batch mode split by layout table and key (new in 0.2.0, src/sql/60_distributed.sql): the
+-- two-set batch, and the distributed batch jobs on Citus. Copied verbatim from the install part.
+---------------------------------------------------------------------------------------------------
+
+-- 60_distributed.sql: the batch mode split by the layout's tables and keys, for two sets of
+-- fingerprints (the crawler's daily job: new against stored) and for Citus, where each table's
+-- rows are grouped by key on the workers and every group finds its pairs where it is stored.
+--
+-- The split (one definition, ndd_layout_parts): for each table of the layout (blocks = 0 means
+-- k + 1 blocks, the fewest tables, so the fewest copies of each row), a row's part is a hash of
+-- (table, the row's key in that table) modulo `parts`. Two fingerprints within k bits share the key
+-- of at least one table (pigeonhole), so they meet in that table's group of that part; each group
+-- reports only the pairs whose first shared key is its table's (ndd_layout_table_pairs), so every
+-- pair comes out once and no global de-duplication is needed.
+
+-- Every pair (new, stored) of a row of new_sql and a row of stored_sql within k bits, in one batch:
+-- both sets sorted together per table, only pairs across the sets compared.
+CREATE FUNCTION ndd_pairs_between(new_sql text, stored_sql text, k int, blocks int DEFAULT 0,
+                                  OUT new_id bigint, OUT stored_id bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_pairs_between'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+
+-- The part of fp's key in each table of the layout (array element t + 1 for table t).
+CREATE FUNCTION ndd_layout_parts(fp simhash64, k int, blocks int DEFAULT 0, parts int DEFAULT 4096)
+RETURNS int[]
+AS 'MODULE_PATHNAME', 'ndd_layout_parts'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION ndd_layout_parts(fp fp128, k int, blocks int DEFAULT 0, parts int DEFAULT 4096)
+RETURNS int[]
+AS 'MODULE_PATHNAME', 'ndd_layout_parts'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- One table's share of the pairs of a group of rows given as arrays (the first n_new rows new,
+-- the others stored, when n_new > 0): the pairs whose first shared key is that table's.
+CREATE FUNCTION ndd_layout_table_pairs(layout_table int, k int, blocks int, ids bigint[], fps simhash64[],
+                                       n_new int DEFAULT 0,
+                                       OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_layout_table_pairs'
+LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
+
+CREATE FUNCTION ndd_layout_table_pairs(layout_table int, k int, blocks int, ids bigint[], fps fp128[],
+                                       n_new int DEFAULT 0,
+                                       OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_layout_table_pairs'
+LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
+
+-- The distributed batch job behind ndd_distributed_pairs and ndd_distributed_pairs_between
+-- (stored_sql NULL: all pairs of new_sql). A work table distributed by part receives one row per
+-- (row, layout table) through INSERT .. SELECT, which Citus runs on the workers and repartitions
+-- there; the pairs are then found by one pushed-down query grouped by part, so each group is
+-- handled on the worker that stores it, in parallel; the work table is dropped at the end (or
+-- with the transaction on error). Ids are checked unique per set, as ndd_pairs does. No pinned
+-- search_path: the caller's queries resolve as the caller wrote them (as in ndd_pairs); everything
+-- of ndd's and Citus' is qualified.
+CREATE FUNCTION ndd_distributed_job(new_sql text, stored_sql text, k int, blocks int, parts int,
+                                    OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+LANGUAGE plpgsql CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    work text;
+    fptype regtype;
+    dup bigint;
+    two_sets boolean := stored_sql IS NOT NULL;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RAISE EXCEPTION 'the distributed batch mode needs the Citus extension'
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'On one server use ndd_pairs or ndd_pairs_between: same pairs, same core.';
+    END IF;
+    IF new_sql IS NULL OR k IS NULL OR blocks IS NULL OR parts IS NULL THEN
+        RAISE EXCEPTION 'only stored_sql may be null' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF k < 0 OR k > 31 THEN
+        RAISE EXCEPTION 'k must be between 0 and 31' USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = pg_catalog.format('k is %s.', k);
+    END IF;
+    IF blocks = 0 THEN
+        blocks := k + 1;
+    END IF;
+    work := pg_catalog.format('%I.%I', '@extschema@',
+                   'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
+    EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
+                        true AS is_new FROM (%s) AS s(id, fp) WITH NO DATA', work, new_sql);
+    SELECT atttypid::regtype INTO fptype FROM pg_catalog.pg_attribute WHERE attrelid = work::regclass AND attname = 'fp';
+    IF fptype NOT IN ('@extschema@.simhash64'::regtype, '@extschema@.fp128'::regtype) THEN
+        RAISE EXCEPTION 'column 2 of new_sql must be a fingerprint of type simhash64 or fp128'
+            USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('It has type %s.', fptype);
+    END IF;
+    PERFORM pg_catalog.create_distributed_table(work::regclass, 'part');
+    FOR i IN 0 .. CASE WHEN two_sets THEN 1 ELSE 0 END LOOP
+        EXECUTE pg_catalog.format('INSERT INTO %s (id, fp, layout_table, part, is_new)
+                        SELECT s.id, s.fp, u.t - 1, u.part, %s
+                        FROM (%s) AS s(id, fp)
+                        CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.ndd_layout_parts(s.fp, $1, $2, $3)) WITH ORDINALITY AS u(part, t)
+                        WHERE s.fp IS NOT NULL',
+                       work, (i = 0)::text, CASE WHEN i = 0 THEN new_sql ELSE stored_sql END)
+            USING k, blocks, parts;
+    END LOOP;
+    -- a row is in table 0 once: an id there twice (in one set) is an id given twice
+    EXECUTE pg_catalog.format('SELECT id FROM %s WHERE layout_table = 0 GROUP BY id, is_new HAVING pg_catalog.count(*) > 1 LIMIT 1', work)
+        INTO dup;
+    IF dup IS NOT NULL THEN
+        RAISE EXCEPTION '% returned the id % more than once',
+            CASE WHEN two_sets THEN 'new_sql or stored_sql' ELSE 'docs_sql' END, dup
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
+    END IF;
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'SELECT p.a, p.b, p.distance
+         FROM (SELECT part, layout_table,
+                      pg_catalog.array_agg(id ORDER BY is_new DESC, id) AS ids, pg_catalog.array_agg(fp ORDER BY is_new DESC, id) AS fps,
+                      pg_catalog.count(*) FILTER (WHERE is_new) AS n_new
+               FROM %s GROUP BY part, layout_table %s) AS g
+         CROSS JOIN LATERAL @extschema@.ndd_layout_table_pairs(g.layout_table, $1, $2, g.ids, g.fps,
+                                                              CASE WHEN $3 THEN g.n_new::int ELSE 0 END) AS p',
+        work, CASE WHEN two_sets THEN 'HAVING pg_catalog.bool_or(is_new) AND NOT pg_catalog.bool_and(is_new)' ELSE '' END)
+        USING k, blocks, two_sets;
+    EXECUTE pg_catalog.format('DROP TABLE %s', work);
+END
+$$;
+
+-- All pairs within k bits of a distributed collection, found on the workers: exactly ndd_pairs's.
+CREATE FUNCTION ndd_distributed_pairs(docs_sql text, k int, blocks int DEFAULT 0, parts int DEFAULT 4096,
+                                      OUT a bigint, OUT b bigint, OUT distance int)
+RETURNS SETOF record
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(docs_sql, NULL, k, blocks, parts) AS j;
+END;
+
+-- The two-set batch on the workers: exactly ndd_pairs_between's pairs.
+CREATE FUNCTION ndd_distributed_pairs_between(new_sql text, stored_sql text, k int, blocks int DEFAULT 0,
+                                              parts int DEFAULT 4096,
+                                              OUT new_id bigint, OUT stored_id bigint, OUT distance int)
+RETURNS SETOF record
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts) AS j;
+END;
+
+-- Every pair sharing at least min_shared distinct features of a distributed collection, on the
+-- workers: the same pairs and counts as ndd_feature_pairs (features held by more than max_df
+-- documents skipped, with the same notice). The shape differs from the Hamming batch: a pair's
+-- count adds up over features that live on different shards, so the features are repartitioned
+-- (one row per distinct (feature, document), distributed by feature), each shard pairs the
+-- documents of its features by a co-located self-join, and Citus' repartitioned aggregation sums
+-- each pair's shared features.
+CREATE FUNCTION ndd_distributed_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
+                                              OUT a bigint, OUT b bigint, OUT shared int)
+RETURNS SETOF record
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+AS $$
+DECLARE
+    work text;
+    dup bigint;
+    skipped bigint;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+        RAISE EXCEPTION 'the distributed batch mode needs the Citus extension'
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'On one server use ndd_feature_pairs: same pairs.';
+    END IF;
+    IF min_shared < 1 THEN
+        RAISE EXCEPTION 'min_shared must be at least 1' USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = pg_catalog.format('min_shared is %s.', min_shared);
+    END IF;
+    IF max_df < 2 THEN
+        RAISE EXCEPTION 'max_df must be at least 2' USING ERRCODE = 'invalid_parameter_value',
+            DETAIL = pg_catalog.format('max_df is %s.', max_df);
+    END IF;
+    work := pg_catalog.format('%I.%I', '@extschema@',
+                   'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
+    EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
+    PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
+    -- the ids, checked unique first: one row per document with features
+    EXECUTE pg_catalog.format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
+                   work, docs_sql);
+    EXECUTE pg_catalog.format('SELECT id FROM %s GROUP BY id HAVING pg_catalog.count(*) > 1 LIMIT 1', work) INTO dup;
+    IF dup IS NOT NULL THEN
+        RAISE EXCEPTION 'docs_sql returned the id % more than once', dup
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
+    END IF;
+    EXECUTE pg_catalog.format('TRUNCATE %s', work);
+    EXECUTE pg_catalog.format('INSERT INTO %s (id, feature)
+                    SELECT s.id, f.feature FROM (%s) AS s(id, features)
+                    CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM pg_catalog.unnest(s.features::bigint[]) AS u(feature)
+                                        WHERE u.feature IS NOT NULL) AS f',
+                   work, docs_sql);
+    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s GROUP BY feature HAVING pg_catalog.count(*) > $1) x', work)
+        INTO skipped USING max_df;
+    IF skipped > 0 THEN
+        RAISE NOTICE 'ndd_distributed_feature_pairs ignored % features held by more than % documents each', skipped, max_df
+            USING HINT = 'Raise max_df to count them; exact duplicates are best removed first (content_hash).';
+    END IF;
+    RETURN QUERY EXECUTE pg_catalog.format(
+        'SELECT c.a, c.b, pg_catalog.count(*)::int
+         FROM (SELECT x.id AS a, y.id AS b
+               FROM %1$s x JOIN %1$s y ON x.feature = y.feature AND x.id < y.id
+               WHERE x.feature IN (SELECT feature FROM %1$s GROUP BY feature HAVING pg_catalog.count(*) BETWEEN 2 AND $1)) AS c
+         GROUP BY c.a, c.b HAVING pg_catalog.count(*) >= $2', work)
+        USING max_df, min_shared;
+    EXECUTE pg_catalog.format('DROP TABLE %s', work);
+END
+$$;
 
 ---------------------------------------------------------------------------------------------------
 -- Comments (0.1 had 23; 0.2.0 comments every object, src/sql/90_comments.sql). COMMENT ON
@@ -670,3 +895,26 @@ COMMENT ON FUNCTION ndd_jaccard_bands(bigint[], float8) IS
 	'LSH band keys of a minhash sketch for a Jaccard threshold: index them with GIN and search with && to find documents with resemblance >= threshold, then recheck with jaccard()';
 COMMENT ON FUNCTION ndd_jaccard_banding(float8, int) IS
 	'the bands and rows ndd_jaccard_pairs and ndd_jaccard_bands cut a sketch of hashes positions into for threshold, and the probability of missing a pair exactly at the threshold';
+
+---------------------------------------------------------------------------------------------------
+-- part 60: the batch mode split by table and key: two sets, Citus (60_distributed.sql)
+---------------------------------------------------------------------------------------------------
+
+COMMENT ON FUNCTION ndd_pairs_between(text, text, int, int) IS
+	'every pair (new_id, stored_id, distance) of a row of new_sql and a row of stored_sql (id, fp) within k bits, in one batch (the crawler''s daily job)';
+COMMENT ON FUNCTION ndd_layout_parts(simhash64, int, int, int) IS
+	'for each table of the layout (blocks = 0: k + 1), the part in [0, parts) of fp''s key: distribute rows by it to co-locate keys, or route a radius query to at most one part per table';
+COMMENT ON FUNCTION ndd_layout_parts(fp128, int, int, int) IS
+	'for each table of the layout (blocks = 0: k + 1), the part in [0, parts) of fp''s key: distribute rows by it to co-locate keys, or route a radius query to at most one part per table';
+COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], simhash64[], int) IS
+	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
+COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], fp128[], int) IS
+	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
+COMMENT ON FUNCTION ndd_distributed_job(text, text, int, int, int) IS
+	'the distributed batch job of ndd_distributed_pairs (stored_sql NULL) and ndd_distributed_pairs_between, on Citus';
+COMMENT ON FUNCTION ndd_distributed_pairs(text, int, int, int) IS
+	'every pair (a, b, distance) within k bits of the rows of docs_sql, found on the Citus workers; the same pairs as ndd_pairs';
+COMMENT ON FUNCTION ndd_distributed_pairs_between(text, text, int, int, int) IS
+	'every pair (new_id, stored_id, distance) within k bits of new_sql against stored_sql, found on the Citus workers; the same pairs as ndd_pairs_between';
+COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
+	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';
