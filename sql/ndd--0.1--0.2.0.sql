@@ -505,7 +505,14 @@ BEGIN
     IF blocks = 0 THEN
         blocks := k + 1;
     END IF;
-    work := pg_catalog.format('%I.%I', '@extschema@',
+    -- The work table goes in the caller's current schema, as any table the caller creates: the
+    -- extension's schema need not be writable by the roles that use the extension.
+    IF pg_catalog.current_schema() IS NULL THEN
+        RAISE EXCEPTION 'no schema to create the work table in'
+            USING ERRCODE = 'invalid_schema_name',
+                  HINT = 'Put a schema where you may create tables first on search_path.';
+    END IF;
+    work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
                    'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
                         true AS is_new FROM (%s) AS s(id, fp) WITH NO DATA', work, new_sql);
@@ -595,7 +602,14 @@ BEGIN
         RAISE EXCEPTION 'max_df must be at least 2' USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.format('max_df is %s.', max_df);
     END IF;
-    work := pg_catalog.format('%I.%I', '@extschema@',
+    -- The work table goes in the caller's current schema, as any table the caller creates: the
+    -- extension's schema need not be writable by the roles that use the extension.
+    IF pg_catalog.current_schema() IS NULL THEN
+        RAISE EXCEPTION 'no schema to create the work table in'
+            USING ERRCODE = 'invalid_schema_name',
+                  HINT = 'Put a schema where you may create tables first on search_path.';
+    END IF;
+    work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
                    'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
