@@ -80,3 +80,40 @@ ndd_int8_array(const int64 *values, int n)
 		datums[i] = Int64GetDatum(values[i]);
 	return construct_array(datums, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 }
+
+static void
+cursor_guard_reset(void *arg)
+{
+	ndd_cursor_close((NddCursorGuard *) arg);
+}
+
+NddCursorGuard *
+ndd_cursor_open(const char *doc, size_t len, int32 shingle, const char *what)
+{
+	NddCursorGuard *g = palloc0(sizeof(NddCursorGuard));
+
+	g->what = what;
+	g->callback.func = cursor_guard_reset;
+	g->callback.arg = g;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &g->callback);
+	ndd_raise_status(ndd_shingle_cursor_open(doc, len, shingle, &g->cursor), what);
+	return g;
+}
+
+bool
+ndd_cursor_next(NddCursorGuard *g, const char **text, size_t *len, uint64 *hash)
+{
+	int			found = 0;
+
+	ndd_raise_status(ndd_shingle_cursor_next(g->cursor, text, len, hash, &found, ndd_interrupt_pending),
+					 g->what);
+	return found != 0;
+}
+
+void
+ndd_cursor_close(NddCursorGuard *g)
+{
+	if (g->cursor)
+		ndd_shingle_cursor_close(g->cursor);
+	g->cursor = NULL;
+}

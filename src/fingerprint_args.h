@@ -9,6 +9,9 @@
 #include "ndd.h"
 
 #include "utils/array.h"
+#include "utils/palloc.h"
+
+#include "fingerprint_api.h"
 
 /*
  * The bytes of a text value in UTF-8, what the core reads: the value itself when the database
@@ -35,5 +38,25 @@ extern const int64 *ndd_int8_array_values(ArrayType *arr, const char *name, int 
 
 /* A one-dimensional bigint[] of n values (an empty array when n is 0). */
 extern ArrayType *ndd_int8_array(const int64 *values, int n);
+
+/*
+ * The core's shingle cursor (ndd_shingle_cursor_open) owned by the current memory context: the
+ * cursor is C++ heap memory PostgreSQL does not see, so the context's reset callback closes it if
+ * an error or a cancel leaves it open. doc must stay valid until the cursor is closed.
+ */
+typedef struct NddCursorGuard
+{
+	NddShingleCursor *cursor;
+	MemoryContextCallback callback;
+	const char *what;			/* names the computation in errors */
+} NddCursorGuard;
+
+extern NddCursorGuard *ndd_cursor_open(const char *doc, size_t len, int32 shingle, const char *what);
+
+/* The next shingle (*text, *len valid until the next call) and its hash; false after the last. */
+extern bool ndd_cursor_next(NddCursorGuard *g, const char **text, size_t *len, uint64 *hash);
+
+/* Closes the cursor now (the guard itself is freed with its context). */
+extern void ndd_cursor_close(NddCursorGuard *g);
 
 #endif							/* NDD_FINGERPRINT_ARGS_H */

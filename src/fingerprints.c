@@ -2,8 +2,8 @@
  * fingerprints.c
  *    SQL functions that turn a document into fingerprints: simhash (words, word shingles, tsvector
  *    lexemes, weighted feature arrays, character n-grams), shingle minhash sketches, the bit-flip
- *    fingerprint, Pugh's word-list fingerprints, the content hash, and ndd_tokens(), the token
- *    stream they all see.
+ *    fingerprint, Pugh's word-list fingerprints, the content hash, ndd_tokens(), the token stream
+ *    they all see, and ndd_filter(), that stream without numbers and stop words.
  *
  * Each function checks its parameters (22023 naming the parameter), hands UTF-8 bytes to the C++
  * core through fingerprint_api.h, and raises the core's status only after the call has returned.
@@ -16,11 +16,14 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "tsearch/ts_type.h"
 #include "utils/array.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 
 #include "fingerprint_api.h"
@@ -37,6 +40,7 @@ PG_FUNCTION_INFO_V1(ndd_bitflip_fp);
 PG_FUNCTION_INFO_V1(ndd_word_list_fingerprints);
 PG_FUNCTION_INFO_V1(ndd_content_hash);
 PG_FUNCTION_INFO_V1(ndd_tokens);
+PG_FUNCTION_INFO_V1(ndd_filter);
 
 /* simhash of the words (shingle 1) or word shingles of a text argument. */
 static Datum
@@ -440,4 +444,181 @@ ndd_tokens(PG_FUNCTION_ARGS)
 			CHECK_FOR_INTERRUPTS();
 	}
 	PG_RETURN_ARRAYTYPE_P(construct_array(datums, (int) tokens.count, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/*
+ * ndd_filter's stop-word answers, cached per call: to_tsvector() runs the configuration's parser
+ * and dictionaries, far dearer than a lookup, and a text repeats its words. The key is the token's
+ * 64-bit hash; the token is kept to tell a collision (then the answer is computed, not cached).
+ */
+typedef struct StopwordEntry
+{
+	uint64		hash;			/* key */
+	char	   *token;
+	size_t		len;
+	bool		stop;
+} StopwordEntry;
+
+typedef struct StopwordCache
+{
+	Oid			cfg;
+	MemoryContext cxt;			/* holds the hash table and the tokens; reset when over work_mem */
+	MemoryContext scratch;		/* to_tsvector's allocations, reset after each call */
+	HTAB	   *table;
+	Size		bytes;			/* tokens cached */
+} StopwordCache;
+
+/* Tokens longer than this are not cached (a stop word is short; a huge token would fill the cache). */
+#define STOPWORD_CACHE_MAX_TOKEN	256
+
+static void
+stopword_cache_reset(StopwordCache *c)
+{
+	HASHCTL		ctl;
+
+	MemoryContextReset(c->cxt);
+	ctl.keysize = sizeof(uint64);
+	ctl.entrysize = sizeof(StopwordEntry);
+	ctl.hcxt = c->cxt;
+	c->table = hash_create("ndd_filter stop words", 1024, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	c->bytes = 0;
+}
+
+/* Is the UTF-8 token a stop word of the configuration (to_tsvector(cfg, token) = '')? */
+static bool
+stopword_lookup(StopwordCache *c, const char *token, size_t len)
+{
+	MemoryContext old = MemoryContextSwitchTo(c->scratch);
+	TSVector	lexemes;
+	bool		stop;
+
+	lexemes = DatumGetTSVector(DirectFunctionCall2(to_tsvector_byid, ObjectIdGetDatum(c->cfg),
+												   PointerGetDatum(ndd_text_from_utf8(token, len))));
+	stop = lexemes->size == 0;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(c->scratch);
+	return stop;
+}
+
+static bool
+is_stopword(StopwordCache *c, const char *token, size_t len, uint64 hash)
+{
+	StopwordEntry *e;
+	bool		found;
+
+	if (len > STOPWORD_CACHE_MAX_TOKEN)
+		return stopword_lookup(c, token, len);
+	/* the cache is bounded by work_mem: start over when it is full */
+	if (c->bytes > (Size) work_mem * 1024)
+		stopword_cache_reset(c);
+	e = hash_search(c->table, &hash, HASH_ENTER, &found);
+	if (found)
+	{
+		if (e->len == len && memcmp(e->token, token, len) == 0)
+			return e->stop;
+		return stopword_lookup(c, token, len);	/* another token with the same hash */
+	}
+	e->stop = stopword_lookup(c, token, len);
+	e->token = MemoryContextAlloc(c->cxt, len);
+	memcpy(e->token, token, len);
+	e->len = len;
+	c->bytes += len + sizeof(StopwordEntry) + 16;
+	return e->stop;
+}
+
+/* A token of ASCII digits only. */
+static bool
+is_number(const char *token, size_t len)
+{
+	size_t		i;
+
+	if (len == 0)
+		return false;
+	for (i = 0; i < len; i++)
+		if (token[i] < '0' || token[i] > '9')
+			return false;
+	return true;
+}
+
+/*
+ * ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL) -> text:
+ * doc's tokens (ndd_tokens), in order and joined by single spaces, without the tokens of ASCII
+ * digits only (numbers) and without those to_tsvector(stopwords, token) reduces to nothing.
+ * NULL doc gives NULL; NULL numbers means false, NULL stopwords no stop words.
+ *
+ * Memory: the detoasted text, the result (built in place: at most the text's normalized size),
+ * one token, and the stop-word cache (bounded by work_mem). Tokens are read one at a time (the
+ * word shingles of length 1 of the core's cursor), so a text of hundreds of MB costs about twice
+ * its size (in a database encoding other than UTF8, one more copy for the conversion).
+ */
+Datum
+ndd_filter(PG_FUNCTION_ARGS)
+{
+	bool		numbers;
+	StopwordCache cache = {InvalidOid, NULL, NULL, NULL, 0};
+	size_t		len;
+	const char *bytes;
+	NddCursorGuard *cursor;
+	StringInfoData out;
+	const char *token;
+	size_t		tlen;
+	uint64		hash;
+	text	   *result;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	numbers = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	if (!PG_ARGISNULL(2))
+	{
+		cache.cfg = PG_GETARG_OID(2);
+		cache.cxt = AllocSetContextCreate(CurrentMemoryContext, "ndd_filter stop words",
+										  ALLOCSET_DEFAULT_SIZES);
+		cache.scratch = AllocSetContextCreate(CurrentMemoryContext, "ndd_filter to_tsvector",
+											  ALLOCSET_SMALL_SIZES);
+		stopword_cache_reset(&cache);
+	}
+	bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
+	cursor = ndd_cursor_open(bytes, len, 1, "ndd_filter");
+
+	/*
+	 * The result is written after room for a varlena header, so that in UTF8 and SQL_ASCII
+	 * databases the buffer becomes the result text as it is. Sized for the input at once: the
+	 * filtered stream is rarely longer (lowercasing can lengthen a letter; then it doubles).
+	 */
+	out.maxlen = (int) Min(len + VARHDRSZ + 1, (size_t) MaxAllocSize - 1);
+	out.data = palloc(out.maxlen);
+	out.len = VARHDRSZ;
+	out.data[out.len] = '\0';
+	out.cursor = 0;
+	while (ndd_cursor_next(cursor, &token, &tlen, &hash))
+	{
+		if (numbers && is_number(token, tlen))
+			continue;
+		if (OidIsValid(cache.cfg) && is_stopword(&cache, token, tlen, hash))
+			continue;
+		if (out.len > VARHDRSZ)
+			appendStringInfoChar(&out, ' ');
+		if (tlen >= MaxAllocSize)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("ndd_filter cannot return a token of %zu bytes", tlen)));
+		appendBinaryStringInfo(&out, token, (int) tlen);
+	}
+	ndd_cursor_close(cursor);
+	if (OidIsValid(cache.cfg))
+	{
+		MemoryContextDelete(cache.cxt);
+		MemoryContextDelete(cache.scratch);
+	}
+	if (GetDatabaseEncoding() == PG_UTF8 || GetDatabaseEncoding() == PG_SQL_ASCII)
+	{
+		result = (text *) out.data;
+		SET_VARSIZE(result, out.len);
+	}
+	else
+	{
+		result = ndd_text_from_utf8(out.data + VARHDRSZ, out.len - VARHDRSZ);
+		pfree(out.data);
+	}
+	PG_RETURN_TEXT_P(result);
 }

@@ -51,53 +51,25 @@ shingle_key(const char *text, size_t len, uint64 hash, const char *what)
 	return key;
 }
 
-/* The core cursor of one side; the reset callback frees it if an error leaves it open. */
-typedef struct CursorHandle
-{
-	NddShingleCursor *cursor;
-	MemoryContextCallback callback;
-} CursorHandle;
-
-static void
-close_cursor(void *arg)
-{
-	CursorHandle *h = arg;
-
-	if (h->cursor)
-		ndd_shingle_cursor_close(h->cursor);
-	h->cursor = NULL;
-}
-
 /* Every shingle of doc (repeats included), sorted by key with at most work_kb of memory. */
 static Tuplesortstate *
 sorted_shingles(const char *doc, size_t len, int32 shingle, int work_kb, const char *what)
 {
-	CursorHandle *h = palloc0(sizeof(CursorHandle));
+	NddCursorGuard *cursor = ndd_cursor_open(doc, len, shingle, what);
 	Tuplesortstate *sort;
-
-	h->callback.func = close_cursor;
-	h->callback.arg = h;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, &h->callback);
-	ndd_raise_status(ndd_shingle_cursor_open(doc, len, shingle, &h->cursor), what);
+	const char *text;
+	size_t		tlen;
+	uint64		hash;
 
 	sort = tuplesort_begin_datum(BYTEAOID, ByteaLessOperator, InvalidOid, false, work_kb, NULL, TUPLESORT_NONE);
-	for (;;)
+	while (ndd_cursor_next(cursor, &text, &tlen, &hash))
 	{
-		const char *text;
-		size_t		tlen;
-		uint64		hash;
-		int			found;
-		bytea	   *key;
+		bytea	   *key = shingle_key(text, tlen, hash, what);
 
-		ndd_raise_status(ndd_shingle_cursor_next(h->cursor, &text, &tlen, &hash, &found, ndd_interrupt_pending),
-						 what);
-		if (!found)
-			break;
-		key = shingle_key(text, tlen, hash, what);
 		tuplesort_putdatum(sort, PointerGetDatum(key), false);
 		pfree(key);
 	}
-	close_cursor(h);
+	ndd_cursor_close(cursor);
 	tuplesort_performsort(sort);
 	return sort;
 }

@@ -312,19 +312,8 @@ $$;
 -- text): changing a configuration's dictionaries does not recompute stored results.
 CREATE FUNCTION ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL)
 RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
--- A standard SQL body is bound when the function is created, not looked up through search_path
--- at each call, so ndd_filter works in index expressions and generated columns, also while
--- pg_dump's output is restored (with an empty search_path).
-BEGIN ATOMIC
-    WITH tok AS (SELECT u.t, u.i FROM unnest(@extschema@.ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)),
-         stop AS (SELECT d.t FROM (SELECT DISTINCT tok.t FROM tok) AS d
-                  WHERE stopwords IS NOT NULL AND to_tsvector(stopwords, d.t) = ''::tsvector)
-    SELECT CASE WHEN doc IS NULL THEN NULL ELSE
-        coalesce((SELECT string_agg(tok.t, ' ' ORDER BY tok.i) FROM tok
-                  WHERE NOT (coalesce(numbers, false) AND tok.t ~ '^[0-9]+$')
-                    AND tok.t NOT IN (SELECT stop.t FROM stop)), '') END;
-END;
+AS 'MODULE_PATHNAME', 'ndd_filter'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- Document frequencies kept by the extension, per named collection: how many documents a
 -- collection has, and in how many of them each token occurs. Dumped by pg_dump (configuration

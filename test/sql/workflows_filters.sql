@@ -12,6 +12,38 @@ SELECT simhash(ndd_filter('In 2024 the fox ran, and in 2025 the fox ran again', 
      = simhash('fox ran fox ran') AS same_fingerprint;
 SELECT ndd_filter('some text', true, 'no_such_config');
 
+-- the C function against the definition it replaced (0.1's SQL body over ndd_tokens), on texts with
+-- numbers, stop words of several configurations, Unicode, punctuation only, repeats and empty ones,
+-- for every numbers setting (NULL counts as false) and configuration (NULL: no stop words)
+CREATE FUNCTION ref_filter(doc text, numbers boolean, stopwords regconfig) RETURNS text
+LANGUAGE sql IMMUTABLE BEGIN ATOMIC
+    WITH tok AS (SELECT u.t, u.i FROM unnest(ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)),
+         stop AS (SELECT d.t FROM (SELECT DISTINCT tok.t FROM tok) AS d
+                  WHERE stopwords IS NOT NULL AND to_tsvector(stopwords, d.t) = ''::tsvector)
+    SELECT CASE WHEN doc IS NULL THEN NULL ELSE
+        coalesce((SELECT string_agg(tok.t, ' ' ORDER BY tok.i) FROM tok
+                  WHERE NOT (coalesce(numbers, false) AND tok.t ~ '^[0-9]+$')
+                    AND tok.t NOT IN (SELECT stop.t FROM stop)), '') END;
+END;
+WITH texts(doc) AS (VALUES
+    (NULL), (''), ('!!! ...'), ('The 3 quick brown foxes, in 2024, jumped over 12 lazy dogs! B52 x86_64 007'),
+    ('Der schnelle braune Fuchs springt über den faulen Hund, und der Hund schläft 1000 Jahre'),
+    ('ΣΊΣΥΦΟΣ İstanbul δέλτα 42 ٣ ² and the of a an'),
+    (repeat('to be or not to be 2 ', 500)),
+    ((SELECT string_agg(proname::text, ' ' ORDER BY oid) FROM pg_proc WHERE oid < 2000))),
+  settings(numbers, cfg) AS (
+    SELECT n, c FROM (VALUES (true), (false), (NULL)) AS n(n),
+                     (VALUES (NULL::regconfig), ('english'), ('german'), ('simple')) AS c(c))
+SELECT count(*) AS cases,
+       count(*) FILTER (WHERE ndd_filter(doc, numbers, cfg) IS DISTINCT FROM ref_filter(doc, numbers, cfg)) AS differ
+FROM texts, settings;
+-- the stop-word cache is bounded by work_mem and starts over when full: same answers at 64kB
+SET work_mem = '64kB';
+SELECT ndd_filter(d, true, 'english') = ref_filter(d, true, 'english') AS same_at_64kb
+FROM (SELECT string_agg(proname::text || ' the ' || oid, ' ' ORDER BY oid) AS d FROM pg_proc) s;
+RESET work_mem;
+DROP FUNCTION ref_filter(text, boolean, regconfig);
+
 -- document frequencies of a collection, and the low-IDF filter
 SELECT ndd_df_collect('tiny', $$VALUES (1, 'a b c'), (2, 'A b d b'), (3, 'a e f'), (4, NULL)$$) AS ndocs;
 SELECT name, ndocs FROM ndd_collection;
@@ -47,8 +79,8 @@ SELECT has_table_privilege('public', 'ndd_df', 'SELECT') AS public_reads_df,
        has_table_privilege('public', 'ndd_collection', 'SELECT') AS public_reads_collections,
        has_table_privilege('public', 'ndd_df', 'INSERT') AS public_writes_df;
 
--- ndd_filter is bound when created, so it works in generated columns and index expressions even
--- with an empty search_path (as while pg_dump's output is restored)
+-- ndd_filter resolves no name at run time (a C function), so it works in generated columns and index
+-- expressions even with an empty search_path (as while pg_dump's output is restored)
 CREATE TABLE wf_gen (body text, fp simhash64 GENERATED ALWAYS AS (simhash(ndd_filter(body, true, 'english'))) STORED);
 SET search_path = '';
 INSERT INTO public.wf_gen VALUES ('The 3 quick foxes'), ('The 4 quick foxes'), ('Other words entirely');
