@@ -8,6 +8,8 @@
 #
 #   bench/citus_bench.sh [N]              default 1000000 (the issue asks 10M; see the README)
 #   NDD_QUERIES=200                       radius queries per variant (half planted, half random)
+#   NDD_CITUS_PARTS="radius pairs twoset" the measurements to run (e.g. "twoset" alone at 10M: the
+#                                         routing side table is made only for "radius")
 #   NDD_NO_INSTALL=1                      use the installed extension as it is
 #
 # "One node" is an ordinary table on the coordinator (the same server, the same settings). All
@@ -19,6 +21,8 @@ source "$(dirname "$0")/../scripts/citus.sh"
 cd "$NDD_ROOT"
 N=${1:-1000000}
 Q=${NDD_QUERIES:-200}
+PARTS=" ${NDD_CITUS_PARTS:-radius pairs twoset} "
+part() { [[ $PARTS == *" $1 "* ]]; }
 K=3
 
 ndd_bench_install
@@ -53,7 +57,7 @@ INSERT INTO docs SELECT * FROM local_docs;
 CREATE INDEX ON docs USING ndd (fp);
 CREATE TABLE docs_by_key (id bigint, fp simhash64, part int);
 SELECT create_distributed_table('docs_by_key', 'part', colocate_with => 'none');
-INSERT INTO docs_by_key SELECT d.id, d.fp, u.part FROM docs d CROSS JOIN LATERAL unnest(ndd_layout_parts(d.fp, $K)) AS u(part);
+$(part radius && echo "INSERT INTO docs_by_key SELECT d.id, d.fp, u.part FROM docs d CROSS JOIN LATERAL unnest(ndd_layout_parts(d.fp, $K)) AS u(part);")
 CREATE INDEX ON docs_by_key USING ndd (fp);
 -- the two-set batch: N/10 new rows, half near copies of stored rows, half random
 CREATE TABLE local_new (id bigint PRIMARY KEY, fp simhash64);
@@ -79,6 +83,7 @@ echo "load and index: $((SECONDS - t0)) s (one node + distributed + side table o
 echo "sizes: one node $(coord -c "SELECT pg_size_pretty(pg_total_relation_size('local_docs'))"), distributed $(coord -c "SELECT pg_size_pretty(citus_total_relation_size('docs'))"), side table $(coord -c "SELECT pg_size_pretty(citus_total_relation_size('docs_by_key'))")"
 
 # ---- radius latency: Q queries per variant, each a separate statement; the answers compared ----
+if part radius; then
 radius() { # radius VARIANT: prints "ms_per_query digest"
 	local sql="" q
 	while read -r q; do
@@ -100,16 +105,20 @@ q1=$(coord -c "SELECT fp FROM queries WHERE qid = 1")
 tasks_fanout=$(coord -c "EXPLAIN (COSTS OFF) SELECT id FROM docs WHERE fp <~> '$q1' <= $K" | grep -oE 'Task Count: [0-9]+')
 tasks_routed=$(coord -c "EXPLAIN (COSTS OFF) SELECT DISTINCT id FROM docs_by_key WHERE part = ANY(ndd_layout_parts('$q1'::simhash64, $K)) AND fp <~> '$q1' <= $K" | grep -oE 'Task Count: [0-9]+')
 echo "radius k=$K, mean of $Q queries: one node $ms_local ms; distributed fan-out $ms_fanout ms ($tasks_fanout); routed by block key $ms_routed ms ($tasks_routed); answers equal: $([ "$d_local" = "$d_fanout" ] && [ "$d_local" = "$d_routed" ] && echo yes || echo NO)"
+fi
 
 # ---- batch all-pairs ----
+if part pairs; then
 digest="count(*) || ' ' || md5(string_agg(a || ',' || b || ',' || distance, ' ' ORDER BY a, b))"
 s_local=$(timed "SELECT count(*) FROM ndd_pairs('SELECT id, fp FROM local_docs', $K)")
 s_dist=$(timed "SELECT count(*) FROM ndd_distributed_pairs('SELECT id, fp FROM docs', $K)")
 p_local=$(coord -c "SELECT $digest FROM ndd_pairs('SELECT id, fp FROM local_docs', $K)")
 p_dist=$(coord -c "SELECT $digest FROM ndd_distributed_pairs('SELECT id, fp FROM docs', $K)")
 echo "batch all-pairs k=$K: one node ndd_pairs $s_local s; distributed ndd_distributed_pairs $s_dist s; pairs ${p_local%% *}; equal pair for pair: $([ "$p_local" = "$p_dist" ] && echo yes || echo NO)"
+fi
 
 # ---- two-set batch: N/10 new against N stored ----
+if part twoset; then
 digest2="count(*) || ' ' || md5(string_agg(new_id || ',' || stored_id, ' ' ORDER BY new_id, stored_id))"
 s_between=$(timed "SELECT count(*) FROM ndd_pairs_between('SELECT id, fp FROM local_new', 'SELECT id, fp FROM local_docs', $K)")
 s_dbetween=$(timed "SELECT count(*) FROM ndd_distributed_pairs_between('SELECT id, fp FROM new_docs', 'SELECT id, fp FROM docs', $K)")
@@ -119,4 +128,5 @@ b1=$(coord -c "SELECT $digest2 FROM ndd_pairs_between('SELECT id, fp FROM local_
 b2=$(coord -c "SELECT $digest2 FROM ndd_distributed_pairs_between('SELECT id, fp FROM new_docs', 'SELECT id, fp FROM docs', $K)")
 b3=$(coord -c "SELECT count(*) || ' ' || md5(string_agg(n.id || ',' || s.id, ' ' ORDER BY n.id, s.id)) FROM local_new n JOIN local_docs s ON s.fp <~> n.fp <= $K")
 echo "two-set k=$K, $((N / 10)) new against $N stored: one node ndd_pairs_between $s_between s; distributed $s_dbetween s; one index probe per new row: one node $s_probe s, distributed $s_dprobe s; pairs ${b1%% *}; equal: $([ "$b1" = "$b2" ] && [ "$b1" = "$b3" ] && echo yes || echo NO)"
+fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
