@@ -64,6 +64,7 @@ DECLARE
     work text;
     fptype regtype;
     dup bigint;
+    null_id boolean;
     two_sets boolean := stored_sql IS NOT NULL;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'citus') THEN
@@ -110,6 +111,13 @@ BEGIN
                        work, (i OPERATOR(pg_catalog.=) 0)::text, CASE WHEN i OPERATOR(pg_catalog.=) 0 THEN new_sql ELSE stored_sql END)
             USING k, blocks, parts;
     END LOOP;
+    -- a null id is refused as ndd_pairs refuses it, naming the caller's query (not the arrays the
+    -- workers would see)
+    EXECUTE pg_catalog.format('SELECT true FROM %s WHERE id IS NULL LIMIT 1', work) INTO null_id;
+    IF null_id THEN
+        RAISE EXCEPTION '% returned a null id', CASE WHEN two_sets THEN 'new_sql or stored_sql' ELSE 'docs_sql' END
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
     -- a row is in table 0 once: an id there twice (in one set) is an id given twice
     EXECUTE pg_catalog.format('SELECT id FROM %s WHERE layout_table OPERATOR(pg_catalog.=) 0 GROUP BY id, is_new
                                HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1', work)

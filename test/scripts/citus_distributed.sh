@@ -178,6 +178,12 @@ if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 
 else
 	echo "FAIL duplicate id: $err (work tables left: $left)"; fail=1
 fi
+err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT NULLIF(id, 7), fp FROM docs', 3)" 2>&1)
+if grep -q "docs_sql returned a null id" <<<"$err"; then
+	echo "ok   a null id is an error naming docs_sql, as in ndd_pairs"
+else
+	echo "FAIL null id: $err"; fail=1
+fi
 
 # ---- clusters from the distributed pairs: the same clusters as from single-node pairs ----
 clusters() { # clusters PAIRS_FUNCTION_CALL CONSERVATIVE
