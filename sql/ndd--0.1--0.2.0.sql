@@ -485,7 +485,10 @@ LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
 -- handled on the worker that stores it, in parallel; the work table is dropped at the end (or
 -- with the transaction on error). Ids are checked unique per set, as ndd_pairs does. No pinned
 -- search_path: the caller's queries resolve as the caller wrote them (as in ndd_pairs); everything
--- of ndd's and Citus' is qualified.
+-- else is qualified, operators too (OPERATOR(pg_catalog.x)): an operator that is not an exact match
+-- in pg_catalog (text || int, oid = regclass, regtype <> regtype) would otherwise resolve to a
+-- better-matching one that anyone who may create in a schema on the caller's search_path can
+-- define, and run it with the caller's rights.
 CREATE FUNCTION ndd_distributed_job(new_sql text, stored_sql text, k int, blocks int, parts int,
                                     OUT a bigint, OUT b bigint, OUT distance int)
 RETURNS SETOF record
@@ -495,9 +498,10 @@ DECLARE
     work text;
     fptype regtype;
     dup bigint;
+    null_id boolean;
     two_sets boolean := stored_sql IS NOT NULL;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'citus') THEN
         RAISE EXCEPTION 'the distributed batch mode needs the Citus extension'
             USING ERRCODE = 'feature_not_supported',
                   HINT = 'On one server use ndd_pairs or ndd_pairs_between: same pairs, same core.';
@@ -505,12 +509,12 @@ BEGIN
     IF new_sql IS NULL OR k IS NULL OR blocks IS NULL OR parts IS NULL THEN
         RAISE EXCEPTION 'only stored_sql may be null' USING ERRCODE = 'null_value_not_allowed';
     END IF;
-    IF k < 0 OR k > 31 THEN
+    IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 31 THEN
         RAISE EXCEPTION 'k must be between 0 and 31' USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.format('k is %s.', k);
     END IF;
-    IF blocks = 0 THEN
-        blocks := k + 1;
+    IF blocks OPERATOR(pg_catalog.=) 0 THEN
+        blocks := k OPERATOR(pg_catalog.+) 1;
     END IF;
     -- The work table goes in the caller's current schema, as any table the caller creates: the
     -- extension's schema need not be writable by the roles that use the extension.
@@ -520,26 +524,37 @@ BEGIN
                   HINT = 'Put a schema where you may create tables first on search_path.';
     END IF;
     work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
-                   'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
+                   pg_catalog.format('ndd_distributed_work_%s_%s', pg_catalog.pg_backend_pid(),
+                                     pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8)));
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
                         true AS is_new FROM (%s) AS s(id, fp) WITH NO DATA', work, new_sql);
-    SELECT atttypid::regtype INTO fptype FROM pg_catalog.pg_attribute WHERE attrelid = work::regclass AND attname = 'fp';
-    IF fptype NOT IN ('@extschema@.simhash64'::regtype, '@extschema@.fp128'::regtype) THEN
+    SELECT atttypid::regtype INTO fptype FROM pg_catalog.pg_attribute
+        WHERE attrelid OPERATOR(pg_catalog.=) work::regclass AND attname OPERATOR(pg_catalog.=) 'fp';
+    IF fptype OPERATOR(pg_catalog.<>) '@extschema@.simhash64'::regtype
+       AND fptype OPERATOR(pg_catalog.<>) '@extschema@.fp128'::regtype THEN
         RAISE EXCEPTION 'column 2 of new_sql must be a fingerprint of type simhash64 or fp128'
             USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('It has type %s.', fptype);
     END IF;
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'part');
     FOR i IN 0 .. CASE WHEN two_sets THEN 1 ELSE 0 END LOOP
         EXECUTE pg_catalog.format('INSERT INTO %s (id, fp, layout_table, part, is_new)
-                        SELECT s.id, s.fp, u.t - 1, u.part, %s
+                        SELECT s.id, s.fp, u.t OPERATOR(pg_catalog.-) 1, u.part, %s
                         FROM (%s) AS s(id, fp)
                         CROSS JOIN LATERAL pg_catalog.unnest(@extschema@.ndd_layout_parts(s.fp, $1, $2, $3)) WITH ORDINALITY AS u(part, t)
                         WHERE s.fp IS NOT NULL',
-                       work, (i = 0)::text, CASE WHEN i = 0 THEN new_sql ELSE stored_sql END)
+                       work, (i OPERATOR(pg_catalog.=) 0)::text, CASE WHEN i OPERATOR(pg_catalog.=) 0 THEN new_sql ELSE stored_sql END)
             USING k, blocks, parts;
     END LOOP;
+    -- a null id is refused as ndd_pairs refuses it, naming the caller's query (not the arrays the
+    -- workers would see)
+    EXECUTE pg_catalog.format('SELECT true FROM %s WHERE id IS NULL LIMIT 1', work) INTO null_id;
+    IF null_id THEN
+        RAISE EXCEPTION '% returned a null id', CASE WHEN two_sets THEN 'new_sql or stored_sql' ELSE 'docs_sql' END
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
     -- a row is in table 0 once: an id there twice (in one set) is an id given twice
-    EXECUTE pg_catalog.format('SELECT id FROM %s WHERE layout_table = 0 GROUP BY id, is_new HAVING pg_catalog.count(*) > 1 LIMIT 1', work)
+    EXECUTE pg_catalog.format('SELECT id FROM %s WHERE layout_table OPERATOR(pg_catalog.=) 0 GROUP BY id, is_new
+                               HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1', work)
         INTO dup;
     IF dup IS NOT NULL THEN
         RAISE EXCEPTION '% returned the id % more than once',
@@ -596,16 +611,16 @@ DECLARE
     dup bigint;
     skipped bigint;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'citus') THEN
         RAISE EXCEPTION 'the distributed batch mode needs the Citus extension'
             USING ERRCODE = 'feature_not_supported',
                   HINT = 'On one server use ndd_feature_pairs: same pairs.';
     END IF;
-    IF min_shared < 1 THEN
+    IF min_shared OPERATOR(pg_catalog.<) 1 THEN
         RAISE EXCEPTION 'min_shared must be at least 1' USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.format('min_shared is %s.', min_shared);
     END IF;
-    IF max_df < 2 THEN
+    IF max_df OPERATOR(pg_catalog.<) 2 THEN
         RAISE EXCEPTION 'max_df must be at least 2' USING ERRCODE = 'invalid_parameter_value',
             DETAIL = pg_catalog.format('max_df is %s.', max_df);
     END IF;
@@ -617,13 +632,15 @@ BEGIN
                   HINT = 'Put a schema where you may create tables first on search_path.';
     END IF;
     work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
-                   'ndd_distributed_work_' || pg_catalog.pg_backend_pid() || '_' || pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8));
+                   pg_catalog.format('ndd_distributed_work_%s_%s', pg_catalog.pg_backend_pid(),
+                                     pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8)));
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
     -- the ids, checked unique first: one row per document with features
     EXECUTE pg_catalog.format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
                    work, docs_sql);
-    EXECUTE pg_catalog.format('SELECT id FROM %s GROUP BY id HAVING pg_catalog.count(*) > 1 LIMIT 1', work) INTO dup;
+    EXECUTE pg_catalog.format('SELECT id FROM %s GROUP BY id HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1', work)
+        INTO dup;
     IF dup IS NOT NULL THEN
         RAISE EXCEPTION 'docs_sql returned the id % more than once', dup
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
@@ -634,18 +651,21 @@ BEGIN
                     CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM pg_catalog.unnest(s.features::bigint[]) AS u(feature)
                                         WHERE u.feature IS NOT NULL) AS f',
                    work, docs_sql);
-    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s GROUP BY feature HAVING pg_catalog.count(*) > $1) x', work)
+    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s GROUP BY feature
+                               HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) $1) x', work)
         INTO skipped USING max_df;
-    IF skipped > 0 THEN
+    IF skipped OPERATOR(pg_catalog.>) 0 THEN
         RAISE NOTICE 'ndd_distributed_feature_pairs ignored % features held by more than % documents each', skipped, max_df
             USING HINT = 'Raise max_df to count them; exact duplicates are best removed first (content_hash).';
     END IF;
     RETURN QUERY EXECUTE pg_catalog.format(
         'SELECT c.a, c.b, pg_catalog.count(*)::int
          FROM (SELECT x.id AS a, y.id AS b
-               FROM %1$s x JOIN %1$s y ON x.feature = y.feature AND x.id < y.id
-               WHERE x.feature IN (SELECT feature FROM %1$s GROUP BY feature HAVING pg_catalog.count(*) BETWEEN 2 AND $1)) AS c
-         GROUP BY c.a, c.b HAVING pg_catalog.count(*) >= $2', work)
+               FROM %1$s x JOIN %1$s y ON x.feature OPERATOR(pg_catalog.=) y.feature AND x.id OPERATOR(pg_catalog.<) y.id
+               WHERE x.feature OPERATOR(pg_catalog.=) ANY (SELECT feature FROM %1$s GROUP BY feature
+                                                          HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>=) 2
+                                                             AND pg_catalog.count(*) OPERATOR(pg_catalog.<=) $1)) AS c
+         GROUP BY c.a, c.b HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>=) $2', work)
         USING max_df, min_shared;
     EXECUTE pg_catalog.format('DROP TABLE %s', work);
 END

@@ -130,6 +130,12 @@ def rand_sql_text():
         "SELECT id, fp FROM fuzz.t ORDER BY random()", "SELECT generate_series(1, 50), 'x'::text",
         "SELECT id, id + 1, 1.0 FROM fuzz.t", "SELECT id, cluster FROM (VALUES (1::bigint, 1::bigint)) v(id, cluster)",
         "SELECT id::bigint, fp FROM fuzz.t WHERE id < 100", "SELECT x FROM nonexistent",
+        # the Jaccard pairs' stored-sketch column: right, wrong type, wrong length, null elements
+        "SELECT id, doc, sketch FROM fuzz.t", "SELECT id, doc, sketch[1:3] FROM fuzz.t",
+        "SELECT id, doc, sketch::text FROM fuzz.t", "SELECT id, doc, array_fill(NULL::bigint, ARRAY[128]) FROM fuzz.t",
+        "SELECT id, doc, array_fill(7::bigint, ARRAY[2, 64]) FROM fuzz.t", "SELECT id % 7, doc FROM fuzz.t",
+        # many equal fingerprints: quadratic pair sets
+        "SELECT id, '0'::simhash64 FROM fuzz.t WHERE id < 400", "SELECT id, NULLIF(fp, fp) FROM fuzz.t",
     ]))
 
 
@@ -180,6 +186,11 @@ def rand_value(typ, argname):
     if typ == "bigint[]":
         return rand_array(lambda: rng.choice(BOUNDARY_INTS[:-1] + ["9223372036854775807", "-9223372036854775808"])) \
             + "::bigint[]" if rng.random() < 0.85 else "t.sketch"
+    if typ in ("simhash64[]", "fp128[]"):  # rows for ndd_layout_table_pairs: few values, so pairs exist
+        base = typ[:-2]
+        return rand_array(lambda: rng.choice([f"'{rand_hex(16 if base == 'simhash64' else 32)}'::{base}",
+                                              *(f"'{v:0{w}x}'::{base}" for v in (0, 1, 3) for w in [16 if base == 'simhash64' else 32])])) \
+            + f"::{typ}" if rng.random() < 0.85 else f"ARRAY[t.{'fp' if base == 'simhash64' else 'f128'}]"
     if typ == "text[]":
         return rand_array(lambda: q(rng.choice(["a", "", "word", "é", "x" * 50]))) + "::text[]"
     if typ == "double precision[]":

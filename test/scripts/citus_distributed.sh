@@ -178,6 +178,12 @@ if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 
 else
 	echo "FAIL duplicate id: $err (work tables left: $left)"; fail=1
 fi
+err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT NULLIF(id, 7), fp FROM docs', 3)" 2>&1)
+if grep -q "docs_sql returned a null id" <<<"$err"; then
+	echo "ok   a null id is an error naming docs_sql, as in ndd_pairs"
+else
+	echo "FAIL null id: $err"; fail=1
+fi
 
 # ---- clusters from the distributed pairs: the same clusters as from single-node pairs ----
 clusters() { # clusters PAIRS_FUNCTION_CALL CONSERVATIVE
@@ -217,6 +223,51 @@ if [ -n "$tasks" ] && [ "$tasks" -le 4 ] && grep -q "Index Cond: (fp <@ hamming_
 else
 	echo "FAIL a routed radius query is not pruned to at most 4 shards:"; echo "$plan"; fail=1
 fi
+
+# ---- search_path capture: the batch jobs run with the caller's search_path (the caller's queries
+# resolve as written), so an operator of theirs that is not an exact match in pg_catalog (text ||
+# int, oid = regclass, regtype <> regtype) would resolve to a better match in a schema the caller
+# searches, and run with the caller's rights. A role that may create in public defines those
+# operators (each logs its caller, which a superuser would be); a superuser runs every job. (The
+# digests here avoid || on integers: the hostile operator would capture them too.) ----
+coord >/dev/null <<'SQL' || exit 1
+CREATE ROLE ndd_capture LOGIN;
+GRANT CREATE ON SCHEMA public TO ndd_capture;
+SET ROLE ndd_capture;
+CREATE TABLE public.ndd_captured (by_role name, op text);
+GRANT INSERT ON public.ndd_captured TO PUBLIC;
+CREATE FUNCTION public.capture_cat(text, int) RETURNS text LANGUAGE sql
+    AS $$ INSERT INTO public.ndd_captured VALUES (current_user, '||'); SELECT $1 OPERATOR(pg_catalog.||) $2 $$;
+CREATE OPERATOR public.|| (LEFTARG = text, RIGHTARG = int, FUNCTION = public.capture_cat);
+CREATE FUNCTION public.capture_eq(oid, regclass) RETURNS boolean LANGUAGE sql
+    AS $$ INSERT INTO public.ndd_captured VALUES (current_user, '='); SELECT $1 OPERATOR(pg_catalog.=) $2 $$;
+CREATE OPERATOR public.= (LEFTARG = oid, RIGHTARG = regclass, FUNCTION = public.capture_eq);
+CREATE FUNCTION public.capture_ne(regtype, regtype) RETURNS boolean LANGUAGE sql
+    AS $$ INSERT INTO public.ndd_captured VALUES (current_user, '<>'); SELECT $1 OPERATOR(pg_catalog.<>) $2 $$;
+CREATE OPERATOR public.<> (LEFTARG = regtype, RIGHTARG = regtype, FUNCTION = public.capture_ne);
+SQL
+fmt_digest() { # as digest, without ||
+	echo "SELECT pg_catalog.format('%s %s', count(*), md5(coalesce(string_agg(pg_catalog.format('%s,%s,%s', a, b, distance), ' ' ORDER BY a, b), ''))) FROM $1"
+}
+PGOPTIONS="-c client_min_messages=warning" \
+check "ndd_distributed_pairs beside hostile operators in public: the same pairs" \
+	"$(fmt_digest "ndd_distributed_pairs('SELECT id, fp FROM docs WHERE id <= 30000', 3)")" \
+	"$(fmt_digest "ndd_pairs('SELECT id, fp FROM local_docs WHERE id <= 30000', 3)")"
+out=$(PGOPTIONS="-c client_min_messages=warning" coord \
+	-c "SELECT count(*) FROM ndd_distributed_pairs_between('SELECT id, fp FROM docs WHERE id > 90000', 'SELECT id, fp FROM docs WHERE id <= 90000', 3)" \
+	-c "SELECT count(*) FROM ndd_distributed_feature_pairs('SELECT id, feats FROM fdocs', 2, 100)" 2>&1) ||
+	{ echo "FAIL the distributed jobs beside hostile operators: $out"; fail=1; }
+captured=$(coord -c "SELECT coalesce(string_agg(DISTINCT op, ' '), '') FROM public.ndd_captured")
+if [ -z "$captured" ]; then
+	echo "ok   no distributed job runs an operator that a role who may create in public defined"
+else
+	echo "FAIL a distributed job ran the operators ($captured) of a role that may create in public, with the caller's rights"; fail=1
+fi
+coord >/dev/null <<'SQL' || exit 1
+DROP OWNED BY ndd_capture;
+REVOKE CREATE ON SCHEMA public FROM ndd_capture;
+DROP ROLE ndd_capture;
+SQL
 
 # ---- the labelling trigger: Citus refuses triggers on distributed tables; when they are allowed
 # anyway, each shard would see only its own rows, so ndd's trigger refuses (0A000) ----
