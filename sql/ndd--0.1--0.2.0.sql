@@ -65,7 +65,9 @@ REVOKE ALL ON FUNCTION ndd_index_check(regclass) FROM PUBLIC;
 -- qualified with its schema and the functions that run dynamic SQL pin search_path, so a caller's
 -- search_path cannot capture them (0.2.0 is not relocatable); the labelling trigger evaluates a
 -- generated fingerprint column itself, searches and locks a partitioned table at its root, and
--- serialises with ndd_labelling_lock instead of an advisory lock any role could take.
+-- serialises with ndd_labelling_lock instead of an advisory lock any role could take. It is C
+-- now (src/cluster_trigger.c), with its per-table work cached: CREATE OR REPLACE changes its
+-- language and drops 0.1's SET search_path.
 ---------------------------------------------------------------------------------------------------
 
 CREATE FUNCTION ndd_labelling_lock(tbl regclass) RETURNS regclass
@@ -78,7 +80,7 @@ RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 RETURN CASE WHEN representatives_only
-    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I = %4$I ORDER BY %4$I LIMIT 1',
+    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
     ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
@@ -110,123 +112,8 @@ $$;
 
 CREATE OR REPLACE FUNCTION ndd_assign_cluster_trigger()
 RETURNS trigger
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    fp_column name;
-    cluster_column name := 'cluster_id';
-    k int := 3;
-    id_column name := 'id';
-    mode text := 'conservative';
-    given bigint;
-    own_id bigint;
-    found_cluster bigint;
-    column_name name;
-    fp_expr text;
-    fp_row record;
-    root regclass;
-    is_shard boolean;
-BEGIN
-    IF TG_WHEN <> 'BEFORE' OR TG_LEVEL <> 'ROW' OR TG_OP <> 'INSERT' THEN
-        RAISE EXCEPTION 'ndd_assign_cluster_trigger must be a BEFORE INSERT ... FOR EACH ROW trigger'
-            USING ERRCODE = '39P01';
-    END IF;
-    IF TG_NARGS < 1 THEN
-        RAISE EXCEPTION 'ndd_assign_cluster_trigger needs the fingerprint column as its first argument'
-            USING ERRCODE = '22023',
-                  HINT = 'EXECUTE FUNCTION ndd_assign_cluster_trigger(''fp'', ''cluster_id'', ''3'').';
-    END IF;
-    fp_column := TG_ARGV[0];
-    IF TG_NARGS >= 2 THEN cluster_column := TG_ARGV[1]; END IF;
-    IF TG_NARGS >= 3 THEN
-        BEGIN
-            k := TG_ARGV[2]::int;
-        EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range THEN
-            RAISE EXCEPTION 'k must be an integer' USING ERRCODE = '22023',
-                  DETAIL = format('The trigger''s third argument is "%s".', TG_ARGV[2]);
-        END;
-        IF k < 0 THEN
-            RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023';
-        END IF;
-    END IF;
-    IF TG_NARGS >= 4 THEN id_column := TG_ARGV[3]; END IF;
-    IF TG_NARGS >= 5 THEN mode := TG_ARGV[4]; END IF;
-    IF mode NOT IN ('conservative', 'nearest') THEN
-        RAISE EXCEPTION 'mode must be conservative or nearest' USING ERRCODE = '22023',
-              DETAIL = format('The trigger''s fifth argument is "%s".', mode);
-    END IF;
-
-    FOR i IN 1..3 LOOP
-        column_name := (ARRAY[fp_column, cluster_column, id_column])[i];
-        IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute
-                       WHERE attrelid = TG_RELID AND attname = column_name AND attnum > 0
-                         AND NOT attisdropped) THEN
-            RAISE EXCEPTION 'column "%" of relation "%" does not exist', column_name, TG_TABLE_NAME
-                USING ERRCODE = '42703',
-                      HINT = 'The trigger''s arguments are: fingerprint column, cluster column (cluster_id), k (3), id column (id), mode (conservative).';
-        END IF;
-    END LOOP;
-
-    EXECUTE format('SELECT ($1).%I::bigint, ($1).%I::bigint', cluster_column, id_column)
-        INTO given, own_id USING NEW;
-    IF given IS NOT NULL THEN
-        RETURN NEW;             -- labelled by the inserter
-    END IF;
-    -- On Citus (with citus.enable_unsafe_triggers) the trigger fires on each shard, which sees
-    -- only its own rows: near-duplicates on other shards would be missed and labels silently
-    -- wrong. Citus' function is looked up, not called by name, so this runs without Citus too.
-    IF pg_catalog.to_regproc('pg_catalog.relation_is_a_known_shard') IS NOT NULL THEN
-        EXECUTE 'SELECT pg_catalog.relation_is_a_known_shard($1)' INTO is_shard USING TG_RELID;
-        IF is_shard THEN
-            RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows of a Citus distributed table'
-                USING ERRCODE = '0A000',
-                      DETAIL = format('"%s" is a shard: it sees only its own rows, not their near-duplicates on other shards.', TG_TABLE_NAME),
-                      HINT = 'Label in batches instead: ndd_clusters over ndd_distributed_pairs, or ndd_distributed_pairs_between for the new rows against the stored ones.';
-        END IF;
-    END IF;
-    IF current_setting('transaction_isolation') = 'repeatable read' THEN
-        RAISE EXCEPTION 'ndd_assign_cluster_trigger cannot label rows under REPEATABLE READ'
-            USING ERRCODE = '0A000',
-                  DETAIL = 'The transaction''s snapshot would hide near-duplicates committed while it waited for the labelling lock.',
-                  HINT = 'Insert under READ COMMITTED or SERIALIZABLE.';
-    END IF;
-
-    -- the fingerprint: the column, or its generation expression evaluated on NEW; kept in a
-    -- record so that it keeps its type
-    SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) INTO fp_expr
-    FROM pg_catalog.pg_attribute AS a
-    JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-    WHERE a.attrelid = TG_RELID AND a.attname = fp_column AND a.attgenerated = 's';
-    IF fp_expr IS NULL THEN
-        EXECUTE format('SELECT ($1).%I AS fp', fp_column) INTO fp_row USING NEW;
-    ELSE
-        EXECUTE format('SELECT %s AS fp FROM (SELECT ($1).*) AS ndd_new_row', fp_expr) INTO fp_row USING NEW;
-    END IF;
-
-    -- Labelling searches the whole (partitioned) table, so the inserting role must be able to read
-    -- its three columns there, also when it inserts straight into a partition; without this check
-    -- it gets "permission denied" from inside the search, naming a table it never wrote.
-    root := coalesce(pg_catalog.pg_partition_root(TG_RELID), TG_RELID::regclass);
-    FOR i IN 1..3 LOOP
-        column_name := (ARRAY[fp_column, cluster_column, id_column])[i];
-        IF NOT pg_catalog.has_column_privilege(root, column_name, 'SELECT') THEN
-            RAISE EXCEPTION 'permission denied to label rows of table "%": labelling searches table %', TG_TABLE_NAME, root
-                USING ERRCODE = '42501',
-                      DETAIL = format('The inserting role needs SELECT on the columns %I, %I and %I of %s.',
-                                      fp_column, cluster_column, id_column, root),
-                      HINT = format('GRANT SELECT ON %s TO %I;', root, current_user);
-        END IF;
-    END LOOP;
-    root := @extschema@.ndd_labelling_lock(TG_RELID::regclass);
-    IF fp_row.fp IS NOT NULL THEN
-        EXECUTE @extschema@.ndd_nearest_cluster_sql(root, fp_column, cluster_column, id_column, mode = 'conservative')
-            INTO found_cluster USING fp_row.fp, k;
-    END IF;
-    NEW := jsonb_populate_record(NEW, jsonb_build_object(cluster_column, coalesce(found_cluster, own_id)));
-    RETURN NEW;
-END
-$$;
+AS 'MODULE_PATHNAME', 'ndd_assign_cluster_trigger'
+LANGUAGE C VOLATILE;
 
 CREATE OR REPLACE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,

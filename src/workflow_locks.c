@@ -2,7 +2,8 @@
  *
  * workflow_locks.c
  *	  ndd_labelling_lock(table): the lock that serialises ndd_assign_cluster_trigger's labelling
- *	  of one (partitioned) table.
+ *	  of one (partitioned) table. The trigger (cluster_trigger.c) takes it through
+ *	  ndd_take_labelling_lock directly, with the partition root it caches.
  *
  * Why not an advisory lock: any role may take any advisory lock key, so a role with no right on
  * the table could hold the key and stall every labelled insert. This lock is a transaction-scoped
@@ -25,14 +26,27 @@
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 
+#include "workflow_locks.h"
+
 PG_FUNCTION_INFO_V1(ndd_labelling_lock);
 
-/* ndd_labelling_lock(tbl regclass) → regclass: takes the lock, returns the partition root */
-Datum
-ndd_labelling_lock(PG_FUNCTION_ARGS)
+/* The partition root of relid (the topmost ancestor), or relid itself when it is no partition. */
+Oid
+ndd_partition_root(Oid relid)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	Oid			root = relid;
+	if (get_rel_relispartition(relid))
+		return llast_oid(get_partition_ancestors(relid));
+	return relid;
+}
+
+/*
+ * Takes the labelling lock for a caller who inserts into relid, and returns the partition root it
+ * locked. root is relid's partition root when the caller knows it (the trigger caches it), else
+ * InvalidOid. Errors when relid is not a table or the caller may not INSERT into it.
+ */
+Oid
+ndd_take_labelling_lock(Oid relid, Oid root)
+{
 	char		relkind = get_rel_relkind(relid);
 
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
@@ -46,8 +60,15 @@ ndd_labelling_lock(PG_FUNCTION_ARGS)
 				 errmsg("permission denied to take the labelling lock of table \"%s\"",
 						get_rel_name(relid)),
 				 errdetail("The lock is for roles that may INSERT into the table.")));
-	if (get_rel_relispartition(relid))
-		root = llast_oid(get_partition_ancestors(relid));
+	if (!OidIsValid(root))
+		root = ndd_partition_root(relid);
 	LockDatabaseObject(RelationRelationId, root, 0, ExclusiveLock);
-	PG_RETURN_OID(root);
+	return root;
+}
+
+/* ndd_labelling_lock(tbl regclass) → regclass: takes the lock, returns the partition root */
+Datum
+ndd_labelling_lock(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_OID(ndd_take_labelling_lock(PG_GETARG_OID(0), InvalidOid));
 }

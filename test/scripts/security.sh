@@ -4,7 +4,8 @@
 #     and document-frequency function works, called schema-qualified; the extension cannot be
 #     moved (not relocatable: its bodies name its schema).
 #  2. CVE-2018-1058 class: a role that may CREATE in public defines better-matching
-#     public.ndd_nearest_cluster / ndd_nearest_cluster_sql / <~> / <=; a superuser then inserts
+#     public.ndd_nearest_cluster / ndd_nearest_cluster_sql / <~> / <= / = (bigint, the id columns'
+#     comparison); a superuser then inserts
 #     into a labelled table (with public first on its search_path, and with the extension itself
 #     in public). The attacker must still not be superuser and its functions must never have run.
 #  3. The labelling lock: another role holding pg_advisory_lock(7234660, <table oid>) (0.1's
@@ -104,6 +105,9 @@ CREATE OPERATOR public.<~> (LEFTARG = $ext.simhash64, RIGHTARG = text, FUNCTION 
 CREATE FUNCTION public.evil_le(int, bigint) RETURNS boolean LANGUAGE sql
 AS \$\$ INSERT INTO public.attack_log VALUES ('operator <= ran'); SELECT true \$\$;
 CREATE OPERATOR public.<= (LEFTARG = int, RIGHTARG = bigint, FUNCTION = public.evil_le);
+CREATE FUNCTION public.evil_eq(bigint, bigint) RETURNS boolean LANGUAGE sql
+AS \$\$ INSERT INTO public.attack_log VALUES ('operator = ran'); SELECT true \$\$;
+CREATE OPERATOR public.= (LEFTARG = bigint, RIGHTARG = bigint, FUNCTION = public.evil_eq);
 CREATE FUNCTION public.jsonb_populate_record(anyelement, jsonb) RETURNS anyelement LANGUAGE sql
 AS \$\$ INSERT INTO public.attack_log VALUES ('jsonb_populate_record ran'); SELECT \$1 \$\$;
 RESET ROLE;
