@@ -60,6 +60,7 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/rls.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/tuplesort.h"
@@ -536,6 +537,18 @@ check_privilege(Oid heapoid)
 				 errmsg("permission denied to check the indexes of table \"%s\"",
 						get_rel_name(heapoid) ? get_rel_name(heapoid) : "?"),
 				 errdetail("Checking an index needs ownership of its table or SELECT on it.")));
+
+	/*
+	 * The check counts every row of the table, so under row-level security it would tell a role
+	 * how many rows its policies hide: then only the owner (or a role that bypasses RLS) may run it.
+	 */
+	if (!pg_class_ownercheck(heapoid, GetUserId()) &&
+		check_enable_rls(heapoid, InvalidOid, true) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to check the indexes of table \"%s\"",
+						get_rel_name(heapoid) ? get_rel_name(heapoid) : "?"),
+				 errdetail("The table has row-level security for this role; the check counts every row, so only its owner or a role that bypasses row-level security may run it.")));
 }
 
 /* Locks and checks one leaf index (table first, then index, as amcheck does); returns its line. */

@@ -85,6 +85,17 @@ GRANT SELECT ON ic TO regress_ndd_checker;
 SET ROLE regress_ndd_checker;
 SELECT ndd_index_check('ic_fp') ~ ': ok$' AS with_select;
 RESET ROLE;
+-- under row-level security the row counts would tell how many rows the policies hide: owner only
+ALTER TABLE ic ENABLE ROW LEVEL SECURITY;
+CREATE POLICY ic_few ON ic FOR SELECT TO regress_ndd_checker USING (id < 10);
+SET ROLE regress_ndd_checker;
+SELECT count(*) AS rows_visible FROM ic;
+SELECT ndd_index_check('ic_fp');
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+SELECT ndd_index_check('ic_fp') ~ ': ok$' AS owner_checks_under_rls;
+DROP POLICY ic_few ON ic;
+ALTER TABLE ic DISABLE ROW LEVEL SECURITY;
 -- index expressions are evaluated as the table's owner (security-restricted), not as the caller
 CREATE FUNCTION ic_who(simhash64) RETURNS simhash64 LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
