@@ -27,8 +27,9 @@
 /* ---- on-disk constants ---- */
 
 #define NDD_MAGIC			0x4E444431	/* "NDD1" */
-#define NDD_VERSION			4		/* 3: insert_at on the first page of every chain;
-										 * 4: the growth step's reserved range (pending) */
+#define NDD_VERSION			5		/* 3: insert_at on the first page of every chain;
+										 * 4: the growth step's reserved range (pending);
+										 * 5: each segment's shape only in seg[] */
 #define NDD_METAPAGE_BLKNO	0
 
 /* page kinds, in the special space of every page */
@@ -94,14 +95,16 @@ typedef struct NddOptions
  * A segment: one complete set of the layout's tables, with its own bucket count. The build makes
  * segment 0; when inserts have grown the last segment's chains to twice its primary pages, an
  * insert appends a new, larger segment (README.index.md, "Growth"). Later inserts go to the last
- * segment; scans read every segment. The primaries of a segment after the first are contiguous:
- * table t's page p is block start + t * npages + p.
+ * segment; scans read every segment. Where the primaries are: segment 0's, placed by the build
+ * with each table's overflow pages after its primaries, at the metapage's table_start[t] (start
+ * is 0, unused); a later segment's, contiguous: table t's page p is block start + t * npages + p.
+ * The width of an entry's delta field follows from npages (ndd_page_delta_bits), so it is not
+ * stored.
  */
 typedef struct NddSegment
 {
 	uint32		npages;			/* primary pages per table */
-	int32		delta_bits;		/* width of an entry's head - page_low field in this segment */
-	BlockNumber start;			/* first primary block (segments after the first) */
+	BlockNumber start;			/* first primary block (segments after the first), else 0 */
 	uint32		grown_pages;	/* overflow pages linked by inserts into this segment */
 } NddSegment;
 
@@ -112,28 +115,32 @@ typedef struct NddSegment
  * The metapage (block 0). The build writes it; afterwards only the growth step changes it (it
  * counts the overflow pages inserts link and appends segments), under the metapage's exclusive
  * lock and through generic WAL. Backends re-read it at every scan and insert.
+ *
+ * Each fact is stored once: the fingerprint width, the radius k, the block count and the number
+ * of tables are the layout's (layout.bits, .radius, .nblocks, .ntables); each segment's shape is
+ * its seg[s] (the code reads a segment through an NddSegView, never through the metapage).
+ * magic and version stay the first two fields in every version: they are read before anything
+ * else, to refuse an index of another version (test/t/003_old_version.pl rewrites version).
  */
 typedef struct NddMetaPageData
 {
 	uint32		magic;
 	uint32		version;
-	int32		bits;			/* 64 or 128 */
-	int32		ntables;		/* = layout.ntables */
-	uint32		npages;			/* primary pages per table */
-	int32		delta_bits;		/* width of an entry's head - page_low field */
-	int32		block_bits;		/* heap block field width chosen at build */
+	int32		block_bits;		/* heap block field width chosen at build (new pages may widen) */
 	int32		offset_bits;	/* heap offset field width chosen at build */
-	BlockNumber null_start;		/* primary page of the NULL chain */
-	int32		opt_k;			/* the options the layout was made from */
-	int32		opt_blocks;
+	BlockNumber null_start;		/* first page of the NULL chain */
+	/*
+	 * What the build was given and found, for the record (no code reads them: the reloptions can
+	 * change afterwards with ALTER INDEX SET, and segment 0's npages is what they produced).
+	 */
 	int32		opt_fillfactor;
 	double		opt_rows;
 	int64		build_rows;		/* non-NULL rows indexed by the build */
 	int64		build_nulls;	/* NULL rows indexed by the build */
-	BlockNumber table_start[NDD_LAYOUT_MAX_TABLES];	/* block of each table's page 0 */
-	NddLayout	layout;
-	int32		nsegments;		/* >= 1; segment 0 is npages, delta_bits, table_start above, its
-								 * npages and delta_bits repeated in seg[0] */
+	NddLayout	layout;			/* made by ndd_layout_make from (bits, k, blocks), stored verbatim:
+								 * it says how the entries were permuted */
+	BlockNumber table_start[NDD_LAYOUT_MAX_TABLES];	/* segment 0: block of table t's page 0 */
+	int32		nsegments;		/* >= 1 */
 	NddSegment	seg[NDD_MAX_SEGMENTS];
 	/*
 	 * The blocks a growth step has reserved for the next segment and not yet published
@@ -147,6 +154,21 @@ typedef struct NddMetaPageData
 typedef NddMetaPageData *NddMetaPage;
 
 #define NddPageGetMeta(page) ((NddMetaPage) PageGetContents(page))
+
+/*
+ * Segment s of an index, as the code that reads or writes its pages sees it (ndd_segment_view):
+ * its page map (npages; ndd_primary_block) and entry format (delta_bits, wide). In memory only,
+ * made from a copy of the metapage that must outlive the view (the layout, null_start and the
+ * build's heap field widths are read through meta).
+ */
+typedef struct NddSegView
+{
+	const NddMetaPageData *meta;	/* the metapage copy the view was made from */
+	int			seg;			/* the segment's number */
+	uint32		npages;			/* primary pages per table: meta->seg[seg].npages */
+	int			delta_bits;		/* width of an entry's head - page_low field: from npages */
+	bool		wide;			/* 128-bit fingerprints (meta->layout.bits == 128) */
+} NddSegView;
 
 /* The format of the entries of one page. */
 typedef struct NddFormat
@@ -198,7 +220,8 @@ extern int	ndd_index_bits(Relation index);
 extern void ndd_fingerprint_words(Datum value, int bits, uint64 words[2]);
 extern int	ndd_bits_for(uint64 x);
 extern void ndd_check_ball_width(const HammingBall *ball, int bits);
-extern void ndd_format_for(const NddMetaPageData *meta, int block_bits, int offset_bits, NddFormat *f);
+extern void ndd_format_for(int delta_bits, bool wide, int block_bits, int offset_bits,
+						   NddFormat *f);
 extern int	ndd_format_capacity(const NddFormat *f);
 extern void ndd_page_init(Page page, uint8 kind, const NddFormat *f);
 extern void ndd_page_format(Page page, int delta_bits, bool wide, NddFormat *f);
@@ -208,8 +231,8 @@ extern bool ndd_format_fits(const NddFormat *f, BlockNumber block, OffsetNumber 
 extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 							BlockNumber block, OffsetNumber offset);
 extern Buffer ndd_new_buffer(Relation index);
-extern BlockNumber ndd_primary_block(const NddMetaPageData *meta, int table, uint32 page);
-extern void ndd_segment_view(const NddMetaPageData *meta, int s, NddMetaPageData *view);
+extern void ndd_segment_view(const NddMetaPageData *meta, int s, NddSegView *view);
+extern BlockNumber ndd_primary_block(const NddSegView *sv, int table, uint32 page);
 extern Page ndd_chain_begin(NddChain *c, Relation index, BlockNumber first, int mode,
 							BufferAccessStrategy strategy);
 extern Page ndd_chain_goto(NddChain *c, BlockNumber blkno);

@@ -168,10 +168,6 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 
 	meta->magic = NDD_MAGIC;
 	meta->version = NDD_VERSION;
-	meta->bits = bits;
-	meta->ntables = meta->layout.ntables;
-	meta->opt_k = k;
-	meta->opt_blocks = meta->layout.nblocks;
 	meta->opt_fillfactor = fillfactor;
 	meta->opt_rows = opts ? opts->rows : 0;
 	/* room for the heap to double before new pages need wider block fields */
@@ -186,21 +182,17 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 	{
 		double		cap;
 
-		meta->npages = (uint32) npages;
-		meta->delta_bits = ndd_page_delta_bits(meta->npages);
-		ndd_format_for(meta, meta->block_bits, meta->offset_bits, &f);
+		ndd_format_for(ndd_page_delta_bits((uint32) npages), bits == 128, meta->block_bits,
+					   meta->offset_bits, &f);
 		cap = ndd_format_capacity(&f) * (fillfactor / 100.0);
 		npages = ceil(target / Max(cap, 1.0));
 		/* every table's primaries must stay addressable */
-		npages = Min(npages, (double) (MaxBlockNumber / 2) / meta->ntables);
+		npages = Min(npages, (double) (MaxBlockNumber / 2) / meta->layout.ntables);
 		npages = Max(npages, 1.0);
 	}
-	meta->npages = (uint32) npages;
-	meta->delta_bits = ndd_page_delta_bits(meta->npages);
-	/* the build makes segment 0, whose shape is npages, delta_bits and table_start */
+	/* the build makes segment 0; ndd_place_tables places its tables (table_start) */
 	meta->nsegments = 1;
-	meta->seg[0].npages = meta->npages;
-	meta->seg[0].delta_bits = meta->delta_bits;
+	meta->seg[0].npages = (uint32) npages;
 }
 
 /* Pages a bucket of cnt entries occupies: its primary and ceil(cnt / cap) - 1 overflow pages. */
@@ -210,16 +202,17 @@ chain_pages(uint32 cnt, int cap)
 	return cnt <= (uint32) cap ? 1 : (cnt + cap - 1) / cap;
 }
 
-/* One pass over the spool: counts[t * npages + p] = entries of table t's bucket p. */
+/* One pass over the spool: counts[t * npages + p] = entries of table t's bucket p of segment 0. */
 static uint32 *
-ndd_count_buckets(NddBuildState *bs, const NddMetaPageData *meta)
+ndd_count_buckets(NddBuildState *bs, const NddSegView *sv)
 {
+	const NddLayout *layout = &sv->meta->layout;
 	uint32	   *counts;
 	NddSpoolItem it;
 
 	counts = MemoryContextAllocHuge(CurrentMemoryContext,
-									sizeof(uint32) * (Size) meta->ntables * meta->npages);
-	memset(counts, 0, sizeof(uint32) * (Size) meta->ntables * meta->npages);
+									sizeof(uint32) * (Size) layout->ntables * sv->npages);
+	memset(counts, 0, sizeof(uint32) * (Size) layout->ntables * sv->npages);
 	if (BufFileSeek(bs->spool, 0, 0, SEEK_SET) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -229,12 +222,12 @@ ndd_count_buckets(NddBuildState *bs, const NddMetaPageData *meta)
 		int			t;
 
 		CHECK_FOR_INTERRUPTS();
-		for (t = 0; t < meta->ntables; t++)
+		for (t = 0; t < layout->ntables; t++)
 		{
 			uint64		perm[2];
 
-			ndd_layout_permute(&meta->layout, t, it.words, perm);
-			counts[(Size) t * meta->npages + ndd_page_of(perm[0], meta->npages)]++;
+			ndd_layout_permute(layout, t, it.words, perm);
+			counts[(Size) t * sv->npages + ndd_page_of(perm[0], sv->npages)]++;
 		}
 	}
 	return counts;
@@ -276,10 +269,10 @@ spool_rewind(NddBuildState *bs)
 
 /* Appends a spooled row to page (the caller knows it has room). */
 static inline void
-append_item(Page page, const NddFormat *f, const NddMetaPageData *meta, uint32 bucket,
+append_item(Page page, const NddFormat *f, const NddSegView *sv, uint32 bucket,
 			const uint64 perm[2], const NddSpoolItem *it)
 {
-	ndd_page_append(page, f, perm[0] - ndd_page_low(bucket, meta->npages), perm[1],
+	ndd_page_append(page, f, perm[0] - ndd_page_low(bucket, sv->npages), perm[1],
 					it->block, it->offset);
 }
 
@@ -289,31 +282,32 @@ append_item(Page page, const NddFormat *f, const NddMetaPageData *meta, uint32 b
  * complete, with its successor's block number, exactly once.
  */
 static void
-ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMetaPageData *meta, int t,
+ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 				const uint32 *counts, int64 *entries_done)
 {
+	const NddLayout *layout = &sv->meta->layout;
 	NddFormat	f;
 	int			cap;
 	uint32		budget;
-	BlockNumber start = meta->table_start[t];
-	BlockNumber ovf_base = start + meta->npages;
+	BlockNumber start = ndd_primary_block(sv, t, 0);
+	BlockNumber ovf_base = start + sv->npages;
 	BlockNumber novf = 0;		/* overflow pages numbered so far */
 	BufFile    *ovf = BufFileCreateTemp(false);
 	uint32		p0 = 0;
 	MemoryContext oldcxt;
 
-	ndd_format_for(meta, meta->block_bits, meta->offset_bits, &f);
+	ndd_format_for(sv->delta_bits, sv->wide, sv->meta->block_bits, sv->meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
 	budget = (uint32) Max(16, (int64) maintenance_work_mem * 1024L / BLCKSZ);
 
-	while (p0 < meta->npages)
+	while (p0 < sv->npages)
 	{
 		uint32		p1 = p0;
 		uint32		npg = 0;
 		NddSpoolItem it;
 
 		/* the largest run of buckets whose pages fit in the budget (at least one bucket) */
-		while (p1 < meta->npages &&
+		while (p1 < sv->npages &&
 			   (p1 == p0 || npg + chain_pages(counts[p1], cap) <= budget))
 			npg += chain_pages(counts[p1++], cap);
 
@@ -354,8 +348,8 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMetaPageData *meta, in
 				Page		page;
 
 				CHECK_FOR_INTERRUPTS();
-				ndd_layout_permute(&meta->layout, t, it.words, perm);
-				bucket = ndd_page_of(perm[0], meta->npages);
+				ndd_layout_permute(layout, t, it.words, perm);
+				bucket = ndd_page_of(perm[0], sv->npages);
 				if (bucket < p0 || bucket >= p1)
 					continue;
 				page = (Page) (images + (Size) (first[bucket - p0] + fill[bucket - p0]) * BLCKSZ);
@@ -366,7 +360,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMetaPageData *meta, in
 						elog(ERROR, "ndd build: bucket %u of table %d grew during the build", bucket, t);
 					page = (Page) (images + (Size) (first[bucket - p0] + fill[bucket - p0]) * BLCKSZ);
 				}
-				append_item(page, &f, meta, bucket, perm, &it);
+				append_item(page, &f, sv, bucket, perm, &it);
 				(*entries_done)++;
 			}
 
@@ -400,8 +394,8 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMetaPageData *meta, in
 				uint64		perm[2];
 
 				CHECK_FOR_INTERRUPTS();
-				ndd_layout_permute(&meta->layout, t, it.words, perm);
-				if (ndd_page_of(perm[0], meta->npages) != p0)
+				ndd_layout_permute(layout, t, it.words, perm);
+				if (ndd_page_of(perm[0], sv->npages) != p0)
 					continue;
 				if (!ndd_page_has_room(cur, &f))
 				{
@@ -415,7 +409,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMetaPageData *meta, in
 					if (j + 1 < n)
 						NddPageGetOpaque(cur)->next = ovf_base + novf + j;
 				}
-				append_item(cur, &f, meta, p0, perm, &it);
+				append_item(cur, &f, sv, p0, perm, &it);
 				(*entries_done)++;
 			}
 			if (j > 0)
@@ -492,34 +486,36 @@ ndd_write_meta(NddWriter *w, const NddMetaPageData *meta)
 }
 
 /*
- * Lays out the tables after the metapage from the bucket counts (NULL when every bucket is empty):
- * fills table_start and null_start, returns the overflow pages of each table in novf.
+ * Lays out segment 0's tables after the metapage from the bucket counts (NULL when every bucket
+ * is empty): fills table_start and null_start, returns the overflow pages of each table in novf.
  */
 static void
 ndd_place_tables(NddMetaPageData *meta, const uint32 *counts, BlockNumber *novf)
 {
+	NddSegView	sv;
 	NddFormat	f;
 	int			cap;
 	BlockNumber next = NDD_METAPAGE_BLKNO + 1;
 	int			t;
 
-	ndd_format_for(meta, meta->block_bits, meta->offset_bits, &f);
+	ndd_segment_view(meta, 0, &sv);
+	ndd_format_for(sv.delta_bits, sv.wide, meta->block_bits, meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
-	for (t = 0; t < meta->ntables; t++)
+	for (t = 0; t < meta->layout.ntables; t++)
 	{
 		uint64		n = 0;
 		uint32		p;
 
 		if (counts)
-			for (p = 0; p < meta->npages; p++)
-				n += chain_pages(counts[(Size) t * meta->npages + p], cap) - 1;
-		if (n + next + meta->npages >= MaxBlockNumber)
+			for (p = 0; p < sv.npages; p++)
+				n += chain_pages(counts[(Size) t * sv.npages + p], cap) - 1;
+		if (n + next + sv.npages >= MaxBlockNumber)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("ndd index would exceed the maximum relation size")));
 		novf[t] = (BlockNumber) n;
 		meta->table_start[t] = next;
-		next += meta->npages + (BlockNumber) n;
+		next += sv.npages + (BlockNumber) n;
 	}
 	meta->null_start = next;
 }
@@ -531,6 +527,7 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	IndexBuildResult *result;
 	NddBuildState bs;
 	NddMetaPageData meta;
+	NddSegView	seg0;
 	NddWriter	w;
 	uint32	   *counts;
 	BlockNumber novf[NDD_LAYOUT_MAX_TABLES];
@@ -553,10 +550,11 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	ndd_plan_shape(index, bs.bits, (double) bs.nrows, bs.max_block, bs.max_offset, &meta);
 	meta.build_rows = bs.nrows;
 	meta.build_nulls = bs.nnulls;
+	ndd_segment_view(&meta, 0, &seg0);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, NDD_BUILD_PHASE_WRITE);
-	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, bs.nrows * meta.ntables);
-	counts = ndd_count_buckets(&bs, &meta);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, bs.nrows * meta.layout.ntables);
+	counts = ndd_count_buckets(&bs, &seg0);
 	ndd_place_tables(&meta, counts, novf);
 
 	w.index = index;
@@ -566,12 +564,13 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	/* the counts fixed every block number, so the metapage is final before the tables are written */
 	ndd_write_meta(&w, &meta);
-	for (t = 0; t < meta.ntables; t++)
+	for (t = 0; t < meta.layout.ntables; t++)
 	{
-		ndd_write_table(&w, &bs, &meta, t, counts + (Size) t * meta.npages, &done);
-		if (w.nwritten != meta.table_start[t] + meta.npages + novf[t])
-			elog(ERROR, "ndd build wrote %u blocks for table %d, expected %u",
-				 w.nwritten, t, meta.table_start[t] + meta.npages + novf[t]);
+		BlockNumber end = ndd_primary_block(&seg0, t, 0) + seg0.npages + novf[t];
+
+		ndd_write_table(&w, &bs, &seg0, t, counts + (Size) t * seg0.npages, &done);
+		if (w.nwritten != end)
+			elog(ERROR, "ndd build wrote %u blocks for table %d, expected %u", w.nwritten, t, end);
 	}
 	ndd_write_nulls(&w, &bs, meta.null_start);
 
@@ -598,6 +597,7 @@ void
 ndd_buildempty(Relation index)
 {
 	NddMetaPageData meta;
+	NddSegView	seg0;
 	NddWriter	w;
 	BlockNumber novf[NDD_LAYOUT_MAX_TABLES];
 	NddFormat	f;
@@ -608,18 +608,19 @@ ndd_buildempty(Relation index)
 
 	ndd_plan_shape(index, ndd_index_bits(index), 0, 0, 0, &meta);
 	ndd_place_tables(&meta, NULL, novf);
-	ndd_format_for(&meta, meta.block_bits, meta.offset_bits, &f);
+	ndd_segment_view(&meta, 0, &seg0);
+	ndd_format_for(seg0.delta_bits, seg0.wide, meta.block_bits, meta.offset_bits, &f);
 
 	w.index = index;
 	w.fork = INIT_FORKNUM;
 	w.use_wal = true;			/* the init fork is always WAL-logged */
 	w.nwritten = 0;
 	ndd_write_meta(&w, &meta);
-	for (t = 0; t < meta.ntables; t++)
-		for (p = 0; p < meta.npages; p++)
+	for (t = 0; t < meta.layout.ntables; t++)
+		for (p = 0; p < seg0.npages; p++)
 		{
 			ndd_page_init((Page) buf.data, NDD_PAGE_PRIMARY, &f);
-			ndd_write_page(&w, (Page) buf.data, meta.table_start[t] + p);
+			ndd_write_page(&w, (Page) buf.data, ndd_primary_block(&seg0, t, p));
 		}
 	ndd_page_init((Page) buf.data, NDD_PAGE_NULLS, &nf);
 	ndd_write_page(&w, (Page) buf.data, meta.null_start);

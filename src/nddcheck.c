@@ -15,8 +15,9 @@
  * run its owner's code with the caller's rights.
  *
  * What is checked, raising ERRCODE_INDEX_CORRUPTED on the first failure:
- *  - the metapage (magic, version, shape) and every page of every chain of every segment: its
- *    kind, its entry format, pd_lower, no block reached twice (no cycles or cross-linked chains);
+ *  - the metapage (magic, version; the layout and every segment: check_meta) and every page of
+ *    every chain of every segment: its kind, its entry format, pd_lower, no block reached twice
+ *    (no cycles or cross-linked chains);
  *  - every entry sits in the right bucket (its permuted head lies in its primary page's range)
  *    and names a heap TID that can exist (a block of the heap, an offset a heap page can have);
  *  - the heap against the index, through one MVCC snapshot registered before the index is read
@@ -162,18 +163,19 @@ visit_block(NddCheckState *cs, BlockNumber blkno)
 }
 
 /*
- * Walks one chain (table t's bucket p; t < 0: the NULL chain), checking its pages and sorting its
- * entries. The primary page stays share-locked for the whole walk: it is the bucket's lock
- * (README.index.md, "Locking"), so the chain is seen as of one moment. Returns its page count.
+ * Walks one chain (segment sv's table t's bucket p; t < 0: the NULL chain), checking its pages and
+ * sorting its entries. The primary page stays share-locked for the whole walk: it is the bucket's
+ * lock (README.index.md, "Locking"), so the chain is seen as of one moment. Returns its page count.
  */
 static int
-check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
+check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 {
 	Relation	index = cs->index;
-	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(meta, t, p);
-	uint64		low = t < 0 ? 0 : ndd_page_low(p, meta->npages);
-	bool		last_page = t < 0 || p + 1 == meta->npages;
-	uint64		high = last_page ? PG_UINT64_MAX : ndd_page_low(p + 1, meta->npages) - 1;
+	const NddMetaPageData *meta = sv->meta;
+	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(sv, t, p);
+	uint64		low = t < 0 ? 0 : ndd_page_low(p, sv->npages);
+	bool		last_page = t < 0 || p + 1 == sv->npages;
+	uint64		high = last_page ? PG_UINT64_MAX : ndd_page_low(p + 1, sv->npages) - 1;
 	int			npages = 0;
 	NddChain	chain;
 	BlockNumber first = blkno;
@@ -203,7 +205,7 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 		if (npages == 0)
 			hint = opaque->insert_at;
 		hint_found |= blkno == hint;
-		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
 		if (t < 0)
 		{
 			if (f.entry_bytes != NDD_NULL_ENTRY_BYTES)
@@ -213,7 +215,7 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 		{
 			NddFormat	expect;
 
-			ndd_format_for(meta, f.block_bits, f.offset_bits, &expect);
+			ndd_format_for(sv->delta_bits, sv->wide, f.block_bits, f.offset_bits, &expect);
 			if (f.block_bits < 1 || f.block_bits > 32 || f.offset_bits < 1 || f.offset_bits > 16 ||
 				expect.entry_bytes != f.entry_bytes)
 				corrupt(index, "a page has an invalid entry format", blkno);
@@ -241,7 +243,7 @@ check_chain(NddCheckState *cs, const NddMetaPageData *meta, int t, uint32 p)
 				if (e.head < low || e.head > high)
 					corrupt(index, "an entry is in the wrong bucket", blkno);
 				ndd_layout_unpermute(&meta->layout, t, perm, fp);
-				put_record(cs, e.block, e.offset, false, fp[0], meta->bits == 128 ? fp[1] : 0, t);
+				put_record(cs, e.block, e.offset, false, fp[0], sv->wide ? fp[1] : 0, t);
 			}
 		}
 		blkno = opaque->next;
@@ -363,12 +365,64 @@ judge_tid(Relation index, int ntables, BlockNumber heap_blocks, CheckRecord *rec
 	}
 }
 
+/*
+ * Checks what the metapage says against itself and the relation of nblocks blocks, before any
+ * chain is read from it:
+ *  - the layout is the one ndd_layout_make makes of its own (bits, radius, nblocks), for the
+ *    indexed column's width: so its tables, blocks and keys, which place every entry, are sound;
+ *  - 1..NDD_MAX_SEGMENTS segments, each with at least one primary page per table, lying in the
+ *    relation after the metapage: segment 0's tables where table_start says (its start unused,
+ *    0), a later segment's primaries contiguous from its start;
+ *  - the NULL chain's first page and the growth step's reserved range (pending) in the relation.
+ */
+static void
+check_meta(Relation index, const NddMetaPageData *meta, BlockNumber nblocks)
+{
+	const NddLayout *layout = &meta->layout;
+	NddLayout	expect;
+	int			s;
+	int			t;
+
+	memset(&expect, 0, sizeof(expect));
+	if (layout->bits != ndd_index_bits(index) ||
+		ndd_layout_make(layout->bits, layout->radius, layout->nblocks, &expect) != NDD_OK ||
+		memcmp(&expect, layout, sizeof(expect)) != 0 ||
+		meta->null_start < 1 || meta->null_start >= nblocks)
+		corrupt(index, "the metapage describes an impossible shape", NDD_METAPAGE_BLKNO);
+	if (meta->nsegments < 1 || meta->nsegments > NDD_MAX_SEGMENTS)
+		corrupt(index, "the metapage has an impossible number of segments", NDD_METAPAGE_BLKNO);
+	for (s = 0; s < meta->nsegments; s++)
+	{
+		const NddSegment *seg = &meta->seg[s];
+		bool		ok = seg->npages >= 1;
+
+		if (s == 0)
+		{
+			ok &= seg->start == 0;
+			for (t = 0; t < layout->ntables; t++)
+				ok &= meta->table_start[t] >= 1 &&
+					(uint64) meta->table_start[t] + seg->npages <= nblocks;
+		}
+		else
+			ok &= seg->start >= 1 &&
+				(uint64) seg->start + (uint64) layout->ntables * seg->npages <= nblocks;
+		if (!ok)
+			corrupt(index, psprintf("the metapage describes an impossible segment %d", s),
+					NDD_METAPAGE_BLKNO);
+	}
+	/* a growth step's reserved range lies within the relation (reserved before it is recorded) */
+	if (meta->pending.npages > 0 &&
+		(meta->pending.start < 1 ||
+		 (uint64) meta->pending.start + (uint64) layout->ntables * meta->pending.npages > nblocks))
+		corrupt(index, "the metapage describes an impossible reserved range", NDD_METAPAGE_BLKNO);
+}
+
 /* Checks one ndd index of a table both already locked; returns the line that says what was checked. */
 static char *
 check_one_index(Relation heap, Relation index)
 {
 	NddMetaPageData meta;
-	NddMetaPageData seg;
+	NddSegView	seg;
 	NddCheckState cs;
 	CheckResult res = {0, 0, 0};
 	IndexInfo  *indexInfo;
@@ -385,6 +439,7 @@ check_one_index(Relation heap, Relation index)
 	CheckRecord *recs;
 	int			nrecs = 0;
 	int			maxrecs = 64;
+	int			ntables;
 	int			s;
 	BlockNumber b;
 	int			t;
@@ -422,28 +477,14 @@ check_one_index(Relation heap, Relation index)
 	memset(&cs, 0, sizeof(cs));
 	cs.index = index;
 	meta = *ndd_get_meta(index);
-	cs.bits = meta.bits;
+	ntables = meta.layout.ntables;
+	cs.bits = meta.layout.bits;
 	cs.seen_size = RelationGetNumberOfBlocks(index);
-	if (meta.bits != ndd_index_bits(index) || meta.ntables != meta.layout.ntables ||
-		meta.ntables < 1 || meta.ntables > NDD_LAYOUT_MAX_TABLES || meta.npages < 1 ||
-		meta.delta_bits != ndd_page_delta_bits(meta.npages) || meta.null_start >= cs.seen_size)
-		corrupt(index, "the metapage describes an impossible shape", NDD_METAPAGE_BLKNO);
-	if (meta.nsegments < 1 || meta.nsegments > NDD_MAX_SEGMENTS)
-		corrupt(index, "the metapage has an impossible number of segments", NDD_METAPAGE_BLKNO);
-	for (s = 1; s < meta.nsegments; s++)
-		if (meta.seg[s].npages < 1 || meta.seg[s].delta_bits != ndd_page_delta_bits(meta.seg[s].npages) ||
-			meta.seg[s].start < 1 ||
-			(uint64) meta.seg[s].start + (uint64) meta.ntables * meta.seg[s].npages > cs.seen_size)
-			corrupt(index, "the metapage describes an impossible segment", NDD_METAPAGE_BLKNO);
-	/* a growth step's reserved range lies within the relation (reserved before it is recorded) */
-	if (meta.pending.npages > 0 &&
-		(meta.pending.start < 1 ||
-		 (uint64) meta.pending.start + (uint64) meta.ntables * meta.pending.npages > cs.seen_size))
-		corrupt(index, "the metapage describes an impossible reserved range", NDD_METAPAGE_BLKNO);
+	check_meta(index, &meta, cs.seen_size);
 	cs.seen = palloc_extended(sizeof(bool) * (Size) cs.seen_size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	cs.seen[NDD_METAPAGE_BLKNO] = true;
 	/* no chain may reach the reserved range: mark it seen (Invariant 4 of README.index.md) */
-	for (b = 0; b < (BlockNumber) meta.ntables * meta.pending.npages; b++)
+	for (b = 0; b < (BlockNumber) ntables * meta.pending.npages; b++)
 		cs.seen[meta.pending.start + b] = true;
 
 	desc = CreateTemplateTupleDesc(CHECK_NATTS);
@@ -460,7 +501,7 @@ check_one_index(Relation heap, Relation index)
 								   maintenance_work_mem, NULL, TUPLESORT_NONE);
 
 	/* the index's side: every table of every segment, then the NULL chain */
-	for (t = 0; t < meta.ntables; t++)
+	for (t = 0; t < ntables; t++)
 		for (s = 0; s < meta.nsegments; s++)
 		{
 			ndd_segment_view(&meta, s, &seg);
@@ -468,7 +509,7 @@ check_one_index(Relation heap, Relation index)
 				chain_pages += check_chain(&cs, &seg, t, p);
 			primaries += seg.npages;
 		}
-	chain_pages += check_chain(&cs, &meta, -1, 0);
+	chain_pages += check_chain(&cs, &seg, -1, 0);	/* bare TIDs: any segment's view reads them */
 
 	/* the heap's side: the rows the snapshot sees, under their HOT chains' roots */
 	indexInfo = BuildIndexInfo(index);
@@ -497,7 +538,7 @@ check_one_index(Relation heap, Relation index)
 		if (nrecs > 0 && (!more || r.tid != recs[0].tid))
 		{
 			CHECK_FOR_INTERRUPTS();
-			judge_tid(index, meta.ntables, heap_blocks, recs, nrecs, &res);
+			judge_tid(index, ntables, heap_blocks, recs, nrecs, &res);
 			nrecs = 0;
 		}
 		if (!more)
@@ -517,8 +558,8 @@ check_one_index(Relation heap, Relation index)
 					" NULL rows seen by the check's snapshot, each indexed; " INT64_FORMAT
 					" other entries (rows dead, aborted or newer); " INT64_FORMAT
 					" primary pages per table%s, " INT64_FORMAT " overflow pages, %u blocks: ok",
-					RelationGetRelationName(index), RelationGetRelationName(heap), meta.ntables,
-					res.rows, res.nulls, res.other_entries, primaries / meta.ntables,
+					RelationGetRelationName(index), RelationGetRelationName(heap), ntables,
+					res.rows, res.nulls, res.other_entries, primaries / ntables,
 					meta.nsegments > 1 ? psprintf(" in %d segments", meta.nsegments) : "",
 					chain_pages - primaries - 1, cs.seen_size);
 }

@@ -66,6 +66,7 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		tuples = Max(index->rel->tuples, 1.0);
 	double		table_pages;
 	double		primaries;
+	int			ntables;
 	int			s;
 	double		per_page;
 	double		pages;
@@ -94,12 +95,13 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	}
 
 	get_tablespace_page_costs(index->reltablespace, &spc_random, &spc_seq);
+	ntables = meta.layout.ntables;
 
 	/* pages of one table (over all segments): the primaries plus their share of the overflow pages */
 	primaries = 0;
 	for (s = 0; s < meta.nsegments; s++)
 		primaries += meta.seg[s].npages;
-	table_pages = Max((double) index->pages - 1, (double) meta.ntables) / meta.ntables;
+	table_pages = Max((double) index->pages - 1, (double) ntables) / ntables;
 	table_pages = Max(table_pages, primaries);
 	per_page = tuples / table_pages;
 
@@ -115,7 +117,7 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	*indexSelectivity = quals ? clauselist_selectivity(root, quals, index->rel->relid,
 													   JOIN_INNER, NULL) : 1.0;
 
-	if (quals == NIL || radius >= meta.bits)
+	if (quals == NIL || radius >= meta.layout.bits)
 	{
 		/* a full pass over table 0 */
 		pages = table_pages;
@@ -143,10 +145,10 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 			if (e == 0)
 			{
-				probes += meta.ntables * overflow;
+				probes += ntables * overflow;
 				continue;
 			}
-			for (t = 0; t < meta.ntables; t++)
+			for (t = 0; t < ntables; t++)
 			{
 				int			width = Min(Min(meta.layout.key_bits[t], 64), w);
 
@@ -186,8 +188,8 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		double		passes = 1 + ceil(log(Max(tuples / 128.0, 1.0)) / log(8.0));
 
 		for (s = 0; s < meta.nsegments; s++)
-			first_stage += meta.ntables * (table_pages / primaries) * spc_random +
-				meta.ntables * (tuples / primaries) * cpu_entry * ((double) meta.seg[s].npages / primaries);
+			first_stage += ntables * (table_pages / primaries) * spc_random +
+				ntables * (tuples / primaries) * cpu_entry * ((double) meta.seg[s].npages / primaries);
 		if (quals == NIL)
 		{
 			startup = Min(first_stage, full) + full;

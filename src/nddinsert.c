@@ -24,9 +24,23 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-/* The format of a new page linked to a chain for an entry with this heap TID. */
+/*
+ * The entry format of a new data page whose entries' delta field is delta_bits wide, for an entry
+ * with this heap TID: the build's heap field widths, or wider ones the TID needs (the block field
+ * with room for the heap to double).
+ */
 static void
-new_page_format(const NddMetaPageData *meta, bool nulls, BlockNumber block, OffsetNumber offset,
+data_page_format(const NddMetaPageData *meta, int delta_bits, BlockNumber block,
+				 OffsetNumber offset, NddFormat *f)
+{
+	ndd_format_for(delta_bits, meta->layout.bits == 128,
+				   Max(meta->block_bits, Min(32, ndd_bits_for(block) + 1)),
+				   Max(meta->offset_bits, ndd_bits_for(offset)), f);
+}
+
+/* The format of a new page linked to a chain of segment sv for an entry with this heap TID. */
+static void
+new_page_format(const NddSegView *sv, bool nulls, BlockNumber block, OffsetNumber offset,
 				NddFormat *nf)
 {
 	if (nulls)
@@ -38,8 +52,7 @@ new_page_format(const NddMetaPageData *meta, bool nulls, BlockNumber block, Offs
 		nf->wide = false;
 	}
 	else
-		ndd_format_for(meta, Max(meta->block_bits, Min(32, ndd_bits_for(block) + 1)),
-					   Max(meta->offset_bits, ndd_bits_for(offset)), nf);
+		data_page_format(sv->meta, sv->delta_bits, block, offset, nf);
 }
 
 /* A chain's insert hint names a page that cannot be part of the chain. */
@@ -54,8 +67,8 @@ ndd_insert_hint_corrupted(Relation index, BlockNumber primary, BlockNumber hint)
 }
 
 /*
- * Appends one entry to the chain starting at primary. delta/tail are the entry's fingerprint
- * fields (unused on the NULL chain). The search for room starts at the chain's insert_at page
+ * Appends one entry to the chain of segment sv starting at primary. delta/tail are the entry's
+ * fingerprint fields (unused on the NULL chain). The search for room starts at the chain's insert_at page
  * (README.index.md, "Inserts"): the entry goes to the first page from there with room and a format
  * wide enough for the TID, or to a new page linked after the last one; insert_at then names that
  * page, in the same WAL record. The pages before insert_at are never looked at again until VACUUM
@@ -63,7 +76,7 @@ ndd_insert_hint_corrupted(Relation index, BlockNumber primary, BlockNumber hint)
  * O(1) pages amortized. Returns whether it linked a new page.
  */
 static bool
-ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primary, bool nulls,
+ndd_chain_append(Relation index, const NddSegView *sv, BlockNumber primary, bool nulls,
 				 uint64 delta, uint64 tail, BlockNumber block, OffsetNumber offset)
 {
 	NddChain	chain;
@@ -93,7 +106,7 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 		Buffer		cur = chain.cur;
 		Buffer		pbuf = chain.first;
 
-		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
 		if (f.entry_bytes > 0 && ndd_page_has_room(page, &f) && ndd_format_fits(&f, block, offset))
 		{
 			BlockNumber here = BufferGetBlockNumber(cur);
@@ -115,7 +128,7 @@ ndd_chain_append(Relation index, const NddMetaPageData *meta, BlockNumber primar
 			Page		npage;
 			NddFormat	nf;
 
-			new_page_format(meta, nulls, block, offset, &nf);
+			new_page_format(sv, nulls, block, offset, &nf);
 			state = GenericXLogStart(index);
 			page = GenericXLogRegisterBuffer(state, cur, 0);
 			npage = GenericXLogRegisterBuffer(state, nbuf, GENERIC_XLOG_FULL_IMAGE);
@@ -179,7 +192,7 @@ ndd_count_growth(Relation index, int s, int linked)
 	}
 	meta->seg[s].grown_pages += linked;
 	due = meta->nsegments < NDD_MAX_SEGMENTS &&
-		(uint64) meta->seg[s].grown_pages >= (uint64) meta->ntables * meta->seg[s].npages;
+		(uint64) meta->seg[s].grown_pages >= (uint64) meta->layout.ntables * meta->seg[s].npages;
 	ndd_meta_finish(mbuf, state);
 	return due;
 }
@@ -211,18 +224,6 @@ ndd_reserve_blocks(Relation index, uint32 total, const NddFormat *f)
 	return first;
 }
 
-/* The entry format of the primaries of a new segment of npages pages per table. */
-static void
-ndd_segment_format(const NddMetaPageData *meta, uint32 npages, BlockNumber heap_block, NddFormat *f)
-{
-	NddMetaPageData view;
-
-	memcpy(&view, meta, sizeof(view));
-	view.delta_bits = ndd_page_delta_bits(npages);
-	ndd_format_for(&view, Max(meta->block_bits, Min(32, ndd_bits_for(heap_block) + 1)),
-				   meta->offset_bits, f);
-}
-
 /*
  * The growth step (README.index.md, "Growth"): appends a segment with as many primary pages per
  * table as the whole index has pages per table, so each segment is about three times the one
@@ -246,6 +247,7 @@ ndd_grow(Relation index, int s, BlockNumber heap_block)
 {
 	NddMetaPageData cur;
 	NddSegment	seg = {0};
+	int			ntables;
 	NddFormat	f;
 	BlockNumber nblocks;
 	uint32		total;
@@ -265,20 +267,21 @@ ndd_grow(Relation index, int s, BlockNumber heap_block)
 		return;
 	}
 
+	ntables = cur.layout.ntables;
 	nblocks = RelationGetNumberOfBlocks(index);
 	if (cur.pending.npages > 0 &&
-		(uint64) cur.pending.start + (uint64) cur.pending.npages * cur.ntables <= nblocks)
+		(uint64) cur.pending.start + (uint64) cur.pending.npages * ntables <= nblocks)
 	{
 		/* the range an interrupted step reserved: fill it, whatever it holds */
 		seg.npages = cur.pending.npages;
 		seg.start = cur.pending.start;
-		ndd_segment_format(&cur, seg.npages, heap_block, &f);
+		data_page_format(&cur, ndd_page_delta_bits(seg.npages), heap_block, 0, &f);
 	}
 	else
 	{
 		/* every primary must stay addressable */
-		double		npages = Min((double) nblocks / cur.ntables,
-								 (double) (MaxBlockNumber - nblocks) / (2.0 * cur.ntables));
+		double		npages = Min((double) nblocks / ntables,
+								 (double) (MaxBlockNumber - nblocks) / (2.0 * ntables));
 
 		if (npages < cur.seg[s].npages)
 		{
@@ -286,16 +289,15 @@ ndd_grow(Relation index, int s, BlockNumber heap_block)
 			return;
 		}
 		seg.npages = (uint32) npages;
-		ndd_segment_format(&cur, seg.npages, heap_block, &f);
-		seg.start = ndd_reserve_blocks(index, seg.npages * (uint32) cur.ntables, &f);
+		data_page_format(&cur, ndd_page_delta_bits(seg.npages), heap_block, 0, &f);
+		seg.start = ndd_reserve_blocks(index, seg.npages * (uint32) ntables, &f);
 		meta = ndd_meta_begin(index, &mbuf, &state);
 		meta->pending = seg;
 		ndd_meta_finish(mbuf, state);
 	}
-	seg.delta_bits = ndd_page_delta_bits(seg.npages);
 
 	/* the primaries of all tables, contiguous */
-	total = seg.npages * (uint32) cur.ntables;
+	total = seg.npages * (uint32) ntables;
 	for (i = 0; i < total;)
 	{
 		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
@@ -331,8 +333,8 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		   Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
 		   IndexInfo *indexInfo)
 {
-	NddMetaPage cur;
 	NddMetaPageData meta;
+	NddSegView	sv;
 	int			s;
 	BlockNumber block = ItemPointerGetBlockNumber(ht_ctid);
 	OffsetNumber offset = ItemPointerGetOffsetNumber(ht_ctid);
@@ -340,25 +342,26 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	int			t;
 	int			linked = 0;
 
-	cur = ndd_get_meta(index);
-	s = cur->nsegments - 1;
-	ndd_segment_view(cur, s, &meta);
+	/* a copy: the cached one is overwritten by the next read (ndd_grow's) */
+	meta = *ndd_get_meta(index);
+	s = meta.nsegments - 1;
+	ndd_segment_view(&meta, s, &sv);
 	if (isnull[0])
 	{
-		ndd_chain_append(index, &meta, meta.null_start, true, 0, 0, block, offset);
+		ndd_chain_append(index, &sv, meta.null_start, true, 0, 0, block, offset);
 		return false;
 	}
 
-	ndd_fingerprint_words(values[0], meta.bits, words);
-	for (t = 0; t < meta.ntables; t++)
+	ndd_fingerprint_words(values[0], meta.layout.bits, words);
+	for (t = 0; t < meta.layout.ntables; t++)
 	{
 		uint64		perm[2];
 		uint32		page;
 
 		ndd_layout_permute(&meta.layout, t, words, perm);
-		page = ndd_page_of(perm[0], meta.npages);
-		linked += ndd_chain_append(index, &meta, ndd_primary_block(&meta, t, page), false,
-								   perm[0] - ndd_page_low(page, meta.npages), perm[1], block, offset);
+		page = ndd_page_of(perm[0], sv.npages);
+		linked += ndd_chain_append(index, &sv, ndd_primary_block(&sv, t, page), false,
+								   perm[0] - ndd_page_low(page, sv.npages), perm[1], block, offset);
 	}
 	if (linked > 0 && ndd_count_growth(index, s, linked))
 		ndd_grow(index, s, block);

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * nddpage.c
- *	  Page and entry-format helpers of the ndd access method, its metapage cache (every
- *	  segment's view of it) and the fingerprint words of an indexed value.
+ *	  Page and entry-format helpers of the ndd access method, its metapage cache, the view of
+ *	  one segment (NddSegView) and the fingerprint words of an indexed value.
  *
  *-------------------------------------------------------------------------
  */
@@ -127,45 +127,46 @@ ndd_read_meta(Relation index, bool current_only)
 	return (NddMetaPage) index->rd_amcache;
 }
 
-/* Block number of table t's primary page p (of the segment meta describes: ndd_segment_view). */
-BlockNumber
-ndd_primary_block(const NddMetaPageData *meta, int table, uint32 page)
+/*
+ * *view = segment s of the index whose metapage copy is meta (which must outlive the view): its
+ * page map and entry format, whatever segment it is.
+ */
+void
+ndd_segment_view(const NddMetaPageData *meta, int s, NddSegView *view)
 {
-	return meta->table_start[table] + page;
+	Assert(s >= 0 && s < meta->nsegments);
+	view->meta = meta;
+	view->seg = s;
+	view->npages = meta->seg[s].npages;
+	view->delta_bits = ndd_page_delta_bits(view->npages);
+	view->wide = meta->layout.bits == 128;
 }
 
 /*
- * *view = meta as seen from segment s: its npages, delta_bits and table_start, so that the page
- * map and the entry format of that segment work unchanged on the view.
+ * Block number of table t's primary page p in the segment sv shows: segment 0's tables are where
+ * the build placed them (table_start), a later segment's primaries are contiguous from its start.
  */
-void
-ndd_segment_view(const NddMetaPageData *meta, int s, NddMetaPageData *view)
+BlockNumber
+ndd_primary_block(const NddSegView *sv, int table, uint32 page)
 {
-	int			t;
-
-	Assert(s >= 0 && s < meta->nsegments);
-	memcpy(view, meta, sizeof(NddMetaPageData));
-	if (s == 0)
-		return;
-	view->npages = meta->seg[s].npages;
-	view->delta_bits = meta->seg[s].delta_bits;
-	for (t = 0; t < meta->ntables; t++)
-		view->table_start[t] = meta->seg[s].start + (BlockNumber) t * meta->seg[s].npages;
+	if (sv->seg == 0)
+		return sv->meta->table_start[table] + page;
+	return sv->meta->seg[sv->seg].start + (BlockNumber) table * sv->npages + page;
 }
 
-/* The entry format of a data page with the given heap field widths. */
+/* The entry format of a data page with the given heap field widths, in a segment of delta_bits. */
 void
-ndd_format_for(const NddMetaPageData *meta, int block_bits, int offset_bits, NddFormat *f)
+ndd_format_for(int delta_bits, bool wide, int block_bits, int offset_bits, NddFormat *f)
 {
-	int			nbits = offset_bits + block_bits + meta->delta_bits;
+	int			nbits = offset_bits + block_bits + delta_bits;
 	int			bytes = (nbits + 7) / 8;
 
 	if (bytes < 8)
 		bytes = 8;
 	f->block_bits = block_bits;
 	f->offset_bits = offset_bits;
-	f->delta_bits = meta->delta_bits;
-	f->wide = meta->bits == 128;
+	f->delta_bits = delta_bits;
+	f->wide = wide;
 	f->entry_bytes = bytes + (f->wide ? 8 : 0);
 }
 
@@ -194,7 +195,7 @@ ndd_page_init(Page page, uint8 kind, const NddFormat *f)
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData);
 }
 
-/* Reads the entry format of a page (delta_bits and wide come from the metapage). */
+/* Reads the entry format of a page (delta_bits and wide come from its segment: NddSegView). */
 void
 ndd_page_format(Page page, int delta_bits, bool wide, NddFormat *f)
 {

@@ -57,7 +57,7 @@ typedef struct NddRange
 typedef struct NddScanOpaqueData
 {
 	NddMetaPageData meta;		/* read at every rescan: segments can be appended */
-	NddMetaPageData *segs;		/* meta as seen from each segment (ndd_segment_view) */
+	NddSegView *segs;			/* each segment of meta (ndd_segment_view) */
 	MemoryContext cxt;			/* reset at every rescan */
 
 	/* the WHERE keys */
@@ -127,12 +127,12 @@ make_key(int dist, BlockNumber block, OffsetNumber offset)
 
 /* Permutes a fingerprint for every table. */
 static void
-make_point(const NddMetaPageData *meta, const uint64 words[2], NddPoint *pt)
+make_point(const NddLayout *layout, const uint64 words[2], NddPoint *pt)
 {
 	int			t;
 
-	for (t = 0; t < meta->ntables; t++)
-		ndd_layout_permute(&meta->layout, t, words, pt->perm[t]);
+	for (t = 0; t < layout->ntables; t++)
+		ndd_layout_permute(layout, t, words, pt->perm[t]);
 }
 
 /* ambeginscan */
@@ -174,8 +174,8 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	old = MemoryContextSwitchTo(so->cxt);
 
 	so->meta = *ndd_get_meta(scan->indexRelation);
-	bits = so->meta.bits;
-	so->segs = palloc(sizeof(NddMetaPageData) * so->meta.nsegments);
+	bits = so->meta.layout.bits;
+	so->segs = palloc(sizeof(NddSegView) * so->meta.nsegments);
 	for (i = 0; i < so->meta.nsegments; i++)
 		ndd_segment_view(&so->meta, i, &so->segs[i]);
 
@@ -203,7 +203,7 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 		if (r < 0)
 			so->empty = true;
 		so->radius[so->nballs] = Min(r, bits);
-		make_point(&so->meta, ball->words, &so->balls[so->nballs]);
+		make_point(&so->meta.layout, ball->words, &so->balls[so->nballs]);
 		if (so->driving < 0 || so->radius[so->nballs] < so->radius[so->driving])
 			so->driving = so->nballs;
 		so->nballs++;
@@ -226,7 +226,7 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 				elog(ERROR, "ndd index: unsupported ordering strategy %d", key->sk_strategy);
 			ndd_fingerprint_words(key->sk_argument, bits, words);
 			so->order = palloc(sizeof(NddPoint));
-			make_point(&so->meta, words, so->order);
+			make_point(&so->meta.layout, words, so->order);
 		}
 	}
 
@@ -260,8 +260,8 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 static bool
 plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint64 limit)
 {
-	const NddMetaPageData *meta = &so->segs[s];
-	int			kb = Min(64, (int) meta->layout.key_bits[t]);
+	const NddSegView *sv = &so->segs[s];
+	int			kb = Min(64, (int) so->meta.layout.key_bits[t]);
 	int			w;
 	uint64		nprefix;
 	uint64	   *prefixes;
@@ -273,7 +273,7 @@ plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint
 	if (e == 0)
 		w = kb;
 	else
-		w = Min(kb, ndd_bits_for(meta->npages) + 1);
+		w = Min(kb, ndd_bits_for(sv->npages) + 1);
 	nprefix = ndd_ball_volume(w, e);
 	if (nprefix > limit)
 		return false;
@@ -285,8 +285,8 @@ plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint
 	{
 		uint64		lo = w == 64 ? prefixes[i] : prefixes[i] << (64 - w);
 		uint64		hi = w == 64 ? prefixes[i] : lo | ndd_mask(64 - w);
-		uint32		first = ndd_page_of(lo, meta->npages);
-		uint32		last = ndd_page_of(hi, meta->npages);
+		uint32		first = ndd_page_of(lo, sv->npages);
+		uint32		last = ndd_page_of(hi, sv->npages);
 
 		/* prefixes come in increasing order, so ranges do too: merge touching ones */
 		if (nr > 0 && first <= ranges[nr - 1].last + 1)
@@ -312,6 +312,7 @@ static void
 plan_source(NddScanOpaque so, NddPoint *center, int r)
 {
 	const NddMetaPageData *meta = &so->meta;
+	int			ntables = meta->layout.ntables;
 	int			e;
 	int			s;
 	bool		any_probe = false;
@@ -321,7 +322,7 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	so->center = center;
 	so->probe_radius = r;
 	so->plan_pages = 0;
-	if (r >= meta->bits)
+	if (r >= meta->layout.bits)
 		return;
 	/* in the scan's context, reset by every rescan: an inner scan of a join plans once per outer row */
 	old = MemoryContextSwitchTo(so->cxt);
@@ -335,9 +336,9 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 		uint64		pages = 0;
 		int			t;
 
-		so->ranges[s] = palloc0(sizeof(NddRange *) * meta->ntables);
-		so->nranges[s] = palloc0(sizeof(int) * meta->ntables);
-		for (t = 0; t < meta->ntables && !so->seg_full[s]; t++)
+		so->ranges[s] = palloc0(sizeof(NddRange *) * ntables);
+		so->nranges[s] = palloc0(sizeof(int) * ntables);
+		for (t = 0; t < ntables && !so->seg_full[s]; t++)
 		{
 			int			i;
 
@@ -397,17 +398,17 @@ collect(NddScanOpaque so, uint64 key)
 }
 
 /*
- * Checks the entries of one chain (the bucket of table t starting at primary page p, or the NULL
- * chain when t < 0) and reports each qualifying one to the TID bitmap or the collector. Returns
- * the number reported.
+ * Checks the entries of one chain (the bucket of segment sv's table t starting at primary page p,
+ * or the NULL chain when t < 0) and reports each qualifying one to the TID bitmap or the
+ * collector. Returns the number reported.
  */
 static int64
-scan_chain(IndexScanDesc scan, const NddMetaPageData *meta, int t, uint32 p, TIDBitmap *tbm)
+scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap *tbm)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
-	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(meta, t, p);
-	uint64		low = t < 0 ? 0 : ndd_page_low(p, meta->npages);
+	BlockNumber blkno = t < 0 ? sv->meta->null_start : ndd_primary_block(sv, t, p);
+	uint64		low = t < 0 ? 0 : ndd_page_low(p, sv->npages);
 	NddChain	chain;
 	Page		page;
 	int64		found = 0;
@@ -421,7 +422,7 @@ scan_chain(IndexScanDesc scan, const NddMetaPageData *meta, int t, uint32 p, TID
 		int			i;
 		const char *ptr;
 
-		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
 		n = ndd_page_nentries(page, &f);
 		ptr = (const char *) page + MAXALIGN(SizeOfPageHeaderData);
 		for (i = 0; i < n; i++, ptr += f.entry_bytes)
@@ -469,17 +470,17 @@ scan_chain(IndexScanDesc scan, const NddMetaPageData *meta, int t, uint32 p, TID
 	return found;
 }
 
-/* Reads table 0 of the segment seen through meta whole. */
+/* Reads table 0 of segment sv whole. */
 static int64
-scan_table0(IndexScanDesc scan, const NddMetaPageData *meta, TIDBitmap *tbm)
+scan_table0(IndexScanDesc scan, const NddSegView *sv, TIDBitmap *tbm)
 {
 	int64		found = 0;
 	uint32		p;
 
-	for (p = 0; p < meta->npages; p++)
+	for (p = 0; p < sv->npages; p++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		found += scan_chain(scan, meta, 0, p, tbm);
+		found += scan_chain(scan, sv, 0, p, tbm);
 	}
 	return found;
 }
@@ -496,7 +497,7 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm)
 
 	for (s = 0; s < so->meta.nsegments; s++)
 	{
-		const NddMetaPageData *seg = &so->segs[s];
+		const NddSegView *seg = &so->segs[s];
 
 		switch (so->source)
 		{
@@ -506,7 +507,7 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm)
 					found += scan_table0(scan, seg, tbm);
 					break;
 				}
-				for (t = 0; t < seg->ntables; t++)
+				for (t = 0; t < so->meta.layout.ntables; t++)
 				{
 					int			i;
 
@@ -545,7 +546,7 @@ plan_knn_stage(NddScanOpaque so, int r)
 {
 	so->knn_probe_stage = false;
 	so->max_dist = -1;
-	if (r < so->meta.bits)
+	if (r < so->meta.layout.bits)
 	{
 		plan_source(so, so->order, r);
 		if (so->source == SRC_PROBE && so->probed_pages + so->plan_pages < so->full_pages)
@@ -561,12 +562,12 @@ plan_knn_stage(NddScanOpaque so, int r)
 
 /* The widest radius whose probes use a key radius one more than radius r's. */
 static int
-next_stage_radius(const NddMetaPageData *meta, int r)
+next_stage_radius(const NddLayout *layout, int r)
 {
-	int			e = ndd_layout_key_radius(&meta->layout, r);
+	int			e = ndd_layout_key_radius(layout, r);
 
 	r++;
-	while (r < meta->bits && ndd_layout_key_radius(&meta->layout, r + 1) <= e + 1)
+	while (r < layout->bits && ndd_layout_key_radius(layout, r + 1) <= e + 1)
 		r++;
 	return r;
 }
@@ -606,7 +607,7 @@ next_source(IndexScanDesc scan)
 		/* every row within probe_radius has been returned: widen */
 		so->has_lower = true;
 		so->lower = make_key(so->probe_radius, 0, 0) | KEY_TID_MASK;
-		plan_knn_stage(so, next_stage_radius(&so->meta, so->probe_radius));
+		plan_knn_stage(so, next_stage_radius(&so->meta.layout, so->probe_radius));
 		return;
 	}
 	if (so->source != SRC_NULLS && scan->numberOfKeys == 0)

@@ -20,11 +20,11 @@
 #include "utils/rel.h"
 
 /*
- * Removes dead entries from the chain starting at primary. Returns the entries kept and adds the
- * removed ones to *removed.
+ * Removes dead entries from the chain of segment sv starting at primary. Returns the entries kept
+ * and adds the removed ones to *removed.
  */
 static int64
-vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
+vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 			 IndexBulkDeleteCallback callback, void *callback_state, int64 *removed,
 			 BufferAccessStrategy strategy)
 {
@@ -46,7 +46,7 @@ vacuum_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 		int			i;
 		int			ndead = 0;
 
-		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
 		n = ndd_page_nentries(page, &f);
 		/* a first look without changing anything: most pages have nothing to remove */
 		for (i = 0; i < n; i++)
@@ -119,7 +119,7 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 {
 	Relation	index = info->index;
 	NddMetaPageData meta = *ndd_get_meta(index);
-	NddMetaPageData seg;
+	NddSegView	seg;
 	int64		kept = 0;
 	int64		removed = 0;
 	int			s;
@@ -136,7 +136,7 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	for (s = 0; s < meta.nsegments; s++)
 	{
 		ndd_segment_view(&meta, s, &seg);
-		for (t = 0; t < seg.ntables; t++)
+		for (t = 0; t < meta.layout.ntables; t++)
 		{
 			for (p = 0; p < seg.npages; p++)
 			{
@@ -154,7 +154,8 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			}
 		}
 	}
-	kept += vacuum_chain(index, &meta, meta.null_start, callback, callback_state, &removed,
+	/* NULL-chain entries are bare TIDs: the last segment's view reads them as well as any */
+	kept += vacuum_chain(index, &seg, meta.null_start, callback, callback_state, &removed,
 						 info->strategy);
 
 	stats->num_pages = RelationGetNumberOfBlocks(index);
@@ -164,9 +165,9 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	return stats;
 }
 
-/* Counts the entries of a chain without changing it. */
+/* Counts the entries of a chain of segment sv without changing it. */
 static int64
-count_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
+count_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 			BufferAccessStrategy strategy)
 {
 	NddChain	chain;
@@ -178,7 +179,7 @@ count_chain(Relation index, const NddMetaPageData *meta, BlockNumber primary,
 	{
 		NddFormat	f;
 
-		ndd_page_format(page, meta->delta_bits, meta->bits == 128, &f);
+		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
 		n += ndd_page_nentries(page, &f);
 	}
 	ndd_chain_end(&chain);
@@ -191,7 +192,7 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	Relation	index = info->index;
 	NddMetaPageData meta;
-	NddMetaPageData seg;
+	NddSegView	seg;
 	int64		n = 0;
 	int			s;
 	uint32		p;
@@ -212,7 +213,7 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 			n += count_chain(index, &seg, ndd_primary_block(&seg, 0, p), info->strategy);
 		}
 	}
-	n += count_chain(index, &meta, meta.null_start, info->strategy);
+	n += count_chain(index, &seg, meta.null_start, info->strategy);	/* bare TIDs: any view */
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	stats->num_index_tuples = (double) n;
 	stats->estimated_count = false;
