@@ -198,14 +198,28 @@ typedef struct NddEntry
  * lock), the other pages one at a time, in chain order, in the same mode. cur is the page being
  * looked at (== first on the first page); callers that change a page register cur (or first)
  * in their generic WAL record.
+ *
+ * The walk trusts nothing it reads (README.index.md, "Damaged pages"): before it locks a page it
+ * refuses a link to the metapage or to the first page of any chain (locking one could wait
+ * forever on this walk's own bucket lock or on another walker's) and detects a chain that loops
+ * back on itself; after it locks a page it checks the page's kind, entry format and entry area.
+ * Any of these raises ERRCODE_INDEX_CORRUPTED, so a damaged index gives an error, never a crash,
+ * a hang or a read outside the page.
  */
 typedef struct NddChain
 {
 	Relation	index;
+	const NddSegView *sv;		/* the segment (its page map, delta width and metapage copy) */
 	BufferAccessStrategy strategy;	/* NULL: the default */
 	int			mode;			/* BUFFER_LOCK_SHARE or BUFFER_LOCK_EXCLUSIVE */
+	bool		nulls;			/* the NULL chain (its first page is the metapage's null_start) */
 	Buffer		first;			/* the chain's first page: the bucket lock */
 	Buffer		cur;			/* the current page, InvalidBuffer past the end */
+	NddFormat	f;				/* the entry format of cur, checked */
+	/* Brent's cycle detection over the blocks visited: a loop is found within two laps */
+	BlockNumber mark;
+	uint32		power;
+	uint32		steps;
 } NddChain;
 
 /* ---- nddhandler.c ---- */
@@ -216,6 +230,9 @@ extern char *ndd_buildphasename(int64 phasenum);
 /* ---- nddpage.c ---- */
 extern NddMetaPage ndd_get_meta(Relation index);
 extern NddMetaPage ndd_read_meta(Relation index, bool current_only);
+extern const char *ndd_meta_problem(Relation index, const NddMetaPageData *meta,
+									BlockNumber nblocks);
+extern void ndd_corrupt(Relation index, const char *what, BlockNumber blkno) pg_attribute_noreturn();
 extern int	ndd_index_bits(Relation index);
 extern void ndd_fingerprint_words(Datum value, int bits, uint64 words[2]);
 extern int	ndd_bits_for(uint64 x);
@@ -224,7 +241,6 @@ extern void ndd_format_for(int delta_bits, bool wide, int block_bits, int offset
 						   NddFormat *f);
 extern int	ndd_format_capacity(const NddFormat *f);
 extern void ndd_page_init(Page page, uint8 kind, const NddFormat *f);
-extern void ndd_page_format(Page page, int delta_bits, bool wide, NddFormat *f);
 extern int	ndd_page_nentries(Page page, const NddFormat *f);
 extern bool ndd_page_has_room(Page page, const NddFormat *f);
 extern bool ndd_format_fits(const NddFormat *f, BlockNumber block, OffsetNumber offset);
@@ -233,8 +249,8 @@ extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 
 extern Buffer ndd_new_buffer(Relation index);
 extern void ndd_segment_view(const NddMetaPageData *meta, int s, NddSegView *view);
 extern BlockNumber ndd_primary_block(const NddSegView *sv, int table, uint32 page);
-extern Page ndd_chain_begin(NddChain *c, Relation index, BlockNumber first, int mode,
-							BufferAccessStrategy strategy);
+extern Page ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber first,
+							int mode, BufferAccessStrategy strategy);
 extern Page ndd_chain_goto(NddChain *c, BlockNumber blkno);
 extern Page ndd_chain_next(NddChain *c);
 extern void ndd_chain_end(NddChain *c);

@@ -15,9 +15,10 @@
  * run its owner's code with the caller's rights.
  *
  * What is checked, raising ERRCODE_INDEX_CORRUPTED on the first failure:
- *  - the metapage (magic, version; the layout and every segment: check_meta) and every page of
- *    every chain of every segment: its kind, its entry format, pd_lower, no block reached twice
- *    (no cycles or cross-linked chains);
+ *  - the metapage (magic, version; the layout and every segment: ndd_meta_problem, which every
+ *    metapage read applies) and every page of every chain of every segment: its kind, its entry
+ *    format, pd_lower (which every chain walk checks: NddChain), no block reached twice (no
+ *    cycles or cross-linked chains);
  *  - every entry sits in the right bucket (its permuted head lies in its primary page's range)
  *    and names a heap TID that can exist (a block of the heap, an offset a heap page can have);
  *  - the heap against the index, through one MVCC snapshot registered before the index is read
@@ -130,16 +131,6 @@ heap_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 	}
 }
 
-/* Raises the corruption error. */
-static void
-corrupt(Relation index, const char *what, BlockNumber blkno)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("ndd index \"%s\" is corrupted: %s (block %u)",
-					RelationGetRelationName(index), what, blkno)));
-}
-
 /*
  * Marks blkno visited; an index block reached twice means a cycle or cross-linked chains. Blocks
  * past the end known so far are looked up again: concurrent inserts extend the index.
@@ -152,13 +143,13 @@ visit_block(NddCheckState *cs, BlockNumber blkno)
 		BlockNumber nblocks = RelationGetNumberOfBlocks(cs->index);
 
 		if (blkno >= nblocks)
-			corrupt(cs->index, "a chain links past the end of the index", blkno);
+			ndd_corrupt(cs->index, "a chain links past the end of the index", blkno);
 		cs->seen = repalloc_huge(cs->seen, sizeof(bool) * (Size) nblocks);
 		memset(cs->seen + cs->seen_size, 0, sizeof(bool) * (Size) (nblocks - cs->seen_size));
 		cs->seen_size = nblocks;
 	}
 	if (cs->seen[blkno])
-		corrupt(cs->index, "a page is reached twice", blkno);
+		ndd_corrupt(cs->index, "a page is reached twice", blkno);
 	cs->seen[blkno] = true;
 }
 
@@ -185,45 +176,23 @@ check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 	while (blkno != InvalidBlockNumber)
 	{
 		Page		page;
-		NddPageOpaque opaque;
 		NddFormat	f;
 		int			n;
 		int			i;
-		uint8		want = t < 0 ? NDD_PAGE_NULLS : (npages == 0 ? NDD_PAGE_PRIMARY : NDD_PAGE_OVERFLOW);
 
 		CHECK_FOR_INTERRUPTS();
 		visit_block(cs, blkno);
 
-		/* visit_block has vetted blkno (in the relation, not seen before) before it is read */
-		page = npages == 0 ? ndd_chain_begin(&chain, index, blkno, BUFFER_LOCK_SHARE, NULL) :
+		/*
+		 * visit_block has vetted blkno (in the relation, not seen before) before it is read; the
+		 * walk checks the page's kind, entry format and entry area (NddChain).
+		 */
+		page = npages == 0 ? ndd_chain_begin(&chain, index, sv, blkno, BUFFER_LOCK_SHARE, NULL) :
 			ndd_chain_goto(&chain, blkno);
-		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)))
-			corrupt(index, "a chain page is not initialized", blkno);
-		opaque = NddPageGetOpaque(page);
-		if (opaque->kind != want)
-			corrupt(index, "a chain page has the wrong kind", blkno);
 		if (npages == 0)
-			hint = opaque->insert_at;
+			hint = NddPageGetOpaque(page)->insert_at;
 		hint_found |= blkno == hint;
-		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
-		if (t < 0)
-		{
-			if (f.entry_bytes != NDD_NULL_ENTRY_BYTES)
-				corrupt(index, "a NULL-chain page has the wrong entry size", blkno);
-		}
-		else
-		{
-			NddFormat	expect;
-
-			ndd_format_for(sv->delta_bits, sv->wide, f.block_bits, f.offset_bits, &expect);
-			if (f.block_bits < 1 || f.block_bits > 32 || f.offset_bits < 1 || f.offset_bits > 16 ||
-				expect.entry_bytes != f.entry_bytes)
-				corrupt(index, "a page has an invalid entry format", blkno);
-		}
-		if (((PageHeader) page)->pd_lower < MAXALIGN(SizeOfPageHeaderData) ||
-			((PageHeader) page)->pd_lower > BLCKSZ - MAXALIGN(sizeof(NddPageOpaqueData)) ||
-			(((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData)) % f.entry_bytes != 0)
-			corrupt(index, "a page's entry area is malformed", blkno);
+		f = chain.f;
 		n = ndd_page_nentries(page, &f);
 		for (i = 0; i < n; i++)
 		{
@@ -232,7 +201,7 @@ check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 			ndd_entry_decode((char *) page + MAXALIGN(SizeOfPageHeaderData) + i * f.entry_bytes,
 							 &f, low, &e);
 			if (e.offset == InvalidOffsetNumber || e.offset > MaxHeapTuplesPerPage)
-				corrupt(index, "an entry has an invalid heap TID", blkno);
+				ndd_corrupt(index, "an entry has an invalid heap TID", blkno);
 			if (t < 0)
 				put_record(cs, e.block, e.offset, true, 0, 0, NULL_SOURCE);
 			else
@@ -241,18 +210,18 @@ check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 				uint64		fp[2];
 
 				if (e.head < low || e.head > high)
-					corrupt(index, "an entry is in the wrong bucket", blkno);
+					ndd_corrupt(index, "an entry is in the wrong bucket", blkno);
 				ndd_layout_unpermute(&meta->layout, t, perm, fp);
 				put_record(cs, e.block, e.offset, false, fp[0], sv->wide ? fp[1] : 0, t);
 			}
 		}
-		blkno = opaque->next;
+		blkno = NddPageGetOpaque(page)->next;
 		npages++;
 	}
 	ndd_chain_end(&chain);
 	/* inserts start at the hint: one naming a page of another chain would send entries there */
 	if (hint != InvalidBlockNumber && !hint_found)
-		corrupt(index, "a chain's insert hint names a page outside the chain", first);
+		ndd_corrupt(index, "a chain's insert hint names a page outside the chain", first);
 	return npages;
 }
 
@@ -365,58 +334,6 @@ judge_tid(Relation index, int ntables, BlockNumber heap_blocks, CheckRecord *rec
 	}
 }
 
-/*
- * Checks what the metapage says against itself and the relation of nblocks blocks, before any
- * chain is read from it:
- *  - the layout is the one ndd_layout_make makes of its own (bits, radius, nblocks), for the
- *    indexed column's width: so its tables, blocks and keys, which place every entry, are sound;
- *  - 1..NDD_MAX_SEGMENTS segments, each with at least one primary page per table, lying in the
- *    relation after the metapage: segment 0's tables where table_start says (its start unused,
- *    0), a later segment's primaries contiguous from its start;
- *  - the NULL chain's first page and the growth step's reserved range (pending) in the relation.
- */
-static void
-check_meta(Relation index, const NddMetaPageData *meta, BlockNumber nblocks)
-{
-	const NddLayout *layout = &meta->layout;
-	NddLayout	expect;
-	int			s;
-	int			t;
-
-	memset(&expect, 0, sizeof(expect));
-	if (layout->bits != ndd_index_bits(index) ||
-		ndd_layout_make(layout->bits, layout->radius, layout->nblocks, &expect) != NDD_OK ||
-		memcmp(&expect, layout, sizeof(expect)) != 0 ||
-		meta->null_start < 1 || meta->null_start >= nblocks)
-		corrupt(index, "the metapage describes an impossible shape", NDD_METAPAGE_BLKNO);
-	if (meta->nsegments < 1 || meta->nsegments > NDD_MAX_SEGMENTS)
-		corrupt(index, "the metapage has an impossible number of segments", NDD_METAPAGE_BLKNO);
-	for (s = 0; s < meta->nsegments; s++)
-	{
-		const NddSegment *seg = &meta->seg[s];
-		bool		ok = seg->npages >= 1;
-
-		if (s == 0)
-		{
-			ok &= seg->start == 0;
-			for (t = 0; t < layout->ntables; t++)
-				ok &= meta->table_start[t] >= 1 &&
-					(uint64) meta->table_start[t] + seg->npages <= nblocks;
-		}
-		else
-			ok &= seg->start >= 1 &&
-				(uint64) seg->start + (uint64) layout->ntables * seg->npages <= nblocks;
-		if (!ok)
-			corrupt(index, psprintf("the metapage describes an impossible segment %d", s),
-					NDD_METAPAGE_BLKNO);
-	}
-	/* a growth step's reserved range lies within the relation (reserved before it is recorded) */
-	if (meta->pending.npages > 0 &&
-		(meta->pending.start < 1 ||
-		 (uint64) meta->pending.start + (uint64) layout->ntables * meta->pending.npages > nblocks))
-		corrupt(index, "the metapage describes an impossible reserved range", NDD_METAPAGE_BLKNO);
-}
-
 /* Checks one ndd index of a table both already locked; returns the line that says what was checked. */
 static char *
 check_one_index(Relation heap, Relation index)
@@ -476,11 +393,11 @@ check_one_index(Relation heap, Relation index)
 
 	memset(&cs, 0, sizeof(cs));
 	cs.index = index;
+	/* the read checks the metapage (ndd_meta_problem) against the relation's size */
 	meta = *ndd_get_meta(index);
 	ntables = meta.layout.ntables;
 	cs.bits = meta.layout.bits;
 	cs.seen_size = RelationGetNumberOfBlocks(index);
-	check_meta(index, &meta, cs.seen_size);
 	cs.seen = palloc_extended(sizeof(bool) * (Size) cs.seen_size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	cs.seen[NDD_METAPAGE_BLKNO] = true;
 	/* no chain may reach the reserved range: mark it seen (Invariant 4 of README.index.md) */

@@ -55,17 +55,6 @@ new_page_format(const NddSegView *sv, bool nulls, BlockNumber block, OffsetNumbe
 		data_page_format(sv->meta, sv->delta_bits, block, offset, nf);
 }
 
-/* A chain's insert hint names a page that cannot be part of the chain. */
-static void
-ndd_insert_hint_corrupted(Relation index, BlockNumber primary, BlockNumber hint)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("ndd index \"%s\" is corrupted: the chain at block %u names block %u as its insert page",
-					RelationGetRelationName(index), primary, hint),
-			 errhint("REINDEX the index.")));
-}
-
 /*
  * Appends one entry to the chain of segment sv starting at primary. delta/tail are the entry's
  * fingerprint fields (unused on the NULL chain). The search for room starts at the chain's insert_at page
@@ -86,27 +75,22 @@ ndd_chain_append(Relation index, const NddSegView *sv, BlockNumber primary, bool
 	NddFormat	f;
 	bool		linked = false;
 
-	page = ndd_chain_begin(&chain, index, primary, BUFFER_LOCK_EXCLUSIVE, NULL);
+	page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_EXCLUSIVE, NULL);
 	start = NddPageGetOpaque(page)->insert_at;
 	if (start != InvalidBlockNumber && start != primary)
 	{
 		/*
-		 * The primary's exclusive lock is the bucket lock: lock the chain page it names. A hint that
-		 * cannot name a page of this chain (damage) must not send the entry elsewhere.
+		 * The primary's exclusive lock is the bucket lock: lock the chain page it names (the walk
+		 * checks that it lies in the index and is a later page of a chain of this chain's kind).
 		 */
-		if (start >= RelationGetNumberOfBlocks(index))
-			ndd_insert_hint_corrupted(index, primary, start);
 		page = ndd_chain_goto(&chain, start);
-		if (PageIsNew(page) ||
-			NddPageGetOpaque(page)->kind != (nulls ? NDD_PAGE_NULLS : NDD_PAGE_OVERFLOW))
-			ndd_insert_hint_corrupted(index, primary, start);
 	}
 	for (;;)
 	{
 		Buffer		cur = chain.cur;
 		Buffer		pbuf = chain.first;
 
-		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
+		f = chain.f;
 		if (f.entry_bytes > 0 && ndd_page_has_room(page, &f) && ndd_format_fits(&f, block, offset))
 		{
 			BlockNumber here = BufferGetBlockNumber(cur);

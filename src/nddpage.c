@@ -84,9 +84,22 @@ ndd_get_meta(Relation index)
 }
 
 /*
- * ndd_get_meta, except that an index of another on-disk version returns NULL instead of raising
- * the REINDEX error when current_only is false. The planner uses that: an error there would make
- * every query on the table fail, while only the index's own scans need to.
+ * The backend's copy of an index's metapage (rd_amcache), and whether that exact copy passed
+ * ndd_meta_problem: the check needs the relation's size (a system call), so it runs only when
+ * the metapage changed since the last read, not at every scan.
+ */
+typedef struct NddMetaCache
+{
+	NddMetaPageData meta;		/* first: rd_amcache is used as an NddMetaPage */
+	bool		checked;
+	BlockNumber nblocks;		/* the relation's size when last read (it only grows) */
+} NddMetaCache;
+
+/*
+ * ndd_get_meta, except that an index of another on-disk version, or one whose metapage describes
+ * an impossible index, returns NULL instead of raising the error when current_only is false. The
+ * planner uses that: an error there would make every query on the table fail, while only the
+ * index's own scans need to.
  */
 NddMetaPage
 ndd_read_meta(Relation index, bool current_only)
@@ -94,15 +107,18 @@ ndd_read_meta(Relation index, bool current_only)
 	Buffer		buf;
 	Page		page;
 	NddMetaPage meta;
+	NddMetaCache *cache;
+	const char *problem;
 
 	if (index->rd_amcache == NULL)
-		index->rd_amcache = MemoryContextAlloc(index->rd_indexcxt, sizeof(NddMetaPageData));
+		index->rd_amcache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(NddMetaCache));
+	cache = (NddMetaCache *) index->rd_amcache;
 	buf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	meta = NddPageGetMeta(page);
-	if (PageIsNew(page) || NddPageGetOpaque(page)->kind != NDD_PAGE_META ||
-		meta->magic != NDD_MAGIC)
+	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
+		NddPageGetOpaque(page)->kind != NDD_PAGE_META || meta->magic != NDD_MAGIC)
 	{
 		UnlockReleaseBuffer(buf);
 		ereport(ERROR,
@@ -122,9 +138,91 @@ ndd_read_meta(Relation index, bool current_only)
 						RelationGetRelationName(index), version, NDD_VERSION),
 				 errhint("REINDEX the index.")));
 	}
-	memcpy(index->rd_amcache, meta, sizeof(NddMetaPageData));
+	if (cache->checked && memcmp(&cache->meta, meta, sizeof(NddMetaPageData)) == 0)
+	{
+		UnlockReleaseBuffer(buf);
+		return &cache->meta;
+	}
+	cache->checked = false;
+	memcpy(&cache->meta, meta, sizeof(NddMetaPageData));
 	UnlockReleaseBuffer(buf);
-	return (NddMetaPage) index->rd_amcache;
+
+	/*
+	 * Everything that reads pages through the metapage (page maps, block arithmetic, the layout's
+	 * permutations) may rely on it from here on. The relation's size is read after the copy: a
+	 * segment's blocks exist before the metapage names them (README.index.md, "Growth").
+	 */
+	cache->nblocks = RelationGetNumberOfBlocks(index);
+	problem = ndd_meta_problem(index, &cache->meta, cache->nblocks);
+	if (problem != NULL)
+	{
+		if (!current_only)
+			return NULL;
+		ndd_corrupt(index, problem, NDD_METAPAGE_BLKNO);
+	}
+	cache->checked = true;
+	return &cache->meta;
+}
+
+/*
+ * What is impossible about the metapage meta of an index of nblocks blocks, or NULL: the layout
+ * must be the one its width, k and blocks make, for the column's width; the heap field widths
+ * new pages start from must be ones an entry can hold; the NULL chain's first page, every segment (segment 0's tables included) and a growth step's reserved range must lie
+ * in the relation. Used by every metapage read and by ndd_index_check.
+ */
+const char *
+ndd_meta_problem(Relation index, const NddMetaPageData *meta, BlockNumber nblocks)
+{
+	const NddLayout *layout = &meta->layout;
+	NddLayout	expect;
+	int			s;
+	int			t;
+
+	memset(&expect, 0, sizeof(expect));
+	if (layout->bits != ndd_index_bits(index) ||
+		ndd_layout_make(layout->bits, layout->radius, layout->nblocks, &expect) != NDD_OK ||
+		memcmp(&expect, layout, sizeof(expect)) != 0 ||
+		meta->null_start < 1 || meta->null_start >= nblocks ||
+		meta->block_bits < 1 || meta->block_bits > 32 ||
+		meta->offset_bits < 1 || meta->offset_bits > 16)
+		return "the metapage describes an impossible shape";
+	if (meta->nsegments < 1 || meta->nsegments > NDD_MAX_SEGMENTS)
+		return "the metapage has an impossible number of segments";
+	for (s = 0; s < meta->nsegments; s++)
+	{
+		const NddSegment *seg = &meta->seg[s];
+		bool		ok = seg->npages >= 1;
+
+		if (s == 0)
+		{
+			ok &= seg->start == 0;
+			for (t = 0; t < layout->ntables; t++)
+				ok &= meta->table_start[t] >= 1 &&
+					(uint64) meta->table_start[t] + seg->npages <= nblocks;
+		}
+		else
+			ok &= seg->start >= 1 &&
+				(uint64) seg->start + (uint64) layout->ntables * seg->npages <= nblocks;
+		if (!ok)
+			return psprintf("the metapage describes an impossible segment %d", s);
+	}
+	/* a growth step's reserved range lies within the relation (reserved before it is recorded) */
+	if (meta->pending.npages > 0 &&
+		(meta->pending.start < 1 ||
+		 (uint64) meta->pending.start + (uint64) layout->ntables * meta->pending.npages > nblocks))
+		return "the metapage describes an impossible reserved range";
+	return NULL;
+}
+
+/* Raises the error for a damaged index: what is wrong, and at which block. */
+void
+ndd_corrupt(Relation index, const char *what, BlockNumber blkno)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("ndd index \"%s\" is corrupted: %s (block %u)",
+					RelationGetRelationName(index), what, blkno),
+			 errhint("REINDEX the index; ndd_index_check tells what else is damaged.")));
 }
 
 /*
@@ -195,8 +293,11 @@ ndd_page_init(Page page, uint8 kind, const NddFormat *f)
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData);
 }
 
-/* Reads the entry format of a page (delta_bits and wide come from its segment: NddSegView). */
-void
+/*
+ * Reads the entry format of a page (delta_bits and wide come from its segment: NddSegView).
+ * Only chain walks read pages, and they check what this returns (ndd_chain_check_page).
+ */
+static void
 ndd_page_format(Page page, int delta_bits, bool wide, NddFormat *f)
 {
 	NddPageOpaque opaque = NddPageGetOpaque(page);
@@ -272,32 +373,147 @@ ndd_new_buffer(Relation index)
 
 /* ---- chain walks (NddChain, nddam.h) ---- */
 
-/* Locks the chain's first page (the bucket lock) and returns it as the current page. */
+/*
+ * Is blkno the first page of a chain of the index whose metapage copy is meta: a primary page of
+ * some segment, or the NULL chain's first page? Such a page is some walker's bucket lock, so no
+ * chain may link to it (README.index.md, "Damaged pages").
+ */
+static bool
+ndd_is_chain_start(const NddMetaPageData *meta, BlockNumber blkno)
+{
+	int			s;
+	int			t;
+
+	if (blkno == meta->null_start)
+		return true;
+	for (t = 0; t < meta->layout.ntables; t++)
+		if (blkno >= meta->table_start[t] && blkno - meta->table_start[t] < meta->seg[0].npages)
+			return true;
+	for (s = 1; s < meta->nsegments; s++)
+		if (blkno >= meta->seg[s].start &&
+			blkno - meta->seg[s].start < (uint64) meta->layout.ntables * meta->seg[s].npages)
+			return true;
+	return false;
+}
+
+/*
+ * The index's size in blocks, as last read, or read again when blkno lies beyond it (inserts
+ * extend the index): the system call is made only when a link points past the size last seen.
+ */
+static BlockNumber
+ndd_known_nblocks(Relation index, BlockNumber blkno)
+{
+	NddMetaCache *cache = (NddMetaCache *) index->rd_amcache;
+	BlockNumber nblocks;
+
+	if (cache != NULL && blkno < cache->nblocks)
+		return cache->nblocks;
+	nblocks = RelationGetNumberOfBlocks(index);
+	if (cache != NULL)
+		cache->nblocks = nblocks;
+	return nblocks;
+}
+
+/*
+ * Checks the page the walk has just locked: initialized as an ndd page of the kind its place in
+ * the chain calls for, with an entry format the decoder can read for this segment and an entry
+ * area inside the page; sets c->f to its format. Entries are decoded with 16-byte loads and
+ * shifts by the format's widths, so a width out of range or a pd_lower past the special space
+ * would read outside the page or shift by more than the word: they are errors here instead.
+ */
+static Page
+ndd_chain_check_page(NddChain *c)
+{
+	Page		page = BufferGetPage(c->cur);
+	BlockNumber blkno = BufferGetBlockNumber(c->cur);
+	NddPageOpaque opaque;
+	NddFormat  *f = &c->f;
+	uint8		want;
+	int			used;
+
+	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)))
+		ndd_corrupt(c->index, "a chain page is not initialized", blkno);
+	opaque = NddPageGetOpaque(page);
+	want = c->nulls ? NDD_PAGE_NULLS : c->cur == c->first ? NDD_PAGE_PRIMARY : NDD_PAGE_OVERFLOW;
+	if (opaque->kind != want)
+		ndd_corrupt(c->index, "a chain page has the wrong kind", blkno);
+	if (c->nulls)
+	{
+		ndd_page_format(page, 0, false, f);
+		if (f->entry_bytes != NDD_NULL_ENTRY_BYTES || f->block_bits != NDD_NULL_BLOCK_BITS ||
+			f->offset_bits != NDD_NULL_OFFSET_BITS)
+			ndd_corrupt(c->index, "a NULL-chain page has the wrong entry size", blkno);
+	}
+	else
+	{
+		NddFormat	expect;
+
+		ndd_page_format(page, c->sv->delta_bits, c->sv->wide, f);
+		if (f->block_bits < 1 || f->block_bits > 32 || f->offset_bits < 1 || f->offset_bits > 16)
+			ndd_corrupt(c->index, "a page has an invalid entry format", blkno);
+		ndd_format_for(c->sv->delta_bits, c->sv->wide, f->block_bits, f->offset_bits, &expect);
+		if (expect.entry_bytes != f->entry_bytes)
+			ndd_corrupt(c->index, "a page has an invalid entry format", blkno);
+	}
+	used = (int) ((PageHeader) page)->pd_lower - (int) MAXALIGN(SizeOfPageHeaderData);
+	if (used < 0 || ((PageHeader) page)->pd_lower > BLCKSZ - MAXALIGN(sizeof(NddPageOpaqueData)) ||
+		used % f->entry_bytes != 0)
+		ndd_corrupt(c->index, "a page's entry area is malformed", blkno);
+	return page;
+}
+
+/*
+ * Locks the chain's first page (the bucket lock) and returns it as the current page, checked.
+ * sv is the segment whose page map placed the chain (any segment for the NULL chain).
+ */
 Page
-ndd_chain_begin(NddChain *c, Relation index, BlockNumber first, int mode,
+ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber first, int mode,
 				BufferAccessStrategy strategy)
 {
 	c->index = index;
+	c->sv = sv;
 	c->strategy = strategy;
 	c->mode = mode;
+	c->nulls = first == sv->meta->null_start;
+	c->mark = first;
+	c->power = 1;
+	c->steps = 0;
 	c->first = ReadBufferExtended(index, MAIN_FORKNUM, first, RBM_NORMAL, strategy);
 	LockBuffer(c->first, mode);
 	c->cur = c->first;
-	return BufferGetPage(c->first);
+	return ndd_chain_check_page(c);
 }
 
 /*
  * Moves to page blkno of the chain (the next page, or the page an insert hint names), releasing
- * the current page unless it is the first, whose lock is kept to the end of the walk.
+ * the current page unless it is the first, whose lock is kept to the end of the walk. Refuses,
+ * before locking anything, a link to the metapage or to any chain's first page and a link back
+ * to a page this walk has passed.
  */
 Page
 ndd_chain_goto(NddChain *c, BlockNumber blkno)
 {
+	if (blkno == NDD_METAPAGE_BLKNO || ndd_is_chain_start(c->sv->meta, blkno))
+		ndd_corrupt(c->index, "a chain links to the first page of a chain or to the metapage",
+					BufferGetBlockNumber(c->cur));
+	if (blkno == c->mark)
+		ndd_corrupt(c->index, "a chain links back to one of its own pages",
+					BufferGetBlockNumber(c->cur));
+	if (blkno >= ndd_known_nblocks(c->index, blkno))
+		ndd_corrupt(c->index, "a chain links past the end of the index",
+					BufferGetBlockNumber(c->cur));
+	/* Brent: the mark moves to the current block at every power of two */
+	if (++c->steps == c->power)
+	{
+		c->mark = blkno;
+		c->power *= 2;
+		c->steps = 0;
+	}
 	if (BufferIsValid(c->cur) && c->cur != c->first)
 		UnlockReleaseBuffer(c->cur);
 	c->cur = ReadBufferExtended(c->index, MAIN_FORKNUM, blkno, RBM_NORMAL, c->strategy);
 	LockBuffer(c->cur, c->mode);
-	return BufferGetPage(c->cur);
+	return ndd_chain_check_page(c);
 }
 
 /* Moves to the current page's successor; NULL at the chain's end. */

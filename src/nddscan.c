@@ -414,15 +414,14 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 	int64		found = 0;
 	const uint64 *ord = (so->order && t >= 0) ? so->order->perm[t] : NULL;
 
-	for (page = ndd_chain_begin(&chain, index, blkno, BUFFER_LOCK_SHARE, NULL); page != NULL;
+	for (page = ndd_chain_begin(&chain, index, sv, blkno, BUFFER_LOCK_SHARE, NULL); page != NULL;
 		 page = ndd_chain_next(&chain))
 	{
-		NddFormat	f;
+		const NddFormat f = chain.f;
 		int			n;
 		int			i;
 		const char *ptr;
 
-		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
 		n = ndd_page_nentries(page, &f);
 		ptr = (const char *) page + MAXALIGN(SizeOfPageHeaderData);
 		for (i = 0; i < n; i++, ptr += f.entry_bytes)
@@ -454,6 +453,9 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 						continue;
 				}
 			}
+			/* a match is handed to the executor: its TID must be one a heap page can hold */
+			if (e.offset == InvalidOffsetNumber || e.offset > MaxHeapTuplesPerPage)
+				ndd_corrupt(index, "an entry has an invalid heap TID", BufferGetBlockNumber(chain.cur));
 			found++;
 			if (tbm)
 			{

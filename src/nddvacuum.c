@@ -38,15 +38,14 @@ vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 	 * The primary's exclusive lock is the bucket lock: no reader is inside the chain. No
 	 * vacuum_delay_point during the walk: it would sleep holding that lock.
 	 */
-	for (page = ndd_chain_begin(&chain, index, primary, BUFFER_LOCK_EXCLUSIVE, strategy);
+	for (page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_EXCLUSIVE, strategy);
 		 page != NULL; page = ndd_chain_next(&chain))
 	{
-		NddFormat	f;
+		const NddFormat f = chain.f;
 		int			n;
 		int			i;
 		int			ndead = 0;
 
-		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
 		n = ndd_page_nentries(page, &f);
 		/* a first look without changing anything: most pages have nothing to remove */
 		for (i = 0; i < n; i++)
@@ -174,14 +173,9 @@ count_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 	Page		page;
 	int64		n = 0;
 
-	for (page = ndd_chain_begin(&chain, index, primary, BUFFER_LOCK_SHARE, strategy);
+	for (page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_SHARE, strategy);
 		 page != NULL; page = ndd_chain_next(&chain))
-	{
-		NddFormat	f;
-
-		ndd_page_format(page, sv->delta_bits, sv->wide, &f);
-		n += ndd_page_nentries(page, &f);
-	}
+		n += ndd_page_nentries(page, &chain.f);
 	ndd_chain_end(&chain);
 	return n;
 }

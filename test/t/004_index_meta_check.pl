@@ -3,7 +3,7 @@
 # of the stopped cluster is damaged one field at a time (segment 0's page count, start and table
 # placement, a later segment's start, the layout, the NULL chain's first page, the segment count)
 # and each damage must be reported as corruption (XX002) naming what is wrong, never a crash or an
-# "ok". The field offsets are those of NddMetaPageData in src/nddam.h (on-disk version 5); the test
+# "ok", by the check and by an insert (every metapage read checks it). The field offsets are those of NddMetaPageData in src/nddam.h (on-disk version 5); the test
 # first checks them against what ndd_index_check reports of the intact index. Run by
 # scripts/test.sh.
 use strict;
@@ -14,6 +14,7 @@ use Test::More;
 
 # byte offsets in block 0: the 24-byte page header, then NddMetaPageData
 my $OFF_VERSION     = 24 + 4;
+my $OFF_BLOCK_BITS  = 24 + 8;
 my $OFF_NULL_START  = 24 + 16;
 my $OFF_KEY_BITS    = 24 + 48 + 336;    # layout.key_bits[0]
 my $OFF_TABLE_START = 24 + 448;         # table_start[t], 4 bytes each
@@ -49,6 +50,7 @@ sub u32 { return unpack('V', substr($meta, $_[0], 4)); }
 # the offsets are right: what they read agrees with the check's report of the intact index
 is(u32($OFF_VERSION), 5, 'on-disk version 5');
 is(u32($OFF_NSEGMENTS), $nseg, 'nsegments is where the test reads it');
+ok(u32($OFF_BLOCK_BITS) >= 1 && u32($OFF_BLOCK_BITS) <= 32, 'block_bits is where the test reads it');
 my $sum = 0;
 $sum += u32($OFF_SEG + 12 * $_) for 0 .. $nseg - 1;
 is($sum, $primaries, 'seg[s].npages are where the test reads them');
@@ -72,6 +74,12 @@ sub damaged
 	isnt($ret, 0, "$name: the check fails");
 	like($err, qr/XX002: ndd index "t_fp" is corrupted: \Q$what\E \(block 0\)/,
 		"$name: it reports \"$what\"");
+	# every metapage read makes the same check: an insert reports it too, before using the shape
+	($ret, $out, $err) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nINSERT INTO t VALUES (-1, '0123456789abcdef')");
+	isnt($ret, 0, "$name: an insert fails");
+	like($err, qr/XX002: ndd index "t_fp" is corrupted: \Q$what\E \(block 0\)/,
+		"$name: the insert reports \"$what\"");
 	$node->stop;
 }
 
@@ -93,6 +101,8 @@ damaged('the NULL chain past the end', $OFF_NULL_START, pack('V', $nblocks),
 	'the metapage describes an impossible shape');
 damaged('no segments', $OFF_NSEGMENTS, pack('V', 0),
 	'the metapage has an impossible number of segments');
+damaged('a 40-bit heap block field for new pages', $OFF_BLOCK_BITS, pack('V', 40),
+	'the metapage describes an impossible shape');
 
 # intact again: the check passes
 seek($fh, 0, 0) or die;
