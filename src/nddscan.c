@@ -422,23 +422,39 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 		int			i;
 		const char *ptr;
 
+		/*
+		 * The hot loop of every scan (a KNN pass reads every entry of a table): the fingerprint
+		 * is tested first, straight from the entry's bits, and the TID is decoded only for the
+		 * few entries that pass. Entries further than the pass's current top-n bound (keys above
+		 * upper are dropped anyway) are skipped before building a key.
+		 */
+		int			tid_bits = f.offset_bits + f.block_bits;
+		uint64		delta_mask = ndd_mask(f.delta_bits);
+		bool		wide = f.wide;
+
 		n = ndd_page_nentries(page, &f);
 		ptr = (const char *) page + MAXALIGN(SizeOfPageHeaderData);
 		for (i = 0; i < n; i++, ptr += f.entry_bytes)
 		{
+			unsigned __int128 v = ndd_entry_bits(ptr);
 			NddEntry	e;
 			int			b;
 			int			dist = 0;
 			bool		ok = true;
 
-			ndd_entry_decode(ptr, &f, low, &e);
 			if (t >= 0)
 			{
+				uint64		head = low + ((uint64) (v >> tid_bits) & delta_mask);
+				uint64		tail = 0;
+
+				if (wide)
+					memcpy(&tail, ptr + f.entry_bytes - 8, 8);
 				for (b = 0; b < so->nballs; b++)
 				{
 					const uint64 *c = so->balls[b].perm[t];
 
-					if (ndd_popcount64(e.head ^ c[0]) + ndd_popcount64(e.tail ^ c[1]) > so->radius[b])
+					if (ndd_popcount64(head ^ c[0]) + (wide ? ndd_popcount64(tail ^ c[1]) : 0) >
+						so->radius[b])
 					{
 						ok = false;
 						break;
@@ -448,11 +464,14 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 					continue;
 				if (ord)
 				{
-					dist = ndd_popcount64(e.head ^ ord[0]) + ndd_popcount64(e.tail ^ ord[1]);
-					if (so->max_dist >= 0 && dist > so->max_dist)
+					dist = ndd_popcount64(head ^ ord[0]) + (wide ? ndd_popcount64(tail ^ ord[1]) : 0);
+					if ((so->max_dist >= 0 && dist > so->max_dist) ||
+						(tbm == NULL && (uint64) dist > (so->upper >> 48)))
 						continue;
 				}
 			}
+			e.offset = (OffsetNumber) ((uint64) v & ndd_mask(f.offset_bits));
+			e.block = (BlockNumber) ((uint64) (v >> f.offset_bits) & ndd_mask(f.block_bits));
 			/* a match is handed to the executor: its TID must be one a heap page can hold */
 			if (e.offset == InvalidOffsetNumber || e.offset > MaxHeapTuplesPerPage)
 				ndd_corrupt(index, "an entry has an invalid heap TID", BufferGetBlockNumber(chain.cur));
