@@ -3,7 +3,9 @@
 # fp128 <= 18) through USING ndd against a sequential scan (+ sort), on the same rows in the same
 # run, for random queries (no near neighbour) and planted ones (an original whose 1..3-bit copies
 # are in the table). Prints the median server execution time (EXPLAIN ANALYZE, TIMING OFF) over
-# the queries and the ratio. A benchmark: no thresholds.
+# the queries and the ratio. Both sides are measured in memory: the table and its index are loaded
+# into shared buffers (pg_prewarm) before each group of queries, since every random query reads
+# other index pages and a cold page costs a read from the OS either way. A benchmark: no thresholds.
 #
 #   bench/index_knn.sh [rows]           default 1000000; starts its own throwaway cluster
 #   NDD_NO_INSTALL=1                    use the installed extension as it is
@@ -14,13 +16,14 @@ cd "$NDD_ROOT"
 N=${1:-1000000}
 Q=${NDD_KNN_QUERIES:-20}
 ndd_bench_install
-ndd_start_cluster "shared_buffers=2GB" "max_wal_size=4GB" "maintenance_work_mem=512MB" "max_parallel_workers_per_gather=0"
+ndd_start_cluster "shared_buffers=4GB" "max_wal_size=4GB" "maintenance_work_mem=512MB" "max_parallel_workers_per_gather=0"
 trap ndd_stop_cluster EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $N rows, $Q queries of each kind"
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
 
 $PSQL <<SQL
 CREATE EXTENSION ndd;
+CREATE EXTENSION pg_prewarm;
 CREATE TABLE k64 (id int, fp simhash64);
 INSERT INTO k64 SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, ($N * 99) / 100) g;
 -- planted: 1..2-bit copies of every 97th row
@@ -57,6 +60,7 @@ echo "index: $($PSQL -c "SELECT pg_size_pretty(pg_relation_size('k64_fp')) || ' 
 printf '%-34s %-8s %12s %12s %8s\n' query kind ndd_ms scan_ms ratio
 run() { # label, table, query table, type, SQL with :q
 	local kind i s
+	$PSQL -c "SELECT pg_prewarm('$2') + pg_prewarm('${2}_fp')" >/dev/null
 	for kind in random planted; do
 		i=$($PSQL -c "SELECT round(med_ms(\$s\$$5\$s\$, '$3', '$kind', false)::numeric, 3)")
 		s=$($PSQL -c "SELECT round(med_ms(\$s\$$5\$s\$, '$3', '$kind', true)::numeric, 3)")
