@@ -56,6 +56,88 @@ new_page_format(const NddSegView *sv, bool nulls, BlockNumber block, OffsetNumbe
 }
 
 /*
+ * Appends to out (len bytes used) the generic WAL delta fragment that sets the length bytes of
+ * page at offset to what they hold now; returns the new length.
+ */
+static int
+ndd_delta_fragment(char *out, int len, Page page, int offset, int length)
+{
+	uint16		o = (uint16) offset;
+	uint16		l = (uint16) length;
+
+	memcpy(out + len, &o, sizeof(o));
+	memcpy(out + len + sizeof(o), &l, sizeof(l));
+	memcpy(out + len + 2 * sizeof(uint16), (char *) page + offset, length);
+	return len + 2 * sizeof(uint16) + length;
+}
+
+/*
+ * The generic WAL record of an append, written directly: one entry added to the page of cur and,
+ * when hint is valid (the chain's first page), that page's insert_at set to cur. Both buffers are
+ * exclusively locked by the caller.
+ *
+ * An append is most of an insert's work, and GenericXLogStart/RegisterBuffer/Finish cost far more
+ * than the change: a 64 kB state allocated per record, two copies of every page and a byte-by-byte
+ * comparison of every page's used area to find what changed. Here the change is known: the entry's
+ * bytes and pd_lower on one page, insert_at on the other. The record is exactly what
+ * GenericXLogFinish would write for it (RM_GENERIC_ID; per block, REGBUF_STANDARD and a delta of
+ * fragments {uint16 offset, uint16 length, bytes}, the format generic_xlog.c reads back in
+ * generic_redo), so replay, standbys and wal_consistency_checking = 'generic' treat it as any
+ * other generic record (test/t/001_wal.pl compares a standby that replays it). As in
+ * GenericXLogFinish, the bytes between pd_lower and pd_upper are zero on the page (redo zeroes
+ * them): the entry is written into that zeroed area and pd_lower moved past it.
+ */
+static void
+ndd_append_logged(Relation index, Buffer cur, Buffer hint, const NddFormat *f, uint64 delta,
+				  uint64 tail, BlockNumber block, OffsetNumber offset)
+{
+	Page		page = BufferGetPage(cur);
+	uint16		at = ((PageHeader) page)->pd_lower;
+	BlockNumber here = BufferGetBlockNumber(cur);
+	/* two fragments on cur (pd_lower, the entry), one on hint (insert_at) */
+	char		cur_delta[2 * 2 * sizeof(uint16) + sizeof(uint16) + 32];
+	char		hint_delta[2 * sizeof(uint16) + sizeof(BlockNumber)];
+	int			cur_len = 0;
+
+	Assert(f->entry_bytes <= 32);
+	START_CRIT_SECTION();
+	ndd_page_append(page, f, delta, tail, block, offset);
+	MarkBufferDirty(cur);
+	if (BufferIsValid(hint))
+	{
+		NddPageGetOpaque(BufferGetPage(hint))->insert_at = here;
+		MarkBufferDirty(hint);
+	}
+	if (RelationNeedsWAL(index))
+	{
+		XLogRecPtr	recptr;
+
+		cur_len = ndd_delta_fragment(cur_delta, cur_len, page, offsetof(PageHeaderData, pd_lower),
+									 sizeof(uint16));
+		cur_len = ndd_delta_fragment(cur_delta, cur_len, page, at, f->entry_bytes);
+		XLogBeginInsert();
+		XLogRegisterBuffer(0, cur, REGBUF_STANDARD);
+		XLogRegisterBufData(0, cur_delta, cur_len);
+		if (BufferIsValid(hint))
+		{
+			Page		hpage = BufferGetPage(hint);
+			int			hint_len;
+
+			hint_len = ndd_delta_fragment(hint_delta, 0, hpage,
+										  (char *) &NddPageGetOpaque(hpage)->insert_at - (char *) hpage,
+										  sizeof(BlockNumber));
+			XLogRegisterBuffer(1, hint, REGBUF_STANDARD);
+			XLogRegisterBufData(1, hint_delta, hint_len);
+		}
+		recptr = XLogInsert(RM_GENERIC_ID, 0);
+		PageSetLSN(page, recptr);
+		if (BufferIsValid(hint))
+			PageSetLSN(BufferGetPage(hint), recptr);
+	}
+	END_CRIT_SECTION();
+}
+
+/*
  * Appends one entry to the chain of segment sv starting at primary. delta/tail are the entry's
  * fingerprint fields (unused on the NULL chain). The search for room starts at the chain's insert_at page
  * (README.index.md, "Inserts"): the entry goes to the first page from there with room and a format
@@ -96,13 +178,9 @@ ndd_chain_append(Relation index, const NddSegView *sv, BlockNumber primary, bool
 			BlockNumber here = BufferGetBlockNumber(cur);
 			BlockNumber was = NddPageGetOpaque(BufferGetPage(pbuf))->insert_at;
 
-			state = GenericXLogStart(index);
-			page = GenericXLogRegisterBuffer(state, cur, 0);
-			ndd_page_append(page, &f, delta, tail, block, offset);
 			/* the walk starts at insert_at and never comes back to the primary */
-			if (cur != pbuf && was != here)
-				NddPageGetOpaque(GenericXLogRegisterBuffer(state, pbuf, 0))->insert_at = here;
-			GenericXLogFinish(state);
+			ndd_append_logged(index, cur, cur != pbuf && was != here ? pbuf : InvalidBuffer,
+							  &f, delta, tail, block, offset);
 			break;
 		}
 		if (NddPageGetOpaque(page)->next == InvalidBlockNumber)
