@@ -313,21 +313,41 @@ ndd_mask(int n)
 	return n >= 64 ? ~UINT64CONST(0) : ((UINT64CONST(1) << n) - 1);
 }
 
+/* The head of an entry whose bit string is v, on a page of format f whose heads start at low. */
+static inline uint64
+ndd_entry_head(unsigned __int128 v, const NddFormat *f, uint64 low)
+{
+	return low + ((uint64) (v >> (f->offset_bits + f->block_bits)) & ndd_mask(f->delta_bits));
+}
+
+/* The tail of the entry at p (fp128: its last 8 bytes), 0 for simhash64. */
+static inline uint64
+ndd_entry_tail(const char *p, const NddFormat *f)
+{
+	uint64		tail = 0;
+
+	if (f->wide)
+		memcpy(&tail, p + f->entry_bytes - 8, 8);
+	return tail;
+}
+
+/* The heap TID of an entry whose bit string is v, on a page of format f. */
+static inline void
+ndd_entry_tid(unsigned __int128 v, const NddFormat *f, BlockNumber *block, OffsetNumber *offset)
+{
+	*offset = (OffsetNumber) ((uint64) v & ndd_mask(f->offset_bits));
+	*block = (BlockNumber) ((uint64) (v >> f->offset_bits) & ndd_mask(f->block_bits));
+}
+
 /* Decodes the entry at p of a page whose entries have format f and whose heads start at low. */
 static inline void
 ndd_entry_decode(const char *p, const NddFormat *f, uint64 low, NddEntry *e)
 {
 	unsigned __int128 v = ndd_entry_bits(p);
 
-	e->offset = (OffsetNumber) ((uint64) v & ndd_mask(f->offset_bits));
-	v >>= f->offset_bits;
-	e->block = (BlockNumber) ((uint64) v & ndd_mask(f->block_bits));
-	v >>= f->block_bits;
-	e->head = low + ((uint64) v & ndd_mask(f->delta_bits));
-	if (f->wide)
-		memcpy(&e->tail, p + f->entry_bytes - 8, 8);
-	else
-		e->tail = 0;
+	ndd_entry_tid(v, f, &e->block, &e->offset);
+	e->head = ndd_entry_head(v, f, low);
+	e->tail = ndd_entry_tail(p, f);
 }
 
 #endif							/* NDDAM_H */

@@ -55,6 +55,9 @@ new_page_format(const NddSegView *sv, bool nulls, BlockNumber block, OffsetNumbe
 		data_page_format(sv->meta, sv->delta_bits, block, offset, nf);
 }
 
+/* A generic WAL delta fragment's header: uint16 offset, uint16 length (generic_xlog.c). */
+#define NDD_FRAGMENT_HEADER		(2 * sizeof(uint16))
+
 /*
  * Appends to out (len bytes used) the generic WAL delta fragment that sets the length bytes of
  * page at offset to what they hold now; returns the new length.
@@ -67,8 +70,8 @@ ndd_delta_fragment(char *out, int len, Page page, int offset, int length)
 
 	memcpy(out + len, &o, sizeof(o));
 	memcpy(out + len + sizeof(o), &l, sizeof(l));
-	memcpy(out + len + 2 * sizeof(uint16), (char *) page + offset, length);
-	return len + 2 * sizeof(uint16) + length;
+	memcpy(out + len + NDD_FRAGMENT_HEADER, (char *) page + offset, length);
+	return len + NDD_FRAGMENT_HEADER + length;
 }
 
 /*
@@ -94,9 +97,9 @@ ndd_append_logged(Relation index, Buffer cur, Buffer hint, const NddFormat *f, u
 	Page		page = BufferGetPage(cur);
 	uint16		at = ((PageHeader) page)->pd_lower;
 	BlockNumber here = BufferGetBlockNumber(cur);
-	/* two fragments on cur (pd_lower, the entry), one on hint (insert_at) */
-	char		cur_delta[2 * 2 * sizeof(uint16) + sizeof(uint16) + 32];
-	char		hint_delta[2 * sizeof(uint16) + sizeof(BlockNumber)];
+	/* two fragments on cur (pd_lower, the entry of at most 32 bytes), one on hint (insert_at) */
+	char		cur_delta[2 * NDD_FRAGMENT_HEADER + sizeof(uint16) + 32];
+	char		hint_delta[NDD_FRAGMENT_HEADER + sizeof(BlockNumber)];
 	int			cur_len = 0;
 
 	Assert(f->entry_bytes <= 32);
@@ -173,7 +176,7 @@ ndd_chain_append(Relation index, const NddSegView *sv, BlockNumber primary, bool
 		Buffer		pbuf = chain.first;
 
 		f = chain.f;
-		if (f.entry_bytes > 0 && ndd_page_has_room(page, &f) && ndd_format_fits(&f, block, offset))
+		if (ndd_page_has_room(page, &f) && ndd_format_fits(&f, block, offset))
 		{
 			BlockNumber here = BufferGetBlockNumber(cur);
 			BlockNumber was = NddPageGetOpaque(BufferGetPage(pbuf))->insert_at;

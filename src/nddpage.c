@@ -167,8 +167,9 @@ ndd_read_meta(Relation index, bool current_only)
 /*
  * What is impossible about the metapage meta of an index of nblocks blocks, or NULL: the layout
  * must be the one its width, k and blocks make, for the column's width; the heap field widths
- * new pages start from must be ones an entry can hold; the NULL chain's first page, every segment (segment 0's tables included) and a growth step's reserved range must lie
- * in the relation. Used by every metapage read and by ndd_index_check.
+ * new pages start from must be ones an entry can hold; the NULL chain's first page, every
+ * segment (segment 0's tables included) and a growth step's reserved range must lie in the
+ * relation. Used by every metapage read and by ndd_index_check.
  */
 const char *
 ndd_meta_problem(Relation index, const NddMetaPageData *meta, BlockNumber nblocks)

@@ -428,8 +428,6 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 		 * few entries that pass. Entries further than the pass's current top-n bound (keys above
 		 * upper are dropped anyway) are skipped before building a key.
 		 */
-		int			tid_bits = f.offset_bits + f.block_bits;
-		uint64		delta_mask = ndd_mask(f.delta_bits);
 		bool		wide = f.wide;
 
 		n = ndd_page_nentries(page, &f);
@@ -437,18 +435,17 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 		for (i = 0; i < n; i++, ptr += f.entry_bytes)
 		{
 			unsigned __int128 v = ndd_entry_bits(ptr);
-			NddEntry	e;
+			BlockNumber block;
+			OffsetNumber offset;
 			int			b;
 			int			dist = 0;
 			bool		ok = true;
 
 			if (t >= 0)
 			{
-				uint64		head = low + ((uint64) (v >> tid_bits) & delta_mask);
-				uint64		tail = 0;
+				uint64		head = ndd_entry_head(v, &f, low);
+				uint64		tail = ndd_entry_tail(ptr, &f);
 
-				if (wide)
-					memcpy(&tail, ptr + f.entry_bytes - 8, 8);
 				for (b = 0; b < so->nballs; b++)
 				{
 					const uint64 *c = so->balls[b].perm[t];
@@ -470,21 +467,20 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 						continue;
 				}
 			}
-			e.offset = (OffsetNumber) ((uint64) v & ndd_mask(f.offset_bits));
-			e.block = (BlockNumber) ((uint64) (v >> f.offset_bits) & ndd_mask(f.block_bits));
+			ndd_entry_tid(v, &f, &block, &offset);
 			/* a match is handed to the executor: its TID must be one a heap page can hold */
-			if (e.offset == InvalidOffsetNumber || e.offset > MaxHeapTuplesPerPage)
+			if (offset == InvalidOffsetNumber || offset > MaxHeapTuplesPerPage)
 				ndd_corrupt(index, "an entry has an invalid heap TID", BufferGetBlockNumber(chain.cur));
 			found++;
 			if (tbm)
 			{
 				ItemPointerData tid;
 
-				ItemPointerSet(&tid, e.block, e.offset);
+				ItemPointerSet(&tid, block, offset);
 				tbm_add_tuples(tbm, &tid, 1, false);
 			}
 			else
-				collect(so, make_key(dist, e.block, e.offset));
+				collect(so, make_key(dist, block, offset));
 		}
 	}
 	ndd_chain_end(&chain);

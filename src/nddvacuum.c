@@ -87,7 +87,7 @@ vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 		}
 		else
 			kept += n;
-		if (room == InvalidBlockNumber && f.entry_bytes > 0 && ndd_page_has_room(page, &f))
+		if (room == InvalidBlockNumber && ndd_page_has_room(page, &f))
 			room = BufferGetBlockNumber(chain.cur);
 		last = BufferGetBlockNumber(chain.cur);
 	}
