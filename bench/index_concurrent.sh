@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench/index_concurrent.sh: concurrent streaming into an ndd index made on the empty table. Four
 # pgbench clients each run "is there a near-duplicate (radius 3)? if not, insert" for random
-# fingerprints (one statement: INSERT ... WHERE NOT EXISTS), so the index grows by several
-# segments during the run. A watcher session records when a growth step is under way (the grower
-# holds a page lock on the index's metapage block, visible in pg_locks), polling every 10 ms.
+# fingerprints (one statement: INSERT ... WHERE NOT EXISTS), so the index's map expands several
+# times during the run. A watcher session records when an expansion or migration step is under way
+# (the backend doing it holds a page lock on the index's metapage block, visible in pg_locks),
+# polling every 10 ms.
 # Prints throughput, and the median and p99 latency of the transactions overall, of those that
 # overlapped a growth step, and of the others. Then the same stream into an index sized up front
 # (WITH (rows = ...): no growth step at all), as the baseline of the same cluster and load.
@@ -68,7 +69,7 @@ SQL
 	echo
 	echo "== $label"
 	grep -E '^tps' "$work/pgbench.out" | sed 's/ (without initial connection time)//'
-	echo "rows inserted: $($PSQL -c "SELECT count(*) FROM stream"); index: $($PSQL -c "SELECT coalesce(substring(ndd_index_check('stream_fp') from 'in ([0-9]+) segments'), '1') || ' segments, ' || pg_size_pretty(pg_relation_size('stream_fp'))")"
+	echo "rows inserted: $($PSQL -c "SELECT count(*) FROM stream"); index: $(ndd_index_shape stream_fp)"
 	# growth windows, then every transaction (log: client, no, latency us, script, end epoch s, end us)
 	sed -n 's/.*NOTICE:  \(start\|end\) \([0-9.]*\)/\1 \2/p' "$work/watch.out" >"$work/windows"
 	echo "growth steps seen by the watcher: $(grep -c '^start' "$work/windows" || true) ($(awk '$1 == "start" { s = $2 } $1 == "end" && s { printf "%s%.0f ms", sep, ($2 - s) * 1000; sep = ", "; s = 0 }' "$work/windows"))"

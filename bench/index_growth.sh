@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# bench/index_growth.sh: an ndd index made on an empty table and then loaded (it grows by appending
-# segments) against one built on the loaded table, on the same rows in the same run: load time,
-# segments, size, and radius-3 latency (pgbench -M prepared, one client, median), then the grown
+# bench/index_growth.sh: an ndd index made on an empty table and then loaded (its map expands and
+# migrates as the rows arrive) against one built on the loaded table, on the same rows in the same
+# run: load time, map generation, size, and radius-3 latency (pgbench -M prepared, one client,
+# median), then the grown
 # index after REINDEX. A benchmark: no thresholds.
 #
 #   bench/index_growth.sh [rows]        default 1000000; starts its own throwaway cluster
@@ -30,10 +31,6 @@ median_ms() { # table: median radius-3 latency of queries for random stored fing
 	cat "$d"/lat* | awk '{print $3/1000}' | sort -n | awk '{a[NR]=$1} END {printf "%.3f", a[int(NR*0.5)+1]}'
 	rm -rf "$f" "$d"
 }
-shape() { # index: segments and size
-	$PSQL -c "SELECT coalesce(substring(ndd_index_check('$1') from 'in ([0-9]+) segments') || ' segments', '1 segment')
-	          || ', ' || pg_size_pretty(pg_relation_size('$1'))"
-}
 
 $PSQL -c "CREATE EXTENSION ndd" -c "CREATE TABLE src AS SELECT g AS id, ('x' || md5(g::text))::bit(64)::bigint::simhash64 AS fp
 	FROM generate_series(1, $N) g"
@@ -45,7 +42,7 @@ build=$(seconds "CREATE INDEX built_fp ON built USING ndd (fp)")
 $PSQL -c "VACUUM ANALYZE grown" -c "VACUUM ANALYZE built"
 
 printf '%-44s %10s  %-26s %10s\n' "$N rows, k = 3" "load (s)" "index" "median ms"
-printf '%-44s %10s  %-26s %10s\n' "index made empty, then INSERT (grows)" "$load_grown" "$(shape grown_fp)" "$(median_ms grown)"
-printf '%-44s %10s  %-26s %10s\n' "INSERT, then CREATE INDEX ($build s)" "$load_built" "$(shape built_fp)" "$(median_ms built)"
+printf '%-44s %10s  %-26s %10s\n' "index made empty, then INSERT (grows)" "$load_grown" "$(ndd_index_shape grown_fp)" "$(median_ms grown)"
+printf '%-44s %10s  %-26s %10s\n' "INSERT, then CREATE INDEX ($build s)" "$load_built" "$(ndd_index_shape built_fp)" "$(median_ms built)"
 reindex=$(seconds "REINDEX INDEX grown_fp")
-printf '%-44s %10s  %-26s %10s\n' "the grown index after REINDEX ($reindex s)" "" "$(shape grown_fp)" "$(median_ms grown)"
+printf '%-44s %10s  %-26s %10s\n' "the grown index after REINDEX ($reindex s)" "" "$(ndd_index_shape grown_fp)" "$(median_ms grown)"

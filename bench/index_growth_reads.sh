@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench/index_growth_reads.sh: do scans wait for a growth step? One session loads N random rows
-# (batches of 20,000) into a table whose ndd index was made empty, so the index grows by several
-# segments, the last ones large; meanwhile two pgbench clients run radius-3 queries for random
-# fingerprints against it. A watcher session records when a growth step is under way (the grower
-# holds a page lock on the index's block 0, visible in pg_locks; polled every 10 ms). Prints the
+# (batches of 20,000) into a table whose ndd index was made empty, so the index's map expands and
+# migrates many times; meanwhile two pgbench clients run radius-3 queries for random fingerprints
+# against it. A watcher session records when an expansion or migration step is under way (the
+# backend doing it holds a page lock on the index's block 0, visible in pg_locks; polled every
+# 10 ms). Prints the
 # queries' median, p99 and max latency overall, while a step was under way, and otherwise.
 # A library whose growth step blocks scans shows it as a max near the longest step.
 # A benchmark: no thresholds.
@@ -65,7 +66,7 @@ $PSQL -c "INSERT INTO load_done DEFAULT VALUES"
 wait "$watcher" || true
 wait "$readers" || true
 
-echo "load: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s for $N rows; index: $($PSQL -c "SELECT coalesce(substring(ndd_index_check('t_fp') from 'in ([0-9]+) segments'), '1') || ' segments, ' || pg_size_pretty(pg_relation_size('t_fp'))")"
+echo "load: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s for $N rows; index: $(ndd_index_shape t_fp)"
 sed -n 's/.*NOTICE:  \(start\|end\) \([0-9.]*\)/\1 \2/p' "$work/watch.out" >"$work/windows"
 echo "growth steps seen by the watcher: $(grep -c '^start' "$work/windows" || true) ($(awk '$1 == "start" { s = $2 } $1 == "end" && s { printf "%s%.0f ms", sep, ($2 - s) * 1000; sep = ", "; s = 0 }' "$work/windows"))"
 cat "$work"/lat* | awk -v wf="$work/windows" -v t0="$t0" -v t1="$t1" '

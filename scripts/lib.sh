@@ -109,3 +109,10 @@ ndd_corpus_dir() {
 		(cd "$NDD_ROOT/../shared/corpus" && pwd)
 	fi
 }
+
+# For the benchmarks: the shape of an ndd index, "map generation G, SIZE" (the map's expansions
+# since the build, README.index.md "Growth"), read from ndd_index_check's report.
+ndd_index_shape() {
+	psql -X -q -At -v ON_ERROR_STOP=1 -c "SELECT 'map generation ' || coalesce(substring(ndd_index_check('$1') from 'map generation ([0-9]+)'), '1')
+		|| ', ' || pg_size_pretty(pg_relation_size('$1'))"
+}

@@ -31,8 +31,9 @@ CREATE CAST (simhash64 AS numeric) WITH FUNCTION simhash64_to_numeric(simhash64)
 CREATE CAST (numeric AS simhash64) WITH FUNCTION numeric_to_simhash64(numeric);
 
 ---------------------------------------------------------------------------------------------------
--- The ndd index's on-disk format is version 5 in 0.2.0 (a per-chain insert hint, a pending growth
--- range, each segment's shape stored once): the library refuses an index of an older format, so every ndd index of this database is
+-- The ndd index's on-disk format is version 6 in 0.2.0 (a per-chain insert hint, one map that
+-- expands in place with a free list, primary pages that carry their map's generation): the library
+-- refuses an index of an older format, so every ndd index of this database is
 -- rebuilt here, in the update's transaction (ACCESS EXCLUSIVE on each index while it is rebuilt).
 -- Other databases rebuild theirs when they run ALTER EXTENSION ndd UPDATE.
 ---------------------------------------------------------------------------------------------------

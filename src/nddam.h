@@ -21,15 +21,18 @@
 #include "nodes/pathnodes.h"
 #include "storage/buf.h"
 #include "storage/bufpage.h"
+#include "storage/lockdefs.h"
 
 #include "layout_api.h"
 
 /* ---- on-disk constants ---- */
 
 #define NDD_MAGIC			0x4E444431	/* "NDD1" */
-#define NDD_VERSION			5		/* 3: insert_at on the first page of every chain;
+#define NDD_VERSION			6		/* 3: insert_at on the first page of every chain;
 										 * 4: the growth step's reserved range (pending);
-										 * 5: each segment's shape only in seg[] */
+										 * 5: each segment's shape only in seg[];
+										 * 6: one map that expands in place (extents,
+										 * migration cursor, generations, free list) */
 #define NDD_METAPAGE_BLKNO	0
 
 /* page kinds, in the special space of every page */
@@ -37,6 +40,8 @@
 #define NDD_PAGE_PRIMARY	2		/* first page of a bucket: its block number is computable */
 #define NDD_PAGE_OVERFLOW	3		/* a later page of a bucket's chain */
 #define NDD_PAGE_NULLS		4		/* a page of the chain of NULL rows */
+#define NDD_PAGE_MOVED		5		/* a primary page of the previous map whose entries an
+										 * expansion has migrated (README.index.md, "Growth") */
 
 /* Strategy numbers of the operator classes. */
 #define NDD_STRATEGY_WITHIN		1	/* fp <@ hamming_ball */
@@ -61,6 +66,8 @@ typedef struct NddPageOpaqueData
 	uint8		entry_bytes;	/* size of one entry on this page */
 	uint8		block_bits;		/* width of the heap block field */
 	uint8		offset_bits;	/* width of the heap offset field */
+	uint32		generation;		/* primary and moved pages: the generation of the map the page
+								 * belongs to (README.index.md, "Growth"); 0 on other pages */
 } NddPageOpaqueData;
 
 typedef NddPageOpaqueData *NddPageOpaque;
@@ -92,33 +99,34 @@ typedef struct NddOptions
 #define NDD_MAX_ROWS_OPTION		1e9
 
 /*
- * A segment: one complete set of the layout's tables, with its own bucket count. The build makes
- * segment 0; when inserts have grown the last segment's chains to twice its primary pages, an
- * insert appends a new, larger segment (README.index.md, "Growth"). Later inserts go to the last
- * segment; scans read every segment. Where the primaries are: segment 0's, placed by the build
- * with each table's overflow pages after its primaries, at the metapage's table_start[t] (start
- * is 0, unused); a later segment's, contiguous: table t's page p is block start + t * npages + p.
- * The width of an entry's delta field follows from npages (ndd_page_delta_bits), so it is not
- * stored.
+ * The map: every table has npages primary pages, page q holding the heads h with
+ * ndd_page_of(h, npages) = q. Where page q of table t lives is given by the extent holding q: the
+ * build's extent 0 (pages [0, count)) puts table t's page q at table_start[t] + q, with each
+ * table's overflow pages after its primaries; every later extent, reserved by an expansion for the
+ * pages it adds, holds all tables' pages [first, first + count) contiguously: table t's page q is
+ * block start + t * count + (q - first). An expansion makes the map about a quarter larger and
+ * migrates the previous map's pages into it one at a time, from the last down; a page q of the
+ * new map that the previous map also had lives in the same block (README.index.md, "Growth").
  */
-typedef struct NddSegment
+typedef struct NddExtent
 {
-	uint32		npages;			/* primary pages per table */
-	BlockNumber start;			/* first primary block (segments after the first), else 0 */
-	uint32		grown_pages;	/* overflow pages linked by inserts into this segment */
-} NddSegment;
+	uint32		first;			/* the extent holds pages [first, first + count) of every table */
+	uint32		count;
+	BlockNumber start;			/* extent 0: 0 (its tables are at table_start) */
+} NddExtent;
 
-/* Segments an index can have: each new one is about three times the one before, so 32 is plenty. */
-#define NDD_MAX_SEGMENTS	32
+/* Extents an index can have: one per expansion, each about a quarter of the map. */
+#define NDD_MAX_EXTENTS		128
 
 /*
- * The metapage (block 0). The build writes it; afterwards only the growth step changes it (it
- * counts the overflow pages inserts link and appends segments), under the metapage's exclusive
- * lock and through generic WAL. Backends re-read it at every scan and insert.
+ * The metapage (block 0). The build writes it; afterwards inserts change it (counting the chains
+ * that overflow, expanding the map, advancing a migration, the free list), always under its
+ * exclusive lock, taken after any other page lock, and through generic WAL. Backends re-read it at
+ * every scan and insert.
  *
  * Each fact is stored once: the fingerprint width, the radius k, the block count and the number
- * of tables are the layout's (layout.bits, .radius, .nblocks, .ntables); each segment's shape is
- * its seg[s] (the code reads a segment through an NddSegView, never through the metapage).
+ * of tables are the layout's (layout.bits, .radius, .nblocks, .ntables); the map's shape is
+ * npages and the extents (the code reads it through NddSegView, never through the metapage).
  * magic and version stay the first two fields in every version: they are read before anything
  * else, to refuse an index of another version (test/t/003_old_version.pl rewrites version).
  */
@@ -131,7 +139,7 @@ typedef struct NddMetaPageData
 	BlockNumber null_start;		/* first page of the NULL chain */
 	/*
 	 * What the build was given and found, for the record (no code reads them: the reloptions can
-	 * change afterwards with ALTER INDEX SET, and segment 0's npages is what they produced).
+	 * change afterwards with ALTER INDEX SET, and the map's npages is what they produced).
 	 */
 	int32		opt_fillfactor;
 	double		opt_rows;
@@ -139,16 +147,21 @@ typedef struct NddMetaPageData
 	int64		build_nulls;	/* NULL rows indexed by the build */
 	NddLayout	layout;			/* made by ndd_layout_make from (bits, k, blocks), stored verbatim:
 								 * it says how the entries were permuted */
-	BlockNumber table_start[NDD_LAYOUT_MAX_TABLES];	/* segment 0: block of table t's page 0 */
-	int32		nsegments;		/* >= 1 */
-	NddSegment	seg[NDD_MAX_SEGMENTS];
-	/*
-	 * The blocks a growth step has reserved for the next segment and not yet published
-	 * (pending.npages = 0: none): a step that was cancelled or failed leaves them here, and the
-	 * next step initializes and publishes them instead of reserving more (README.index.md,
-	 * "Growth"). grown_pages is unused.
-	 */
-	NddSegment	pending;
+	BlockNumber table_start[NDD_LAYOUT_MAX_TABLES];	/* extent 0: block of table t's page 0 */
+	/* the map (README.index.md, "Growth") */
+	uint32		generation;		/* of the map; its primary pages carry it (>= 1) */
+	uint32		npages;			/* primary pages per table */
+	uint32		old_npages;		/* while an expansion migrates: the previous map's npages (its
+								 * generation is generation - 1); 0 otherwise */
+	uint32		cursor;			/* while migrating: the previous map's pages >= cursor have been
+								 * migrated into this one */
+	uint32		overflowed;		/* chains of this map that have linked an overflow page: what
+								 * makes the next expansion due */
+	int32		nextents;
+	NddExtent	ext[NDD_MAX_EXTENTS];
+	BlockNumber free_head;		/* the first free page (overflow pages of migrated chains, linked
+								 * by next), InvalidBlockNumber when none */
+	uint32		nfree;			/* pages in that list */
 } NddMetaPageData;
 
 typedef NddMetaPageData *NddMetaPage;
@@ -156,19 +169,33 @@ typedef NddMetaPageData *NddMetaPage;
 #define NddPageGetMeta(page) ((NddMetaPage) PageGetContents(page))
 
 /*
- * Segment s of an index, as the code that reads or writes its pages sees it (ndd_segment_view):
- * its page map (npages; ndd_primary_block) and entry format (delta_bits, wide). In memory only,
- * made from a copy of the metapage that must outlive the view (the layout, null_start and the
- * build's heap field widths are read through meta).
+ * One map of the index as the code that reads or writes its pages sees it (ndd_map_views): the
+ * current map, or while an expansion migrates, the previous map for the heads below the cursor
+ * and the current one for the rest. A view covers the heads [lo, hi] (pages first_page to
+ * last_page of its map); its page map (npages; ndd_primary_block), the generation its primary
+ * pages carry and its entry format (delta_bits, wide). In memory only, made from a copy of the
+ * metapage that must outlive the view (the layout, null_start and the build's heap field widths
+ * are read through meta).
  */
 typedef struct NddSegView
 {
 	const NddMetaPageData *meta;	/* the metapage copy the view was made from */
-	int			seg;			/* the segment's number */
-	uint32		npages;			/* primary pages per table: meta->seg[seg].npages */
+	uint32		generation;		/* of the map: its primary pages carry it */
+	uint32		npages;			/* primary pages per table of the map */
 	int			delta_bits;		/* width of an entry's head - page_low field: from npages */
 	bool		wide;			/* 128-bit fingerprints (meta->layout.bits == 128) */
+	uint64		lo;				/* the heads this view covers */
+	uint64		hi;
+	uint32		first_page;		/* ndd_page_of(lo), ndd_page_of(hi) */
+	uint32		last_page;
 } NddSegView;
+
+/* The views of one metapage copy: at most two (NddSegView). */
+typedef struct NddViews
+{
+	int			n;
+	NddSegView	v[2];
+} NddViews;
 
 /* The format of the entries of one page. */
 typedef struct NddFormat
@@ -209,18 +236,26 @@ typedef struct NddEntry
 typedef struct NddChain
 {
 	Relation	index;
-	const NddSegView *sv;		/* the segment (its page map, delta width and metapage copy) */
+	const NddSegView *sv;		/* the map view (its page map, delta width and metapage copy) */
 	BufferAccessStrategy strategy;	/* NULL: the default */
 	int			mode;			/* BUFFER_LOCK_SHARE or BUFFER_LOCK_EXCLUSIVE */
 	bool		nulls;			/* the NULL chain (its first page is the metapage's null_start) */
 	Buffer		first;			/* the chain's first page: the bucket lock */
 	Buffer		cur;			/* the current page, InvalidBuffer past the end */
 	NddFormat	f;				/* the entry format of cur, checked */
+	int			gone;			/* why ndd_chain_begin returned NULL: NDD_GONE_* */
 	/* Brent's cycle detection over the blocks visited: a loop is found within two laps */
 	BlockNumber mark;
 	uint32		power;
 	uint32		steps;
 } NddChain;
+
+/* Why a primary page is not the one the walk's map view expected (NddChain.gone). */
+#define NDD_GONE_NONE		0
+#define NDD_GONE_MOVED		1	/* a page of the previous map whose entries a migration has
+								 * moved to the current map (ndd_moved_pages says where) */
+#define NDD_GONE_STALE		2	/* anything else: the metapage copy is out of date, or the page
+								 * is damaged (ndd_stale_or_corrupt) */
 
 /* ---- nddhandler.c ---- */
 extern void ndd_init_reloptions(void);
@@ -246,14 +281,26 @@ extern bool ndd_page_has_room(Page page, const NddFormat *f);
 extern bool ndd_format_fits(const NddFormat *f, BlockNumber block, OffsetNumber offset);
 extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 							BlockNumber block, OffsetNumber offset);
+extern void ndd_primary_init(Page page, uint32 generation, const NddFormat *f);
 extern Buffer ndd_new_buffer(Relation index);
-extern void ndd_segment_view(const NddMetaPageData *meta, int s, NddSegView *view);
+extern void ndd_map_view(const NddMetaPageData *meta, bool previous, NddSegView *view);
+extern void ndd_map_views(const NddMetaPageData *meta, NddViews *views);
+extern const NddSegView *ndd_view_of(const NddViews *views, uint64 head);
+extern bool ndd_views_equal(const NddMetaPageData *a, const NddMetaPageData *b);
 extern BlockNumber ndd_primary_block(const NddSegView *sv, int table, uint32 page);
 extern Page ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber first,
 							int mode, BufferAccessStrategy strategy);
+extern void ndd_stale_or_corrupt(Relation index, const NddMetaPageData *was, BlockNumber blkno);
+extern void ndd_settle_table(Relation index, const NddMetaPageData *meta, int t,
+							 NddMetaPageData *out);
+extern void ndd_moved_pages(const NddMetaPageData *meta, uint32 old_page, uint64 *lo, uint64 *hi,
+							uint32 *first, uint32 *last);
 extern Page ndd_chain_goto(NddChain *c, BlockNumber blkno);
 extern Page ndd_chain_next(NddChain *c);
 extern void ndd_chain_end(NddChain *c);
+/* Which entries ndd_chain_remove removes: the entry's bytes, its page's format and smallest head. */
+typedef bool (*NddEntryFilter) (const char *entry, const NddFormat *f, uint64 low, void *arg);
+extern int	ndd_chain_remove(Relation index, NddChain *c, uint64 low, NddEntryFilter drop, void *arg);
 
 /* ---- nddcost.c ---- */
 extern void ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
@@ -268,7 +315,23 @@ extern bool ndd_validate(Oid opclassoid);
 extern IndexBuildResult *ndd_build(Relation heap, Relation index, struct IndexInfo *indexInfo);
 extern void ndd_buildempty(Relation index);
 
+/* ---- nddgrow.c ---- */
+extern bool ndd_count_overflow(Relation index, uint32 generation, int chains);
+extern void ndd_grow_work(Relation index, BlockNumber heap_block);
+extern void ndd_growth_lock(Relation index, LOCKMODE mode);
+extern void ndd_growth_unlock(Relation index, LOCKMODE mode);
+
 /* ---- nddinsert.c ---- */
+/* what ndd_chain_append did */
+#define NDD_APPEND_DONE			0
+#define NDD_APPEND_GONE			1	/* the primary page is not of the view's map (NddChain.gone
+										 * in *gone): nothing appended */
+#define NDD_APPEND_OVERFLOWED	2	/* appended, and linked the chain's first overflow page */
+extern int	ndd_chain_append(Relation index, const NddSegView *sv, int table, uint32 page,
+							 const NddEntry *entries, int n, int *gone);
+extern int	ndd_append_fitting(Page page, const NddFormat *f, uint64 low, const NddEntry *e, int n);
+extern void ndd_data_page_format(const NddMetaPageData *meta, int delta_bits, BlockNumber block,
+								 OffsetNumber offset, NddFormat *f);
 extern bool ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 					   Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
 					   struct IndexInfo *indexInfo);

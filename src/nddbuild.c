@@ -190,9 +190,19 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 		npages = Min(npages, (double) (MaxBlockNumber / 2) / meta->layout.ntables);
 		npages = Max(npages, 1.0);
 	}
-	/* the build makes segment 0; ndd_place_tables places its tables (table_start) */
-	meta->nsegments = 1;
-	meta->seg[0].npages = (uint32) npages;
+	/*
+	 * The build makes the map's first generation, one extent; ndd_place_tables places its tables
+	 * (table_start).
+	 */
+	meta->generation = 1;
+	meta->npages = (uint32) npages;
+	meta->old_npages = meta->cursor = meta->overflowed = 0;
+	meta->nextents = 1;
+	meta->ext[0].first = 0;
+	meta->ext[0].count = (uint32) npages;
+	meta->ext[0].start = 0;
+	meta->free_head = InvalidBlockNumber;
+	meta->nfree = 0;
 }
 
 /* Pages a bucket of cnt entries occupies: its primary and ceil(cnt / cap) - 1 overflow pages. */
@@ -202,7 +212,7 @@ chain_pages(uint32 cnt, int cap)
 	return cnt <= (uint32) cap ? 1 : (cnt + cap - 1) / cap;
 }
 
-/* One pass over the spool: counts[t * npages + p] = entries of table t's bucket p of segment 0. */
+/* One pass over the spool: counts[t * npages + p] = entries of table t's bucket p of the map. */
 static uint32 *
 ndd_count_buckets(NddBuildState *bs, const NddSegView *sv)
 {
@@ -332,7 +342,10 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 				{
 					Page		page = (Page) (images + (Size) (img + j) * BLCKSZ);
 
-					ndd_page_init(page, j == 0 ? NDD_PAGE_PRIMARY : NDD_PAGE_OVERFLOW, &f);
+					if (j == 0)
+						ndd_primary_init(page, sv->meta->generation, &f);
+					else
+						ndd_page_init(page, NDD_PAGE_OVERFLOW, &f);
 					if (j + 1 < n)
 						NddPageGetOpaque(page)->next = ovf_base + novf + j;
 				}
@@ -385,7 +398,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 
 			MemoryContextSwitchTo(oldcxt);
 			Assert(p1 == p0 + 1);
-			ndd_page_init(cur, NDD_PAGE_PRIMARY, &f);
+			ndd_primary_init(cur, sv->meta->generation, &f);
 			if (n > 1)
 				NddPageGetOpaque(cur)->next = ovf_base + novf;
 			spool_rewind(bs);
@@ -486,7 +499,7 @@ ndd_write_meta(NddWriter *w, const NddMetaPageData *meta)
 }
 
 /*
- * Lays out segment 0's tables after the metapage from the bucket counts (NULL when every bucket
+ * Lays out the map's tables (extent 0) after the metapage from the bucket counts (NULL when every bucket
  * is empty): fills table_start and null_start, returns the overflow pages of each table in novf.
  */
 static void
@@ -498,7 +511,7 @@ ndd_place_tables(NddMetaPageData *meta, const uint32 *counts, BlockNumber *novf)
 	BlockNumber next = NDD_METAPAGE_BLKNO + 1;
 	int			t;
 
-	ndd_segment_view(meta, 0, &sv);
+	ndd_map_view(meta, false, &sv);
 	ndd_format_for(sv.delta_bits, sv.wide, meta->block_bits, meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
 	for (t = 0; t < meta->layout.ntables; t++)
@@ -550,7 +563,7 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	ndd_plan_shape(index, bs.bits, (double) bs.nrows, bs.max_block, bs.max_offset, &meta);
 	meta.build_rows = bs.nrows;
 	meta.build_nulls = bs.nnulls;
-	ndd_segment_view(&meta, 0, &seg0);
+	ndd_map_view(&meta, false, &seg0);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, NDD_BUILD_PHASE_WRITE);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, bs.nrows * meta.layout.ntables);
@@ -608,7 +621,7 @@ ndd_buildempty(Relation index)
 
 	ndd_plan_shape(index, ndd_index_bits(index), 0, 0, 0, &meta);
 	ndd_place_tables(&meta, NULL, novf);
-	ndd_segment_view(&meta, 0, &seg0);
+	ndd_map_view(&meta, false, &seg0);
 	ndd_format_for(seg0.delta_bits, seg0.wide, meta.block_bits, meta.offset_bits, &f);
 
 	w.index = index;
@@ -619,7 +632,7 @@ ndd_buildempty(Relation index)
 	for (t = 0; t < meta.layout.ntables; t++)
 		for (p = 0; p < seg0.npages; p++)
 		{
-			ndd_page_init((Page) buf.data, NDD_PAGE_PRIMARY, &f);
+			ndd_primary_init((Page) buf.data, meta.generation, &f);
 			ndd_write_page(&w, (Page) buf.data, ndd_primary_block(&seg0, t, p));
 		}
 	ndd_page_init((Page) buf.data, NDD_PAGE_NULLS, &nf);

@@ -15,15 +15,16 @@
  * run its owner's code with the caller's rights.
  *
  * What is checked, raising ERRCODE_INDEX_CORRUPTED on the first failure:
- *  - the metapage (magic, version; the layout and every segment: ndd_meta_problem, which every
- *    metapage read applies) and every page of every chain of every segment: its kind, its entry
- *    format, pd_lower (which every chain walk checks: NddChain), no block reached twice (no
- *    cycles or cross-linked chains);
+ *  - the metapage (magic, version; the layout and the map: ndd_meta_problem, which every
+ *    metapage read applies), every page of every chain of the map (of both maps while an
+ *    expansion migrates): its kind, its entry format, pd_lower (which every chain walk checks:
+ *    NddChain), and the free list: no block reached twice (no cycles, no cross-linked chains, no
+ *    free page in use);
  *  - every entry sits in the right bucket (its permuted head lies in its primary page's range)
  *    and names a heap TID that can exist (a block of the heap, an offset a heap page can have);
  *  - the heap against the index, through one MVCC snapshot registered before the index is read
  *    (amcheck's heapallindexed): every row visible to it has exactly one entry with its
- *    fingerprint in every table (of one segment), or one entry in the NULL chain when its
+ *    fingerprint in every table, or one entry in the NULL chain when its
  *    fingerprint is NULL, under its HOT chain's root TID; and no entry under that TID says
  *    anything else. Entries whose TID holds no row the snapshot sees belong to rows deleted and
  *    not yet vacuumed (also after a VACUUM that skipped index cleanup), to aborted inserts or to
@@ -87,6 +88,7 @@ typedef struct NddCheckState
 	int64		heap_rows;		/* visible rows with a fingerprint */
 	int64		heap_nulls;		/* visible rows whose fingerprint is NULL */
 	bool	   *seen;			/* index blocks visited */
+	int64		leftovers;		/* copies an interrupted migration left (check_chain) */
 	BlockNumber seen_size;
 } NddCheckState;
 
@@ -154,9 +156,11 @@ visit_block(NddCheckState *cs, BlockNumber blkno)
 }
 
 /*
- * Walks one chain (segment sv's table t's bucket p; t < 0: the NULL chain), checking its pages and
- * sorting its entries. The primary page stays share-locked for the whole walk: it is the bucket's
- * lock (README.index.md, "Locking"), so the chain is seen as of one moment. Returns its page count.
+ * Walks one chain (map view sv's table t's bucket p; t < 0: the NULL chain), checking its pages
+ * and sorting its entries. The primary page stays share-locked for the whole walk: it is the
+ * bucket's lock (README.index.md, "Locking"), so the chain is seen as of one moment. Entries
+ * whose heads the view does not hold are copies an interrupted migration left (the next attempt
+ * removes them): counted in cs->leftovers, not sorted. Returns its page count.
  */
 static int
 check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
@@ -189,6 +193,8 @@ check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 		 */
 		page = npages == 0 ? ndd_chain_begin(&chain, index, sv, blkno, BUFFER_LOCK_SHARE, NULL) :
 			ndd_chain_goto(&chain, blkno);
+		if (page == NULL)
+			ndd_corrupt(index, "a primary page belongs to another map than the metapage says", blkno);
 		if (npages == 0)
 			hint = NddPageGetOpaque(page)->insert_at;
 		hint_found |= blkno == hint;
@@ -211,6 +217,11 @@ check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 
 				if (e.head < low || e.head > high)
 					ndd_corrupt(index, "an entry is in the wrong bucket", blkno);
+				if (e.head < sv->lo)
+				{
+					cs->leftovers++;
+					continue;
+				}
 				ndd_layout_unpermute(&meta->layout, t, perm, fp);
 				put_record(cs, e.block, e.offset, false, fp[0], sv->wide ? fp[1] : 0, t);
 			}
@@ -334,12 +345,60 @@ judge_tid(Relation index, int ntables, BlockNumber heap_blocks, CheckRecord *rec
 	}
 }
 
+/*
+ * Walks the free list (README.index.md, "Growth"): each page once, reached by no chain, as many
+ * as the metapage counts. Returns the count.
+ */
+static int64
+check_free_list(NddCheckState *cs, const NddMetaPageData *meta)
+{
+	BlockNumber blkno = meta->free_head;
+	int64		n = 0;
+
+	while (blkno != InvalidBlockNumber)
+	{
+		Buffer		buf;
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		visit_block(cs, blkno);
+		buf = ReadBuffer(cs->index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
+			NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
+		{
+			UnlockReleaseBuffer(buf);
+			ndd_corrupt(cs->index, "a page of the free list is not a freed overflow page", blkno);
+		}
+		blkno = NddPageGetOpaque(page)->next;
+		UnlockReleaseBuffer(buf);
+		n++;
+	}
+	if (n != meta->nfree)
+		ndd_corrupt(cs->index, psprintf("the free list has " INT64_FORMAT " pages, the metapage says %u",
+										n, meta->nfree), NDD_METAPAGE_BLKNO);
+	return n;
+}
+
+/* What the check's line says of the map: its generation, a migration under way. */
+static const char *
+map_state(const NddMetaPageData *meta, int64 leftovers)
+{
+	if (meta->old_npages == 0)
+		return meta->generation > 1 ? psprintf(" (map generation %u)", meta->generation) : "";
+	return psprintf(" (map generation %u, migrating from %u pages: %u to go%s)",
+					meta->generation, meta->old_npages, meta->cursor,
+					leftovers > 0 ? psprintf(", " INT64_FORMAT " copies an interrupted step left", leftovers) : "");
+}
+
 /* Checks one ndd index of a table both already locked; returns the line that says what was checked. */
 static char *
 check_one_index(Relation heap, Relation index)
 {
 	NddMetaPageData meta;
-	NddSegView	seg;
+	NddMetaPageData settled;
+	NddViews	views;
 	NddCheckState cs;
 	CheckResult res = {0, 0, 0};
 	IndexInfo  *indexInfo;
@@ -353,12 +412,12 @@ check_one_index(Relation heap, Relation index)
 	BlockNumber heap_blocks;
 	int64		chain_pages = 0;
 	int64		primaries = 0;
+	int64		free_pages;
 	CheckRecord *recs;
 	int			nrecs = 0;
 	int			maxrecs = 64;
 	int			ntables;
-	int			s;
-	BlockNumber b;
+	int			v;
 	int			t;
 	uint32		p;
 	int			i;
@@ -393,16 +452,17 @@ check_one_index(Relation heap, Relation index)
 
 	memset(&cs, 0, sizeof(cs));
 	cs.index = index;
-	/* the read checks the metapage (ndd_meta_problem) against the relation's size */
+	/*
+	 * No expansion or migration changes the map while the index is read (inserts go on); the
+	 * read checks the metapage (ndd_meta_problem) against the relation's size.
+	 */
+	ndd_growth_lock(index, ShareLock);
 	meta = *ndd_get_meta(index);
 	ntables = meta.layout.ntables;
 	cs.bits = meta.layout.bits;
 	cs.seen_size = RelationGetNumberOfBlocks(index);
 	cs.seen = palloc_extended(sizeof(bool) * (Size) cs.seen_size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	cs.seen[NDD_METAPAGE_BLKNO] = true;
-	/* no chain may reach the reserved range: mark it seen (Invariant 4 of README.index.md) */
-	for (b = 0; b < (BlockNumber) ntables * meta.pending.npages; b++)
-		cs.seen[meta.pending.start + b] = true;
 
 	desc = CreateTemplateTupleDesc(CHECK_NATTS);
 	for (i = 0; i < CHECK_NATTS; i++)
@@ -417,16 +477,21 @@ check_one_index(Relation heap, Relation index)
 	cs.sort = tuplesort_begin_heap(desc, CHECK_NATTS, attnums, ops, colls, nullsfirst,
 								   maintenance_work_mem, NULL, TUPLESORT_NONE);
 
-	/* the index's side: every table of every segment, then the NULL chain */
+	/* the index's side: every table of the map (both maps while migrating), the NULL chain */
 	for (t = 0; t < ntables; t++)
-		for (s = 0; s < meta.nsegments; s++)
+	{
+		ndd_settle_table(index, &meta, t, &settled);
+		ndd_map_views(&settled, &views);
+		for (v = 0; v < views.n; v++)
 		{
-			ndd_segment_view(&meta, s, &seg);
-			for (p = 0; p < seg.npages; p++)
-				chain_pages += check_chain(&cs, &seg, t, p);
-			primaries += seg.npages;
+			for (p = views.v[v].first_page; p <= views.v[v].last_page; p++)
+				chain_pages += check_chain(&cs, &views.v[v], t, p);
+			primaries += views.v[v].last_page - views.v[v].first_page + 1;
 		}
-	chain_pages += check_chain(&cs, &seg, -1, 0);	/* bare TIDs: any segment's view reads them */
+	}
+	chain_pages += check_chain(&cs, &views.v[0], -1, 0);	/* bare TIDs: any view reads them */
+	free_pages = check_free_list(&cs, &meta);
+	ndd_growth_unlock(index, ShareLock);
 
 	/* the heap's side: the rows the snapshot sees, under their HOT chains' roots */
 	indexInfo = BuildIndexInfo(index);
@@ -474,11 +539,12 @@ check_one_index(Relation heap, Relation index)
 	return psprintf("ndd index \"%s\" on \"%s\": %d tables x " INT64_FORMAT " rows + " INT64_FORMAT
 					" NULL rows seen by the check's snapshot, each indexed; " INT64_FORMAT
 					" other entries (rows dead, aborted or newer); " INT64_FORMAT
-					" primary pages per table%s, " INT64_FORMAT " overflow pages, %u blocks: ok",
+					" primary pages per table%s, " INT64_FORMAT " overflow pages, " INT64_FORMAT
+					" free pages, %u blocks: ok",
 					RelationGetRelationName(index), RelationGetRelationName(heap), ntables,
 					res.rows, res.nulls, res.other_entries, primaries / ntables,
-					meta.nsegments > 1 ? psprintf(" in %d segments", meta.nsegments) : "",
-					chain_pages - primaries - 1, cs.seen_size);
+					map_state(&meta, cs.leftovers),
+					chain_pages - primaries - 1, free_pages, cs.seen_size);
 }
 
 /*

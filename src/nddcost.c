@@ -67,7 +67,6 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		table_pages;
 	double		primaries;
 	int			ntables;
-	int			s;
 	double		per_page;
 	double		pages;
 	double		entries;
@@ -97,10 +96,11 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	get_tablespace_page_costs(index->reltablespace, &spc_random, &spc_seq);
 	ntables = meta.layout.ntables;
 
-	/* pages of one table (over all segments): the primaries plus their share of the overflow pages */
-	primaries = 0;
-	for (s = 0; s < meta.nsegments; s++)
-		primaries += meta.seg[s].npages;
+	/*
+	 * Pages of one table: the map's primaries plus their share of the overflow pages (while an
+	 * expansion migrates, each head is in one of two maps of about that size).
+	 */
+	primaries = meta.npages;
 	table_pages = Max((double) index->pages - 1, (double) ntables) / ntables;
 	table_pages = Max(table_pages, primaries);
 	per_page = tuples / table_pages;
@@ -136,18 +136,13 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		double		probes = 0;
 		double		overflow = table_pages / primaries;	/* average chain length */
 
-		/* every segment is probed: the same buckets, its own page count */
-		for (s = 0; s < meta.nsegments; s++)
-		{
-			double		npages = meta.seg[s].npages;
-			int			w = ndd_bits_for((uint64) npages) + 1;
-			int			t;
+		double		npages = meta.npages;
+		int			w = ndd_bits_for((uint64) npages) + 1;
+		int			t;
 
-			if (e == 0)
-			{
-				probes += ntables * overflow;
-				continue;
-			}
+		if (e == 0)
+			probes = ntables * overflow;
+		else
 			for (t = 0; t < ntables; t++)
 			{
 				int			width = Min(Min(meta.layout.key_bits[t], 64), w);
@@ -155,7 +150,6 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 				probes += (double) ndd_ball_volume(width, e) * overflow *
 					Max(1.0, npages / pow(2.0, width));
 			}
-		}
 		if (probes >= table_pages)
 		{
 			pages = table_pages;
@@ -178,18 +172,16 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		/*
 		 * KNN (README.index.md, "Scans"). With a WHERE ball, the ball's probes come before the
 		 * first row. Without one, the probe stages widen the radius until the rows found outnumber
-		 * what a pass keeps or their pages would exceed one pass over table 0 (every segment),
+		 * what a pass keeps or their pages would exceed one pass over table 0,
 		 * which then follows: the first rows cost at most the probes plus that pass, the usual
 		 * near-duplicate query only the first stage's probes. Returning every row takes one more
 		 * pass for each eight-fold growth of what a pass keeps (from 128 keys).
 		 */
 		double		full = table_pages * spc_seq + tuples * cpu_entry;
-		double		first_stage = 0;
+		double		first_stage = ntables * (table_pages / primaries) * spc_random +
+			ntables * (tuples / primaries) * cpu_entry;
 		double		passes = 1 + ceil(log(Max(tuples / 128.0, 1.0)) / log(8.0));
 
-		for (s = 0; s < meta.nsegments; s++)
-			first_stage += ntables * (table_pages / primaries) * spc_random +
-				ntables * (tuples / primaries) * cpu_entry * ((double) meta.seg[s].npages / primaries);
 		if (quals == NIL)
 		{
 			startup = Min(first_stage, full) + full;

@@ -35,7 +35,7 @@ ndd_init_reloptions(void)
 					  "Target fill of the primary bucket pages at build, in percent",
 					  NDD_DEFAULT_FILLFACTOR, 10, 100, AccessExclusiveLock);
 	/*
-	 * rows preallocates segment 0's primaries (about 1.5 GB per 10^8 rows and table); past 10^9
+	 * rows preallocates the map's primaries (about 1.5 GB per 10^8 rows and table); past 10^9
 	 * the preallocation dwarfs any table one would size that way, and the growth step serves
 	 * larger tables anyway.
 	 */

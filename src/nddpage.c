@@ -2,7 +2,8 @@
  *
  * nddpage.c
  *	  Page and entry-format helpers of the ndd access method, its metapage cache, the view of
- *	  one segment (NddSegView) and the fingerprint words of an indexed value.
+ *	  map (NddSegView), the free list's allocation, the chain walk (NddChain) and the fingerprint
+ *	  words of an indexed value.
  *
  *-------------------------------------------------------------------------
  */
@@ -71,11 +72,12 @@ ndd_check_ball_width(const HammingBall *ball, int bits)
 }
 
 /*
- * Returns the metapage contents, read afresh into a copy kept in rd_amcache: the growth step can
- * append a segment at any time (README.index.md), and a scan must see every segment that holds a
- * row its snapshot can see. A segment is appended before any row goes into it, so reading the
- * metapage after the snapshot is taken (every scan and insert does) is enough. The caller copies
- * what it needs before the next call.
+ * Returns the metapage contents, read afresh into a copy kept in rd_amcache: an expansion or a
+ * migration step can change the map at any time (README.index.md, "Growth"), and a scan must
+ * find every row its snapshot can see. Such a row was inserted before the snapshot, so it is in
+ * one of the views of a metapage read afterwards (every scan and insert reads it then), or in a
+ * page a migration has moved since, which says so. The caller copies what it needs before the
+ * next call.
  */
 NddMetaPage
 ndd_get_meta(Relation index)
@@ -150,7 +152,7 @@ ndd_read_meta(Relation index, bool current_only)
 	/*
 	 * Everything that reads pages through the metapage (page maps, block arithmetic, the layout's
 	 * permutations) may rely on it from here on. The relation's size is read after the copy: a
-	 * segment's blocks exist before the metapage names them (README.index.md, "Growth").
+	 * map's blocks exist before the metapage names them (README.index.md, "Growth").
 	 */
 	cache->nblocks = RelationGetNumberOfBlocks(index);
 	problem = ndd_meta_problem(index, &cache->meta, cache->nblocks);
@@ -167,16 +169,18 @@ ndd_read_meta(Relation index, bool current_only)
 /*
  * What is impossible about the metapage meta of an index of nblocks blocks, or NULL: the layout
  * must be the one its width, k and blocks make, for the column's width; the heap field widths
- * new pages start from must be ones an entry can hold; the NULL chain's first page, every
- * segment (segment 0's tables included) and a growth step's reserved range must lie in the
- * relation. Used by every metapage read and by ndd_index_check.
+ * new pages start from must be ones an entry can hold; the map must be a possible one (a
+ * generation, pages, a migration cursor within the previous map, extents that cover the map's
+ * pages in order, every one of them in the relation); the NULL chain's first page and the free
+ * list's must lie in the relation. Used by every metapage read and by ndd_index_check.
  */
 const char *
 ndd_meta_problem(Relation index, const NddMetaPageData *meta, BlockNumber nblocks)
 {
 	const NddLayout *layout = &meta->layout;
 	NddLayout	expect;
-	int			s;
+	uint32		covered = 0;
+	int			e;
 	int			t;
 
 	memset(&expect, 0, sizeof(expect));
@@ -187,31 +191,36 @@ ndd_meta_problem(Relation index, const NddMetaPageData *meta, BlockNumber nblock
 		meta->block_bits < 1 || meta->block_bits > 32 ||
 		meta->offset_bits < 1 || meta->offset_bits > 16)
 		return "the metapage describes an impossible shape";
-	if (meta->nsegments < 1 || meta->nsegments > NDD_MAX_SEGMENTS)
-		return "the metapage has an impossible number of segments";
-	for (s = 0; s < meta->nsegments; s++)
+	if (meta->generation < 1 || meta->npages < 1 ||
+		(meta->old_npages != 0 &&
+		 (meta->generation < 2 || meta->old_npages >= meta->npages || meta->cursor > meta->old_npages)))
+		return "the metapage describes an impossible map";
+	if (meta->nextents < 1 || meta->nextents > NDD_MAX_EXTENTS)
+		return "the metapage has an impossible number of extents";
+	for (e = 0; e < meta->nextents; e++)
 	{
-		const NddSegment *seg = &meta->seg[s];
-		bool		ok = seg->npages >= 1;
+		const NddExtent *ext = &meta->ext[e];
+		bool		ok = ext->count >= 1 && ext->first == covered;
 
-		if (s == 0)
+		if (e == 0)
 		{
-			ok &= seg->start == 0;
+			ok &= ext->start == 0;
 			for (t = 0; t < layout->ntables; t++)
 				ok &= meta->table_start[t] >= 1 &&
-					(uint64) meta->table_start[t] + seg->npages <= nblocks;
+					(uint64) meta->table_start[t] + ext->count <= nblocks;
 		}
 		else
-			ok &= seg->start >= 1 &&
-				(uint64) seg->start + (uint64) layout->ntables * seg->npages <= nblocks;
+			ok &= ext->start >= 1 &&
+				(uint64) ext->start + (uint64) layout->ntables * ext->count <= nblocks;
 		if (!ok)
-			return psprintf("the metapage describes an impossible segment %d", s);
+			return psprintf("the metapage describes an impossible extent %d", e);
+		covered += ext->count;
 	}
-	/* a growth step's reserved range lies within the relation (reserved before it is recorded) */
-	if (meta->pending.npages > 0 &&
-		(meta->pending.start < 1 ||
-		 (uint64) meta->pending.start + (uint64) layout->ntables * meta->pending.npages > nblocks))
-		return "the metapage describes an impossible reserved range";
+	if (covered != meta->npages)
+		return "the metapage's extents do not cover its map";
+	if (meta->free_head != InvalidBlockNumber &&
+		(meta->free_head < 1 || meta->free_head >= nblocks))
+		return "the metapage's free list starts outside the index";
 	return NULL;
 }
 
@@ -227,33 +236,170 @@ ndd_corrupt(Relation index, const char *what, BlockNumber blkno)
 }
 
 /*
- * *view = segment s of the index whose metapage copy is meta (which must outlive the view): its
- * page map and entry format, whatever segment it is.
+ * *view = the map of the index whose metapage copy is meta (which must outlive the view), or
+ * with previous, the map an expansion is migrating from: each with the heads it holds now (the
+ * previous map's pages below the cursor, the current map's pages from there on), its page map
+ * and entry format. A view may cover no head at all (lo > hi).
  */
 void
-ndd_segment_view(const NddMetaPageData *meta, int s, NddSegView *view)
+ndd_map_view(const NddMetaPageData *meta, bool previous, NddSegView *view)
 {
-	Assert(s >= 0 && s < meta->nsegments);
+	/* the first head the current map holds: the previous map's page at the cursor */
+	uint64		boundary = 0;
+
+	if (meta->old_npages != 0)
+		boundary = meta->cursor >= meta->old_npages ? PG_UINT64_MAX :
+			ndd_page_low(meta->cursor, meta->old_npages);
 	view->meta = meta;
-	view->seg = s;
-	view->npages = meta->seg[s].npages;
-	view->delta_bits = ndd_page_delta_bits(view->npages);
 	view->wide = meta->layout.bits == 128;
+	if (previous)
+	{
+		Assert(meta->old_npages != 0);
+		view->generation = meta->generation - 1;
+		view->npages = meta->old_npages;
+		view->lo = 0;
+		/* cursor = 0: every page migrated, the view is empty */
+		view->hi = meta->cursor == 0 ? 0 : (meta->cursor >= meta->old_npages ? PG_UINT64_MAX : boundary - 1);
+		if (meta->cursor == 0)
+			view->lo = 1;
+	}
+	else
+	{
+		view->generation = meta->generation;
+		view->npages = meta->npages;
+		view->lo = boundary;
+		view->hi = PG_UINT64_MAX;
+		/* no page migrated yet: the current map holds nothing (its new pages are not written) */
+		if (meta->old_npages != 0 && meta->cursor >= meta->old_npages)
+		{
+			view->lo = 1;
+			view->hi = 0;
+		}
+	}
+	view->delta_bits = ndd_page_delta_bits(view->npages);
+	view->first_page = ndd_page_of(view->lo, view->npages);
+	view->last_page = ndd_page_of(view->hi, view->npages);
+}
+
+/* The views that hold every head of the index now: the current map's, and the previous one's while an expansion migrates. */
+void
+ndd_map_views(const NddMetaPageData *meta, NddViews *views)
+{
+	views->n = 0;
+	if (meta->old_npages != 0)
+	{
+		ndd_map_view(meta, true, &views->v[views->n]);
+		if (views->v[views->n].lo <= views->v[views->n].hi)
+			views->n++;
+	}
+	ndd_map_view(meta, false, &views->v[views->n]);
+	if (views->v[views->n].lo <= views->v[views->n].hi)
+		views->n++;
+	Assert(views->n >= 1);
+}
+
+/* The view holding head. */
+const NddSegView *
+ndd_view_of(const NddViews *views, uint64 head)
+{
+	return views->n > 1 && head <= views->v[0].hi ? &views->v[0] : &views->v[views->n - 1];
+}
+
+/* Do two metapage copies describe the same maps (the same views)? */
+bool
+ndd_views_equal(const NddMetaPageData *a, const NddMetaPageData *b)
+{
+	return a->generation == b->generation && a->npages == b->npages &&
+		a->old_npages == b->old_npages && a->cursor == b->cursor;
 }
 
 /*
- * Block number of table t's primary page p in the segment sv shows: segment 0's tables are where
- * the build placed them (table_start), a later segment's primaries are contiguous from its start.
+ * Block number of table t's primary page p of the map sv shows: the extent holding p says where
+ * (NddExtent). A page both maps have lives in one block, whichever map the view is of.
  */
 BlockNumber
 ndd_primary_block(const NddSegView *sv, int table, uint32 page)
 {
-	if (sv->seg == 0)
-		return sv->meta->table_start[table] + page;
-	return sv->meta->seg[sv->seg].start + (BlockNumber) table * sv->npages + page;
+	const NddMetaPageData *meta = sv->meta;
+	int			lo = 0;
+	int			hi = meta->nextents - 1;
+
+	/* the last extent whose first page is <= page (extents are in page order) */
+	while (lo < hi)
+	{
+		int			mid = (lo + hi + 1) / 2;
+
+		if (meta->ext[mid].first <= page)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (lo == 0)
+		return meta->table_start[table] + page;
+	return meta->ext[lo].start + (BlockNumber) table * meta->ext[lo].count + (page - meta->ext[lo].first);
 }
 
-/* The entry format of a data page with the given heap field widths, in a segment of delta_bits. */
+/*
+ * The heads [*lo, *hi] of the previous map's page old_page, and the current map's pages *first to
+ * *last that hold them once the page is migrated.
+ */
+void
+ndd_moved_pages(const NddMetaPageData *meta, uint32 old_page, uint64 *lo, uint64 *hi,
+				uint32 *first, uint32 *last)
+{
+	Assert(meta->old_npages != 0 && old_page < meta->old_npages);
+	*lo = ndd_page_low(old_page, meta->old_npages);
+	*hi = old_page + 1 >= meta->old_npages ? PG_UINT64_MAX :
+		ndd_page_low(old_page + 1, meta->old_npages) - 1;
+	*first = ndd_page_of(*lo, meta->npages);
+	*last = ndd_page_of(*hi, meta->npages);
+}
+
+/*
+ * *out = meta as table t's pages are: a migration interrupted (by an error or a crash) after it
+ * moved table t's page cursor - 1 and before it moved the cursor leaves that one page in the
+ * current map already. For the callers that walk every bucket holding the growth lock (VACUUM,
+ * ndd_index_check), so that no page changes under them: their views then cover every head once.
+ */
+void
+ndd_settle_table(Relation index, const NddMetaPageData *meta, int t, NddMetaPageData *out)
+{
+	*out = *meta;
+	if (meta->old_npages != 0 && meta->cursor > 0)
+	{
+		NddSegView	ov;
+		BlockNumber blkno;
+		Buffer		buf;
+		Page		page;
+		NddPageOpaque o;
+
+		ndd_map_view(meta, true, &ov);
+		blkno = ndd_primary_block(&ov, t, meta->cursor - 1);
+		buf = ReadBuffer(index, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		o = NddPageGetOpaque(page);
+		if (!PageIsNew(page) && PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData)) &&
+			((o->kind == NDD_PAGE_MOVED && o->generation == ov.generation) ||
+			 (o->kind == NDD_PAGE_PRIMARY && o->generation == meta->generation)))
+			out->cursor--;
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+/*
+ * A scan or insert found a primary page that does not belong to the map its metapage copy was
+ * says (moved by a migration, or a page of a later map): the metapage must have changed since;
+ * if it did not, the page is damaged. The caller reads the metapage again and starts over.
+ */
+void
+ndd_stale_or_corrupt(Relation index, const NddMetaPageData *was, BlockNumber blkno)
+{
+	if (ndd_views_equal(was, ndd_get_meta(index)))
+		ndd_corrupt(index, "a primary page belongs to another map than the metapage says", blkno);
+}
+
+/* The entry format of a data page with the given heap field widths, in a map of delta_bits. */
 void
 ndd_format_for(int delta_bits, bool wide, int block_bits, int offset_bits, NddFormat *f)
 {
@@ -290,12 +436,21 @@ ndd_page_init(Page page, uint8 kind, const NddFormat *f)
 	opaque->entry_bytes = f ? f->entry_bytes : 0;
 	opaque->block_bits = f ? f->block_bits : 0;
 	opaque->offset_bits = f ? f->offset_bits : 0;
+	opaque->generation = 0;
 	/* entries start right after the header; pd_lower marks their end */
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData);
 }
 
+/* Initializes an empty primary page of the map of this generation. */
+void
+ndd_primary_init(Page page, uint32 generation, const NddFormat *f)
+{
+	ndd_page_init(page, NDD_PAGE_PRIMARY, f);
+	NddPageGetOpaque(page)->generation = generation;
+}
+
 /*
- * Reads the entry format of a page (delta_bits and wide come from its segment: NddSegView).
+ * Reads the entry format of a page (delta_bits and wide come from its map: NddSegView).
  * Only chain walks read pages, and they check what this returns (ndd_chain_check_page).
  */
 static void
@@ -355,16 +510,59 @@ ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 	hdr->pd_lower += f->entry_bytes;
 }
 
+static bool ndd_is_chain_start(const NddMetaPageData *meta, BlockNumber blkno);
+
 /*
- * Allocates a new page at the end of the index, pinned and exclusively locked. Overflow pages are
- * never freed (an emptied page stays in its chain and is reused by later inserts), so there is no
- * free-space map to consult.
+ * A new page, pinned and exclusively locked: the first page of the free list (the overflow
+ * pages of chains a migration emptied, README.index.md "Growth"), or a page added at the end of
+ * the index. Called with the chain's pages locked: the metapage's lock comes after them, and the
+ * free page is one nobody else can reach (its chain is gone), so neither lock waits on a lock
+ * this backend holds. Taking the page off the list is its own WAL record; a crash before the
+ * caller's record that links it loses the page (wasted space, never a reachable page).
  */
 Buffer
 ndd_new_buffer(Relation index)
 {
+	Buffer		mbuf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
+	NddMetaPage meta;
+	BlockNumber head;
 	Buffer		buf;
 
+	LockBuffer(mbuf, BUFFER_LOCK_EXCLUSIVE);
+	meta = NddPageGetMeta(BufferGetPage(mbuf));
+	head = meta->free_head;
+	if (head != InvalidBlockNumber)
+	{
+		GenericXLogState *state;
+		Page		page;
+		BlockNumber next;
+
+		if (head == NDD_METAPAGE_BLKNO || head >= RelationGetNumberOfBlocks(index) ||
+			ndd_is_chain_start(meta, head))
+		{
+			UnlockReleaseBuffer(mbuf);
+			ndd_corrupt(index, "the free list names a page that cannot be free", head);
+		}
+		buf = ReadBuffer(index, head);
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(buf);
+		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
+			NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
+		{
+			UnlockReleaseBuffer(buf);
+			UnlockReleaseBuffer(mbuf);
+			ndd_corrupt(index, "a page of the free list is not a freed overflow page", head);
+		}
+		next = NddPageGetOpaque(page)->next;
+		state = GenericXLogStart(index);
+		meta = NddPageGetMeta(GenericXLogRegisterBuffer(state, mbuf, 0));
+		meta->free_head = next;
+		meta->nfree = meta->nfree > 0 ? meta->nfree - 1 : 0;
+		GenericXLogFinish(state);
+		UnlockReleaseBuffer(mbuf);
+		return buf;
+	}
+	UnlockReleaseBuffer(mbuf);
 	LockRelationForExtension(index, ExclusiveLock);
 	buf = ReadBuffer(index, P_NEW);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
@@ -372,27 +570,67 @@ ndd_new_buffer(Relation index)
 	return buf;
 }
 
+/*
+ * Removes from the current page of chain c (walked in exclusive mode) the entries for which
+ * drop(entry, f, low, arg) is true, compacting the page in one WAL record; the page is only
+ * looked at when there is nothing to remove (the usual case). low is the smallest head of the
+ * chain's page. Returns the number of entries removed.
+ */
+int
+ndd_chain_remove(Relation index, NddChain *c, uint64 low, NddEntryFilter drop, void *arg)
+{
+	const NddFormat f = c->f;
+	Page		page = BufferGetPage(c->cur);
+	int			n = ndd_page_nentries(page, &f);
+	int			i;
+	int			out = 0;
+	GenericXLogState *state;
+	char	   *base;
+
+	for (i = 0; i < n; i++)
+		if (drop((char *) page + MAXALIGN(SizeOfPageHeaderData) + i * f.entry_bytes, &f, low, arg))
+			break;
+	if (i == n)
+		return 0;
+	state = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(state, c->cur, 0);
+	base = (char *) page + MAXALIGN(SizeOfPageHeaderData);
+	for (i = 0; i < n; i++)
+	{
+		char	   *src = base + i * f.entry_bytes;
+
+		if (drop(src, &f, low, arg))
+			continue;
+		if (out != i)
+			memmove(base + out * f.entry_bytes, src, f.entry_bytes);
+		out++;
+	}
+	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + out * f.entry_bytes;
+	GenericXLogFinish(state);
+	return n - out;
+}
+
 /* ---- chain walks (NddChain, nddam.h) ---- */
 
 /*
- * Is blkno the first page of a chain of the index whose metapage copy is meta: a primary page of
- * some segment, or the NULL chain's first page? Such a page is some walker's bucket lock, so no
- * chain may link to it (README.index.md, "Damaged pages").
+ * Is blkno the first page of a chain of the index whose metapage copy is meta: a primary page
+ * of the map (of any extent, written yet or not), or the NULL chain's first page? Such a page is
+ * some walker's bucket lock, so no chain may link to it (README.index.md, "Damaged pages").
  */
 static bool
 ndd_is_chain_start(const NddMetaPageData *meta, BlockNumber blkno)
 {
-	int			s;
+	int			e;
 	int			t;
 
 	if (blkno == meta->null_start)
 		return true;
 	for (t = 0; t < meta->layout.ntables; t++)
-		if (blkno >= meta->table_start[t] && blkno - meta->table_start[t] < meta->seg[0].npages)
+		if (blkno >= meta->table_start[t] && blkno - meta->table_start[t] < meta->ext[0].count)
 			return true;
-	for (s = 1; s < meta->nsegments; s++)
-		if (blkno >= meta->seg[s].start &&
-			blkno - meta->seg[s].start < (uint64) meta->layout.ntables * meta->seg[s].npages)
+	for (e = 1; e < meta->nextents; e++)
+		if (blkno >= meta->ext[e].start &&
+			blkno - meta->ext[e].start < (uint64) meta->layout.ntables * meta->ext[e].count)
 			return true;
 	return false;
 }
@@ -417,7 +655,7 @@ ndd_known_nblocks(Relation index, BlockNumber blkno)
 
 /*
  * Checks the page the walk has just locked: initialized as an ndd page of the kind its place in
- * the chain calls for, with an entry format the decoder can read for this segment and an entry
+ * the chain calls for, with an entry format the decoder can read for this map and an entry
  * area inside the page; sets c->f to its format. Entries are decoded with 16-byte loads and
  * shifts by the format's widths, so a width out of range or a pd_lower past the special space
  * would read outside the page or shift by more than the word: they are errors here instead.
@@ -465,12 +703,17 @@ ndd_chain_check_page(NddChain *c)
 
 /*
  * Locks the chain's first page (the bucket lock) and returns it as the current page, checked.
- * sv is the segment whose page map placed the chain (any segment for the NULL chain).
+ * sv is the map view whose page map placed the chain (any view for the NULL chain). Returns NULL,
+ * holding nothing, when a primary page is not one of that map (moved by a migration, a page of a
+ * later map, or a page of the map not written yet): the caller's metapage copy is out of date or
+ * the page is damaged (ndd_stale_or_corrupt tells which).
  */
 Page
 ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber first, int mode,
 				BufferAccessStrategy strategy)
 {
+	Page		page;
+
 	c->index = index;
 	c->sv = sv;
 	c->strategy = strategy;
@@ -482,6 +725,32 @@ ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber f
 	c->first = ReadBufferExtended(index, MAIN_FORKNUM, first, RBM_NORMAL, strategy);
 	LockBuffer(c->first, mode);
 	c->cur = c->first;
+	c->gone = NDD_GONE_NONE;
+	page = BufferGetPage(c->first);
+	if (!c->nulls)
+	{
+		NddPageOpaque o = NddPageGetOpaque(page);
+		bool		valid = !PageIsNew(page) &&
+			PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData));
+
+		/* not a page of any map (damage): the checks below say what is wrong */
+		if (!valid || (o->kind != NDD_PAGE_PRIMARY && o->kind != NDD_PAGE_MOVED) ||
+			(o->kind == NDD_PAGE_PRIMARY && o->generation == sv->generation))
+			return ndd_chain_check_page(c);
+		/*
+		 * A page of the previous map that a migration has moved (or rewritten in place as the
+		 * current map's page with the same number): its heads are in the current map.
+		 */
+		if (sv->generation + 1 == sv->meta->generation &&
+			((o->kind == NDD_PAGE_MOVED && o->generation == sv->generation) ||
+			 (o->kind == NDD_PAGE_PRIMARY && o->generation == sv->meta->generation)))
+			c->gone = NDD_GONE_MOVED;
+		else
+			c->gone = NDD_GONE_STALE;
+		UnlockReleaseBuffer(c->first);
+		c->first = c->cur = InvalidBuffer;
+		return NULL;
+	}
 	return ndd_chain_check_page(c);
 }
 

@@ -56,8 +56,9 @@ typedef struct NddRange
 
 typedef struct NddScanOpaqueData
 {
-	NddMetaPageData meta;		/* read at every rescan: segments can be appended */
-	NddSegView *segs;			/* each segment of meta (ndd_segment_view) */
+	NddMetaPageData meta;		/* read at every rescan, and again when a pass finds the map
+								 * changed under it */
+	NddViews	views;			/* the maps of meta that hold heads (ndd_map_views) */
 	MemoryContext cxt;			/* reset at every rescan */
 
 	/* the WHERE keys */
@@ -81,10 +82,10 @@ typedef struct NddScanOpaqueData
 	int			probe_radius;
 	double		plan_pages;		/* primary pages the current PROBE plan reads */
 	double		probed_pages;	/* primary pages KNN's probe stages have read so far */
-	double		full_pages;		/* primary pages of table 0 over every segment: a full pass */
-	NddRange ***ranges;			/* per segment and table */
+	double		full_pages;		/* primary pages of table 0 over every view: a full pass */
+	NddRange ***ranges;			/* per view and table */
 	int		  **nranges;
-	bool	   *seg_full;		/* per segment: PROBE reads its table 0 whole instead */
+	bool	   *seg_full;		/* per view: PROBE reads its table 0 whole instead */
 
 	/* the results of the current pass */
 	uint64	   *items;
@@ -108,6 +109,8 @@ typedef NddScanOpaqueData *NddScanOpaque;
 
 /* Keys the first pass of an ordered scan keeps (it returns at least half of them). */
 #define NDD_KNN_FIRST_CAP	128
+
+static double full_pass_pages(const NddViews *views);
 
 /* qsort/qunique comparator of uint64 keys. */
 static int
@@ -175,9 +178,7 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 
 	so->meta = *ndd_get_meta(scan->indexRelation);
 	bits = so->meta.layout.bits;
-	so->segs = palloc(sizeof(NddSegView) * so->meta.nsegments);
-	for (i = 0; i < so->meta.nsegments; i++)
-		ndd_segment_view(&so->meta, i, &so->segs[i]);
+	ndd_map_views(&so->meta, &so->views);
 
 	so->empty = false;
 	so->nballs = 0;
@@ -245,22 +246,32 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	 */
 	so->cap = so->ordered ? Min(NDD_KNN_FIRST_CAP, so->cap_max) : so->cap_max;
 	so->probed_pages = 0;
-	so->full_pages = 0;
-	for (i = 0; i < so->meta.nsegments; i++)
-		so->full_pages += so->segs[i].npages;
+	so->full_pages = full_pass_pages(&so->views);
 	so->has_lower = false;
 	so->lower = 0;
 	MemoryContextSwitchTo(old);
 }
 
+/* Primary pages of table 0 a full pass reads: those of every view. */
+static double
+full_pass_pages(const NddViews *views)
+{
+	double		pages = 0;
+	int			i;
+
+	for (i = 0; i < views->n; i++)
+		pages += views->v[i].last_page - views->v[i].first_page + 1;
+	return pages;
+}
+
 /*
- * The page ranges of table t of segment s to probe for keys within e bits of center's key (false:
+ * The page ranges of table t of view s to probe for keys within e bits of center's key (false:
  * too many).
  */
 static bool
 plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint64 limit)
 {
-	const NddSegView *sv = &so->segs[s];
+	const NddSegView *sv = &so->views.v[s];
 	int			kb = Min(64, (int) so->meta.layout.key_bits[t]);
 	int			w;
 	uint64		nprefix;
@@ -285,8 +296,16 @@ plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint
 	{
 		uint64		lo = w == 64 ? prefixes[i] : prefixes[i] << (64 - w);
 		uint64		hi = w == 64 ? prefixes[i] : lo | ndd_mask(64 - w);
-		uint32		first = ndd_page_of(lo, sv->npages);
-		uint32		last = ndd_page_of(hi, sv->npages);
+		uint32		first;
+		uint32		last;
+
+		/* only the heads this view holds */
+		lo = Max(lo, sv->lo);
+		hi = Min(hi, sv->hi);
+		if (lo > hi)
+			continue;
+		first = ndd_page_of(lo, sv->npages);
+		last = ndd_page_of(hi, sv->npages);
 
 		/* prefixes come in increasing order, so ranges do too: merge touching ones */
 		if (nr > 0 && first <= ranges[nr - 1].last + 1)
@@ -306,7 +325,7 @@ plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint
 
 /*
  * Chooses PROBE around center with radius r, or FULL when probing would read more. Under PROBE,
- * each segment is probed, or read whole (its table 0) where that is cheaper.
+ * each view is probed, or read whole (its table 0) where that is cheaper.
  */
 static void
 plan_source(NddScanOpaque so, NddPoint *center, int r)
@@ -327,12 +346,12 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	/* in the scan's context, reset by every rescan: an inner scan of a join plans once per outer row */
 	old = MemoryContextSwitchTo(so->cxt);
 	e = ndd_layout_key_radius(&meta->layout, r);
-	so->ranges = palloc0(sizeof(NddRange **) * meta->nsegments);
-	so->nranges = palloc0(sizeof(int *) * meta->nsegments);
-	so->seg_full = palloc0(sizeof(bool) * meta->nsegments);
-	for (s = 0; s < meta->nsegments; s++)
+	so->ranges = palloc0(sizeof(NddRange **) * so->views.n);
+	so->nranges = palloc0(sizeof(int *) * so->views.n);
+	so->seg_full = palloc0(sizeof(bool) * so->views.n);
+	for (s = 0; s < so->views.n; s++)
 	{
-		uint32		npages = so->segs[s].npages;
+		uint32		npages = so->views.v[s].last_page - so->views.v[s].first_page + 1;
 		uint64		pages = 0;
 		int			t;
 
@@ -398,12 +417,13 @@ collect(NddScanOpaque so, uint64 key)
 }
 
 /*
- * Checks the entries of one chain (the bucket of segment sv's table t starting at primary page p,
+ * Checks the entries of one chain (the bucket of view sv's table t starting at primary page p,
  * or the NULL chain when t < 0) and reports each qualifying one to the TID bitmap or the
- * collector. Returns the number reported.
+ * collector. Returns the number reported; sets *gone when the primary page is not of sv's map
+ * (NddChain.gone), reporting nothing.
  */
 static int64
-scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap *tbm)
+scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap *tbm, int *gone)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
@@ -414,8 +434,11 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 	int64		found = 0;
 	const uint64 *ord = (so->order && t >= 0) ? so->order->perm[t] : NULL;
 
-	for (page = ndd_chain_begin(&chain, index, sv, blkno, BUFFER_LOCK_SHARE, NULL); page != NULL;
-		 page = ndd_chain_next(&chain))
+	page = ndd_chain_begin(&chain, index, sv, blkno, BUFFER_LOCK_SHARE, NULL);
+	*gone = chain.gone;
+	if (page == NULL)
+		return 0;
+	for (; page != NULL; page = ndd_chain_next(&chain))
 	{
 		const NddFormat f = chain.f;
 		int			n;
@@ -487,41 +510,92 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 	return found;
 }
 
-/* Reads table 0 of segment sv whole. */
-static int64
-scan_table0(IndexScanDesc scan, const NddSegView *sv, TIDBitmap *tbm)
-{
-	int64		found = 0;
-	uint32		p;
-
-	for (p = 0; p < sv->npages; p++)
-	{
-		CHECK_FOR_INTERRUPTS();
-		found += scan_chain(scan, sv, 0, p, tbm);
-	}
-	return found;
-}
-
-/* One pass over the current source, in every segment. */
-static int64
-run_source(IndexScanDesc scan, TIDBitmap *tbm)
+/*
+ * Scans the bucket of view sv's table t at page p (t < 0: the NULL chain). When a migration has
+ * moved that page since the metapage was read, its heads are read in the current map's pages
+ * (README.index.md, "Growth"): a row may then be seen twice, which the keys' deduplication and the
+ * TID bitmap absorb. Returns false when the map changed in another way: the pass must start over
+ * with the metapage read again (ndd_stale_or_corrupt has told that from damage).
+ */
+static bool
+scan_bucket(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap *tbm,
+			int64 *found)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
-	int64		found = 0;
+	int			gone;
+
+	CHECK_FOR_INTERRUPTS();
+	*found += scan_chain(scan, sv, t, p, tbm, &gone);
+	if (gone == NDD_GONE_MOVED)
+	{
+		NddSegView	cur;
+		uint64		lo;
+		uint64		hi;
+		uint32		q0;
+		uint32		q1;
+		uint32		q;
+
+		ndd_map_view(&so->meta, false, &cur);
+		ndd_moved_pages(&so->meta, p, &lo, &hi, &q0, &q1);
+		for (q = q0; q <= q1 && gone != NDD_GONE_STALE; q++)
+		{
+			*found += scan_chain(scan, &cur, t, q, tbm, &gone);
+			if (gone != NDD_GONE_NONE)
+			{
+				ndd_stale_or_corrupt(scan->indexRelation, &so->meta, ndd_primary_block(&cur, t, q));
+				return false;
+			}
+		}
+	}
+	else if (gone != NDD_GONE_NONE)
+	{
+		ndd_stale_or_corrupt(scan->indexRelation, &so->meta, ndd_primary_block(sv, t, p));
+		return false;
+	}
+	return true;
+}
+
+/* Reads table 0 of view sv whole. */
+static bool
+scan_table0(IndexScanDesc scan, const NddSegView *sv, TIDBitmap *tbm, int64 *found)
+{
+	uint32		p;
+
+	for (p = sv->first_page; p <= sv->last_page; p++)
+		if (!scan_bucket(scan, sv, 0, p, tbm, found))
+			return false;
+	return true;
+}
+
+/*
+ * One pass over the current source, in every view. Returns false when the map changed under it
+ * (a later expansion, or a migration past a page the pass expected in the previous map): the
+ * caller reads the metapage again and repeats the pass.
+ */
+static bool
+run_source(IndexScanDesc scan, TIDBitmap *tbm, int64 *found)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 	int			s;
 	int			t;
 	uint32		p;
 
-	for (s = 0; s < so->meta.nsegments; s++)
+	if (so->source == SRC_NULLS)
 	{
-		const NddSegView *seg = &so->segs[s];
+		/* one NULL chain for the whole index */
+		return scan_bucket(scan, &so->views.v[0], -1, 0, tbm, found);
+	}
+	for (s = 0; s < so->views.n; s++)
+	{
+		const NddSegView *sv = &so->views.v[s];
 
 		switch (so->source)
 		{
 			case SRC_PROBE:
 				if (so->seg_full[s])
 				{
-					found += scan_table0(scan, seg, tbm);
+					if (!scan_table0(scan, sv, tbm, found))
+						return false;
 					break;
 				}
 				for (t = 0; t < so->meta.layout.ntables; t++)
@@ -530,25 +604,38 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm)
 
 					for (i = 0; i < so->nranges[s][t]; i++)
 						for (p = so->ranges[s][t][i].first; p <= so->ranges[s][t][i].last; p++)
-						{
-							CHECK_FOR_INTERRUPTS();
-							found += scan_chain(scan, seg, t, p, tbm);
-						}
+							if (!scan_bucket(scan, sv, t, p, tbm, found))
+								return false;
 				}
 				break;
 			case SRC_FULL:
-				found += scan_table0(scan, seg, tbm);
+				if (!scan_table0(scan, sv, tbm, found))
+					return false;
 				break;
 			case SRC_NULLS:
-				/* one NULL chain for the whole index */
-				if (s == 0)
-					found += scan_chain(scan, seg, -1, 0, tbm);
-				break;
 			case SRC_DONE:
 				break;
 		}
 	}
-	return found;
+	return true;
+}
+
+/*
+ * The map changed under a pass: reads the metapage again and plans the current source anew over
+ * its views (a PROBE source may become a FULL one). The pass then starts over.
+ */
+static void
+reread_map(IndexScanDesc scan)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+
+	so->meta = *ndd_get_meta(scan->indexRelation);
+	ndd_map_views(&so->meta, &so->views);
+	so->full_pages = full_pass_pages(&so->views);
+	if (so->source == SRC_PROBE)
+		plan_source(so, so->center, so->probe_radius);
+	MemoryContextSwitchTo(old);
 }
 
 /*
@@ -654,11 +741,18 @@ next_batch(IndexScanDesc scan)
 			so->nalloc = Min(so->cap, 256);
 			so->items = MemoryContextAllocHuge(so->cxt, sizeof(uint64) * (Size) so->nalloc);
 		}
-		so->nitems = 0;
-		so->pos = 0;
-		so->upper = PG_UINT64_MAX;
-		so->truncated = false;
-		run_source(scan, NULL);
+		for (;;)
+		{
+			int64		found = 0;
+
+			so->nitems = 0;
+			so->pos = 0;
+			so->upper = PG_UINT64_MAX;
+			so->truncated = false;
+			if (run_source(scan, NULL, &found))
+				break;
+			reread_map(scan);
+		}
 		pg_qsort(so->items, so->nitems, sizeof(uint64), cmp_key);
 		so->nitems = (int) qunique(so->items, so->nitems, sizeof(uint64), cmp_key);
 		if (so->truncated)
@@ -742,7 +836,9 @@ ndd_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	plan_first_source(scan);
 	while (so->source != SRC_DONE)
 	{
-		found += run_source(scan, tbm);
+		/* a pass over again only adds TIDs the bitmap has */
+		while (!run_source(scan, tbm, &found))
+			reread_map(scan);
 		/* no ordering in a bitmap: the KNN stages collapse into one full pass */
 		if (so->knn_probe_stage)
 		{

@@ -4,10 +4,11 @@
  *	  VACUUM of an ndd index: removing the entries of dead heap rows from every table and the
  *	  NULL chain, compacting each page in place.
  *
- * Entries never move between pages, and emptied overflow pages stay in their chain (VACUUM points
- * the chain's insert_at at the first page with room, where inserts refill it), so a bucket's chain
- * never shrinks and needs no page recycling. VACUUM sleeps (vacuum_delay_point) only between
- * chains, holding no lock, and reads through the vacuum's buffer access strategy.
+ * VACUUM never moves entries between pages, and emptied overflow pages stay in their chain
+ * (VACUUM points the chain's insert_at at the first page with room, where inserts refill it).
+ * It holds the growth lock (nddgrow.c), so no expansion or migration changes the map under it:
+ * every bucket of the map it read is walked once. It sleeps (vacuum_delay_point) only between
+ * chains, holding no page lock, and reads through the vacuum's buffer access strategy.
  * Statistics count table 0 and the NULL chain: one entry per indexed heap row.
  *
  *-------------------------------------------------------------------------
@@ -19,9 +20,29 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+/* What VACUUM's callback says is dead, for ndd_chain_remove. */
+typedef struct DeadTids
+{
+	IndexBulkDeleteCallback callback;
+	void	   *state;
+} DeadTids;
+
+static bool
+tid_is_dead(const char *entry, const NddFormat *f, uint64 low, void *arg)
+{
+	const DeadTids *d = (const DeadTids *) arg;
+	ItemPointerData tid;
+	BlockNumber block;
+	OffsetNumber offset;
+
+	ndd_entry_tid(ndd_entry_bits(entry), f, &block, &offset);
+	ItemPointerSet(&tid, block, offset);
+	return d->callback(&tid, d->state);
+}
+
 /*
- * Removes dead entries from the chain of segment sv starting at primary. Returns the entries kept
- * and adds the removed ones to *removed.
+ * Removes dead entries from the chain of map view sv starting at primary. Returns the entries
+ * kept and adds the removed ones to *removed.
  */
 static int64
 vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
@@ -33,60 +54,23 @@ vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 	int64		kept = 0;
 	BlockNumber room = InvalidBlockNumber;	/* the chain's first page with room */
 	BlockNumber last = primary;
+	DeadTids	dead = {callback, callback_state};
 
 	/*
 	 * The primary's exclusive lock is the bucket lock: no reader is inside the chain. No
 	 * vacuum_delay_point during the walk: it would sleep holding that lock.
 	 */
-	for (page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_EXCLUSIVE, strategy);
-		 page != NULL; page = ndd_chain_next(&chain))
+	page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_EXCLUSIVE, strategy);
+	if (page == NULL)
+		ndd_corrupt(index, "a primary page belongs to another map than the metapage says", primary);
+	for (; page != NULL; page = ndd_chain_next(&chain))
 	{
 		const NddFormat f = chain.f;
-		int			n;
-		int			i;
-		int			ndead = 0;
+		int			n = ndd_page_nentries(page, &f);
+		int			gone = ndd_chain_remove(index, &chain, 0, tid_is_dead, &dead);
 
-		n = ndd_page_nentries(page, &f);
-		/* a first look without changing anything: most pages have nothing to remove */
-		for (i = 0; i < n; i++)
-		{
-			NddEntry	e;
-			ItemPointerData tid;
-
-			ndd_entry_decode((char *) page + MAXALIGN(SizeOfPageHeaderData) + i * f.entry_bytes,
-							 &f, 0, &e);
-			ItemPointerSet(&tid, e.block, e.offset);
-			if (callback(&tid, callback_state))
-				ndead++;
-		}
-		if (ndead > 0)
-		{
-			GenericXLogState *state = GenericXLogStart(index);
-			Page		wpage = GenericXLogRegisterBuffer(state, chain.cur, 0);
-			char	   *base = (char *) wpage + MAXALIGN(SizeOfPageHeaderData);
-			int			out = 0;
-
-			for (i = 0; i < n; i++)
-			{
-				NddEntry	e;
-				ItemPointerData tid;
-				char	   *src = base + i * f.entry_bytes;
-
-				ndd_entry_decode(src, &f, 0, &e);
-				ItemPointerSet(&tid, e.block, e.offset);
-				if (callback(&tid, callback_state))
-					continue;
-				if (out != i)
-					memmove(base + out * f.entry_bytes, src, f.entry_bytes);
-				out++;
-			}
-			((PageHeader) wpage)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + out * f.entry_bytes;
-			GenericXLogFinish(state);
-			*removed += n - out;
-			kept += out;
-		}
-		else
-			kept += n;
+		*removed += gone;
+		kept += n - gone;
 		if (room == InvalidBlockNumber && ndd_page_has_room(page, &f))
 			room = BufferGetBlockNumber(chain.cur);
 		last = BufferGetBlockNumber(chain.cur);
@@ -111,39 +95,56 @@ vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 	return kept;
 }
 
+/*
+ * The buckets of table t of the index whose metapage copy (read under the growth lock) is meta:
+ * fills views with the maps that hold its heads.
+ */
+static void
+table_views(Relation index, const NddMetaPageData *meta, int t, NddMetaPageData *settled,
+			NddViews *views)
+{
+	ndd_settle_table(index, meta, t, settled);
+	ndd_map_views(settled, views);
+}
+
 /* ambulkdelete: removes the entries of the heap rows the callback names. */
 IndexBulkDeleteResult *
 ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			   IndexBulkDeleteCallback callback, void *callback_state)
 {
 	Relation	index = info->index;
-	NddMetaPageData meta = *ndd_get_meta(index);
-	NddSegView	seg;
+	NddMetaPageData meta;
+	NddMetaPageData settled;
+	NddViews	views;
 	int64		kept = 0;
 	int64		removed = 0;
-	int			s;
 	int			t;
+	int			v;
 	uint32		p;
 
 	if (stats == NULL)
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
 
 	/*
-	 * Segments appended after this read hold only rows inserted after the heap scan that found
-	 * the dead ones, so the segments known now are all that can hold a dead row's entries.
+	 * Under the growth lock the map stays as read. A later expansion can only come after this
+	 * VACUUM, and rows inserted meanwhile are not among the dead ones the heap scan found.
 	 */
-	for (s = 0; s < meta.nsegments; s++)
+	ndd_growth_lock(index, ExclusiveLock);
+	meta = *ndd_get_meta(index);
+	for (t = 0; t < meta.layout.ntables; t++)
 	{
-		ndd_segment_view(&meta, s, &seg);
-		for (t = 0; t < meta.layout.ntables; t++)
+		table_views(index, &meta, t, &settled, &views);
+		for (v = 0; v < views.n; v++)
 		{
-			for (p = 0; p < seg.npages; p++)
+			const NddSegView *sv = &views.v[v];
+
+			for (p = sv->first_page; p <= sv->last_page; p++)
 			{
 				int64		r = 0;
 				int64		k;
 
 				vacuum_delay_point();
-				k = vacuum_chain(index, &seg, ndd_primary_block(&seg, t, p), callback, callback_state, &r,
+				k = vacuum_chain(index, sv, ndd_primary_block(sv, t, p), callback, callback_state, &r,
 								 info->strategy);
 				if (t == 0)
 				{
@@ -153,9 +154,10 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 			}
 		}
 	}
-	/* NULL-chain entries are bare TIDs: the last segment's view reads them as well as any */
-	kept += vacuum_chain(index, &seg, meta.null_start, callback, callback_state, &removed,
+	/* NULL-chain entries are bare TIDs: any view reads them */
+	kept += vacuum_chain(index, &views.v[0], meta.null_start, callback, callback_state, &removed,
 						 info->strategy);
+	ndd_growth_unlock(index, ExclusiveLock);
 
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	stats->num_index_tuples = (double) kept;
@@ -164,7 +166,7 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	return stats;
 }
 
-/* Counts the entries of a chain of segment sv without changing it. */
+/* Counts the entries of a chain of map view sv without changing it. */
 static int64
 count_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 			BufferAccessStrategy strategy)
@@ -173,8 +175,10 @@ count_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 	Page		page;
 	int64		n = 0;
 
-	for (page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_SHARE, strategy);
-		 page != NULL; page = ndd_chain_next(&chain))
+	page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_SHARE, strategy);
+	if (page == NULL)
+		ndd_corrupt(index, "a primary page belongs to another map than the metapage says", primary);
+	for (; page != NULL; page = ndd_chain_next(&chain))
 		n += ndd_page_nentries(page, &chain.f);
 	ndd_chain_end(&chain);
 	return n;
@@ -186,9 +190,10 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 {
 	Relation	index = info->index;
 	NddMetaPageData meta;
-	NddSegView	seg;
+	NddMetaPageData settled;
+	NddViews	views;
 	int64		n = 0;
-	int			s;
+	int			v;
 	uint32		p;
 
 	if (info->analyze_only)
@@ -196,18 +201,22 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 	if (stats != NULL)
 		return stats;
 
-	meta = *ndd_get_meta(index);
 	stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
-	for (s = 0; s < meta.nsegments; s++)
+	ndd_growth_lock(index, ExclusiveLock);
+	meta = *ndd_get_meta(index);
+	table_views(index, &meta, 0, &settled, &views);
+	for (v = 0; v < views.n; v++)
 	{
-		ndd_segment_view(&meta, s, &seg);
-		for (p = 0; p < seg.npages; p++)
+		const NddSegView *sv = &views.v[v];
+
+		for (p = sv->first_page; p <= sv->last_page; p++)
 		{
 			vacuum_delay_point();
-			n += count_chain(index, &seg, ndd_primary_block(&seg, 0, p), info->strategy);
+			n += count_chain(index, sv, ndd_primary_block(sv, 0, p), info->strategy);
 		}
 	}
-	n += count_chain(index, &seg, meta.null_start, info->strategy);	/* bare TIDs: any view */
+	n += count_chain(index, &views.v[0], meta.null_start, info->strategy);	/* bare TIDs: any view */
+	ndd_growth_unlock(index, ExclusiveLock);
 	stats->num_pages = RelationGetNumberOfBlocks(index);
 	stats->num_index_tuples = (double) n;
 	stats->estimated_count = false;

@@ -8,7 +8,7 @@ $PSQL <<'SQL'
 CREATE EXTENSION IF NOT EXISTS ndd;
 DROP TABLE IF EXISTS cc;
 CREATE TABLE cc (id serial PRIMARY KEY, fp simhash64);
--- made on the empty table, so the writers below also append segments while others search
+-- made on the empty table, so the writers below also expand and migrate its map while others search
 CREATE INDEX cc_fp ON cc USING ndd (fp);
 INSERT INTO cc (fp) SELECT ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 20000) g;
 SQL

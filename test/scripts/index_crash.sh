@@ -10,7 +10,7 @@ $PSQL <<'SQL'
 CREATE EXTENSION IF NOT EXISTS ndd;
 DROP TABLE IF EXISTS cr;
 CREATE TABLE cr (id bigserial, fp simhash64);
--- small at build, so that the writers below make it append segments (its growth step) until the crash
+-- small at build, so that the writers below make it expand its map and migrate it until the crash
 INSERT INTO cr (fp) SELECT ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 2000) g;
 CREATE INDEX cr_fp ON cr USING ndd (fp);
 INSERT INTO cr (fp) SELECT ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(2001, 20000) g;

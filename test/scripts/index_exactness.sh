@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Script test: the ndd index returns exactly what a sequential scan returns on 200k+ rows with
 # planted near-duplicates, random and clustered fingerprints, k = 0..6, simhash64 and fp128; each
-# both as built by CREATE INDEX on the full table (one segment) and as grown by inserting every row
-# into an index made on the empty table (many segments, README.index.md "Growth").
+# both as built by CREATE INDEX on the full table and as grown by inserting every row into an
+# index made on the empty table (many expansions and migrations of its map, README.index.md
+# "Growth").
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"

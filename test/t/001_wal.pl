@@ -1,6 +1,7 @@
 # The ndd index's WAL replayed on a streaming standby (wal_consistency_checking = 'generic': the
 # standby compares every page a generic WAL record touches with the primary's full image of it):
-# inserts into indexes made on empty tables (chains, insert_at, growth steps appending segments),
+# inserts into indexes made on empty tables (chains, insert_at, expansions of the map and their
+# migrations: moved pages, pages rewritten in place, the free list),
 # a built index, many copies of one fingerprint, NULL rows, DELETE + VACUUM. After each step the
 # standby's answers through the index must equal a sequential scan on the standby and the
 # primary's answers. Run with PATH starting at the server's bin directory and PERL5LIB at its
@@ -80,7 +81,7 @@ $primary->safe_psql('postgres', qq{
 });
 check('first inserts');
 
-# growth: enough rows for several segments; many copies of one fingerprint (long chains, every
+# growth: enough rows for many expansions of the map and their migrations; many copies of one fingerprint (long chains, every
 # insert on the last page); NULL rows
 $primary->safe_psql('postgres', qq{
 	INSERT INTO g64 SELECT g, $fp64 FROM generate_series(3001, 60000) g;
@@ -91,9 +92,9 @@ $primary->safe_psql('postgres', qq{
 	INSERT INTO b64 SELECT 200000 + g, '0123456789abcdef' FROM generate_series(1, 3000) g;
 });
 like($primary->safe_psql('postgres', "SELECT ndd_index_check('g64_fp')"),
-	qr/in [0-9]+ segments.*: ok$/, 'g64_fp grew segments');
+	qr/map generation [0-9]+.*: ok$/, 'g64_fp expanded its map');
 like($primary->safe_psql('postgres', "SELECT ndd_index_check('g128_fp')"),
-	qr/in [0-9]+ segments.*: ok$/, 'g128_fp grew segments');
+	qr/map generation [0-9]+.*: ok$/, 'g128_fp expanded its map');
 check('growth, duplicates, NULLs');
 
 # deletes + VACUUM (compaction, insert_at moved back), then inserts refilling the freed space

@@ -1,11 +1,12 @@
 # test/t/004_index_meta_check.pl: ndd_index_check validates the metapage's description of the
-# index before it follows it. An index grown into several segments is checked, then the metapage
-# of the stopped cluster is damaged one field at a time (segment 0's page count, start and table
-# placement, a later segment's start, the layout, the NULL chain's first page, the segment count)
-# and each damage must be reported as corruption (XX002) naming what is wrong, never a crash or an
-# "ok", by the check and by an insert (every metapage read checks it). The field offsets are those of NddMetaPageData in src/nddam.h (on-disk version 5); the test
-# first checks them against what ndd_index_check reports of the intact index. Run by
-# scripts/test.sh.
+# index before it follows it. An index grown through several expansions of its map is checked,
+# then the metapage of the stopped cluster is damaged one field at a time (the map's page count,
+# its migration cursor, extent 0's page count, start and table placement, a later extent's start
+# and place, the extent count, the layout, the NULL chain's first page, the free list) and each
+# damage must be reported as corruption (XX002) naming what is wrong, never a crash or an "ok", by
+# the check and by an insert (every metapage read checks it). The field offsets are those of
+# NddMetaPageData in src/nddam.h (on-disk version 6); the test first checks them against what
+# ndd_index_check reports of the intact index. Run by scripts/test.sh.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -18,13 +19,18 @@ my $OFF_BLOCK_BITS  = 24 + 8;
 my $OFF_NULL_START  = 24 + 16;
 my $OFF_KEY_BITS    = 24 + 48 + 336;    # layout.key_bits[0]
 my $OFF_TABLE_START = 24 + 448;         # table_start[t], 4 bytes each
-my $OFF_NSEGMENTS   = 24 + 704;
-my $OFF_SEG         = 24 + 708;         # seg[s] = {npages, start, grown_pages}, 12 bytes each
+my $OFF_GENERATION  = 24 + 704;
+my $OFF_NPAGES      = 24 + 708;
+my $OFF_OLD_NPAGES  = 24 + 712;
+my $OFF_CURSOR      = 24 + 716;
+my $OFF_NEXTENTS    = 24 + 724;
+my $OFF_EXT         = 24 + 728;         # ext[e] = {first, count, start}, 12 bytes each
+my $OFF_FREE_HEAD   = 24 + 728 + 12 * 128;
 
 my $node = PostgreSQL::Test::Cluster->new('meta_check');
 $node->init;
 $node->start;
-# an index made on the empty table grows into several segments as the rows arrive
+# an index made on the empty table expands its map as the rows arrive
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION ndd;
 	CREATE TABLE t (id int, fp simhash64);
@@ -33,11 +39,10 @@ $node->safe_psql('postgres', q{
 	INSERT INTO t VALUES (0, NULL);
 });
 my $ok = $node->safe_psql('postgres', "SELECT ndd_index_check('t_fp')");
-like($ok, qr/4 tables x 30000 rows \+ 1 NULL rows .* in (\d+) segments, .*: ok$/,
+like($ok, qr/4 tables x 30000 rows \+ 1 NULL rows .* \(map generation \d+.*\), .*: ok$/,
 	'the grown index checks ok');
-my ($nseg) = $ok =~ /in (\d+) segments/;
-my ($primaries) = $ok =~ /(\d+) primary pages per table/;
-cmp_ok($nseg, '>=', 3, 'it has several segments');
+my ($generation) = $ok =~ /map generation (\d+)/;
+cmp_ok($generation, '>=', 3, 'its map has expanded several times');
 my $file = $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('t_fp')");
 my $nblocks = $node->safe_psql('postgres', "SELECT pg_relation_size('t_fp') / 8192");
 $node->stop;
@@ -48,14 +53,18 @@ read($fh, my $meta, 8192) == 8192 or die;
 sub u32 { return unpack('V', substr($meta, $_[0], 4)); }
 
 # the offsets are right: what they read agrees with the check's report of the intact index
-is(u32($OFF_VERSION), 5, 'on-disk version 5');
-is(u32($OFF_NSEGMENTS), $nseg, 'nsegments is where the test reads it');
+is(u32($OFF_VERSION), 6, 'on-disk version 6');
+is(u32($OFF_GENERATION), $generation, 'generation is where the test reads it');
+is(u32($OFF_NEXTENTS), $generation, 'nextents is where the test reads it (one extent per generation)');
 ok(u32($OFF_BLOCK_BITS) >= 1 && u32($OFF_BLOCK_BITS) <= 32, 'block_bits is where the test reads it');
 my $sum = 0;
-$sum += u32($OFF_SEG + 12 * $_) for 0 .. $nseg - 1;
-is($sum, $primaries, 'seg[s].npages are where the test reads them');
-is(u32($OFF_TABLE_START), 1, "table_start[0] is where the test reads it (segment 0's table 0 follows the metapage)");
-is(u32($OFF_SEG + 4), 0, 'segment 0 has no start of its own');
+$sum += u32($OFF_EXT + 12 * $_ + 4) for 0 .. $generation - 1;
+is($sum, u32($OFF_NPAGES), 'ext[e].count and npages are where the test reads them');
+is(u32($OFF_EXT + 12 + 0), u32($OFF_EXT + 4), 'ext[1].first is where the test reads it');
+is(u32($OFF_TABLE_START), 1, "table_start[0] is where the test reads it (extent 0's table 0 follows the metapage)");
+is(u32($OFF_EXT + 8), 0, 'extent 0 has no start of its own');
+my $free = u32($OFF_FREE_HEAD);
+ok($free == 0xFFFFFFFF || ($free > 0 && $free < $nblocks), 'free_head is where the test reads it');
 is(ord(substr($meta, $OFF_KEY_BITS, 1)), 16, 'layout.key_bits[0] is where the test reads it (one 16-bit block)');
 
 # Writes $meta with $len bytes at $off replaced by $bytes, starts the cluster, runs the check and
@@ -83,24 +92,34 @@ sub damaged
 	$node->stop;
 }
 
-damaged('segment 0 without pages', $OFF_SEG, pack('V', 0),
-	'the metapage describes an impossible segment 0');
-damaged('segment 0 with a start', $OFF_SEG + 4, pack('V', 1),
-	'the metapage describes an impossible segment 0');
-damaged("segment 0's table 3 past the end", $OFF_TABLE_START + 12, pack('V', $nblocks),
-	'the metapage describes an impossible segment 0');
-damaged("segment 0's table 1 on the metapage", $OFF_TABLE_START + 4, pack('V', 0),
-	'the metapage describes an impossible segment 0');
-damaged('segment 0 larger than the relation', $OFF_SEG, pack('V', $nblocks),
-	'the metapage describes an impossible segment 0');
-damaged('segment 1 past the end', $OFF_SEG + 12 + 4, pack('V', $nblocks),
-	'the metapage describes an impossible segment 1');
+damaged('a map of no pages', $OFF_NPAGES, pack('V', 0),
+	'the metapage describes an impossible map');
+damaged('a migration cursor past the previous map', $OFF_OLD_NPAGES, pack('V', 1) . pack('V', 2),
+	'the metapage describes an impossible map');
+damaged('extents that do not cover the map', $OFF_NPAGES, pack('V', u32($OFF_NPAGES) + 1),
+	"the metapage's extents do not cover its map");
+damaged('extent 0 without pages', $OFF_EXT + 4, pack('V', 0),
+	'the metapage describes an impossible extent 0');
+damaged('extent 0 with a start', $OFF_EXT + 8, pack('V', 1),
+	'the metapage describes an impossible extent 0');
+damaged("extent 0's table 3 past the end", $OFF_TABLE_START + 12, pack('V', $nblocks),
+	'the metapage describes an impossible extent 0');
+damaged("extent 0's table 1 on the metapage", $OFF_TABLE_START + 4, pack('V', 0),
+	'the metapage describes an impossible extent 0');
+damaged('extent 0 larger than the relation', $OFF_EXT + 4, pack('V', $nblocks),
+	'the metapage describes an impossible extent 0');
+damaged('extent 1 past the end', $OFF_EXT + 12 + 8, pack('V', $nblocks),
+	'the metapage describes an impossible extent 1');
+damaged('extent 1 not after extent 0', $OFF_EXT + 12, pack('V', u32($OFF_EXT + 12) + 1),
+	'the metapage describes an impossible extent 1');
+damaged('no extents', $OFF_NEXTENTS, pack('V', 0),
+	'the metapage has an impossible number of extents');
+damaged('a free list past the end', $OFF_FREE_HEAD, pack('V', $nblocks),
+	"the metapage's free list starts outside the index");
 damaged('a key width the layout does not make', $OFF_KEY_BITS, chr(15),
 	'the metapage describes an impossible shape');
 damaged('the NULL chain past the end', $OFF_NULL_START, pack('V', $nblocks),
 	'the metapage describes an impossible shape');
-damaged('no segments', $OFF_NSEGMENTS, pack('V', 0),
-	'the metapage has an impossible number of segments');
 damaged('a 40-bit heap block field for new pages', $OFF_BLOCK_BITS, pack('V', 40),
 	'the metapage describes an impossible shape');
 
