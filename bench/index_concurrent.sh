@@ -11,13 +11,13 @@
 # A benchmark: no thresholds.
 #
 #   bench/index_concurrent.sh [seconds [rows]]  default 60 s per run; starts its own cluster
-#                                           rows: the second run's WITH (rows = ...), default 200000
+#                                           rows: the second run's WITH (rows = ...), default 1000000 (more than a run inserts)
 #   NDD_NO_INSTALL=1                        use the installed extension as it is
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$NDD_ROOT"
 T=${1:-60}
-SIZED=${2:-200000}
+SIZED=${2:-1000000}
 ndd_bench_install
 ndd_start_cluster "shared_buffers=1GB" "max_wal_size=4GB"
 work=$(mktemp -d)

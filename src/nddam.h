@@ -118,6 +118,13 @@ typedef struct NddExtent
 /* Extents an index can have: one per expansion, each about a quarter of the map. */
 #define NDD_MAX_EXTENTS		128
 
+/* The pages per table of the map an expansion makes of a map of n: a quarter more, at least one. */
+static inline uint32
+ndd_expanded_npages(uint32 n)
+{
+	return n + Max(1, n / 4);
+}
+
 /*
  * The metapage (block 0). The build writes it; afterwards inserts change it (counting the chains
  * that overflow, expanding the map, advancing a migration, the free list), always under its
@@ -157,12 +164,32 @@ typedef struct NddMetaPageData
 								 * migrated into this one */
 	uint32		overflowed;		/* chains of this map that have linked an overflow page: what
 								 * makes the next expansion due */
-	int32		nextents;
-	NddExtent	ext[NDD_MAX_EXTENTS];
 	BlockNumber free_head;		/* the first free page (overflow pages of migrated chains, linked
 								 * by next), InvalidBlockNumber when none */
 	uint32		nfree;			/* pages in that list */
+	int32		nextents;
+	NddExtent	ext[NDD_MAX_EXTENTS];	/* last: only ext[0..nextents) is read or copied
+										 * (ndd_meta_size) */
 } NddMetaPageData;
+
+/*
+ * Bytes of a metapage copy that hold its contents: the extents in use, not all NDD_MAX_EXTENTS.
+ * Every insert and scan copies the metapage, so this is what they copy and compare.
+ */
+static inline Size
+ndd_meta_size(const NddMetaPageData *meta)
+{
+	int			n = meta->nextents < 0 ? 0 : Min(meta->nextents, NDD_MAX_EXTENTS);
+
+	return offsetof(NddMetaPageData, ext) + n * sizeof(NddExtent);
+}
+
+/* *dst = *src, the bytes that hold its contents only. */
+static inline void
+ndd_meta_copy(NddMetaPageData *dst, const NddMetaPageData *src)
+{
+	memcpy(dst, src, ndd_meta_size(src));
+}
 
 typedef NddMetaPageData *NddMetaPage;
 
@@ -288,6 +315,7 @@ extern void ndd_map_views(const NddMetaPageData *meta, NddViews *views);
 extern const NddSegView *ndd_view_of(const NddViews *views, uint64 head);
 extern bool ndd_views_equal(const NddMetaPageData *a, const NddMetaPageData *b);
 extern BlockNumber ndd_primary_block(const NddSegView *sv, int table, uint32 page);
+extern void ndd_lock_buffer(Relation index, Buffer buf, int mode);
 extern Page ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber first,
 							int mode, BufferAccessStrategy strategy);
 extern void ndd_stale_or_corrupt(Relation index, const NddMetaPageData *was, BlockNumber blkno);
@@ -317,7 +345,8 @@ extern void ndd_buildempty(Relation index);
 
 /* ---- nddgrow.c ---- */
 extern bool ndd_count_overflow(Relation index, uint32 generation, int chains);
-extern void ndd_grow_work(Relation index, BlockNumber heap_block);
+extern bool ndd_expansion_due(const NddMetaPageData *meta);
+extern void ndd_grow_work(Relation index, Relation heap, BlockNumber heap_block);
 extern void ndd_growth_lock(Relation index, LOCKMODE mode);
 extern void ndd_growth_unlock(Relation index, LOCKMODE mode);
 

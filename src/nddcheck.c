@@ -46,6 +46,7 @@
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/xlog.h"
 #include "access/htup_details.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
@@ -347,13 +348,24 @@ judge_tid(Relation index, int ntables, BlockNumber heap_blocks, CheckRecord *rec
 
 /*
  * Walks the free list (README.index.md, "Growth"): each page once, reached by no chain, as many
- * as the metapage counts. Returns the count.
+ * as the metapage counts. Inserts take pages off the list while the check runs (a page taken off
+ * is linked into a chain only after the metapage record that took it), so the list is read from
+ * the metapage as it is now, holding its share lock, which keeps them from taking more: a page
+ * the chains' walk met is no longer on it. Returns the count.
  */
 static int64
-check_free_list(NddCheckState *cs, const NddMetaPageData *meta)
+check_free_list(NddCheckState *cs)
 {
-	BlockNumber blkno = meta->free_head;
+	Buffer		mbuf = ReadBuffer(cs->index, NDD_METAPAGE_BLKNO);
+	NddMetaPage meta;
+	BlockNumber blkno;
+	uint32		nfree;
 	int64		n = 0;
+
+	LockBuffer(mbuf, BUFFER_LOCK_SHARE);
+	meta = NddPageGetMeta(BufferGetPage(mbuf));
+	blkno = meta->free_head;
+	nfree = meta->nfree;
 
 	while (blkno != InvalidBlockNumber)
 	{
@@ -363,7 +375,7 @@ check_free_list(NddCheckState *cs, const NddMetaPageData *meta)
 		CHECK_FOR_INTERRUPTS();
 		visit_block(cs, blkno);
 		buf = ReadBuffer(cs->index, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		ndd_lock_buffer(cs->index, buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
 			NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
@@ -375,9 +387,10 @@ check_free_list(NddCheckState *cs, const NddMetaPageData *meta)
 		UnlockReleaseBuffer(buf);
 		n++;
 	}
-	if (n != meta->nfree)
+	UnlockReleaseBuffer(mbuf);
+	if (n != nfree)
 		ndd_corrupt(cs->index, psprintf("the free list has " INT64_FORMAT " pages, the metapage says %u",
-										n, meta->nfree), NDD_METAPAGE_BLKNO);
+										n, nfree), NDD_METAPAGE_BLKNO);
 	return n;
 }
 
@@ -434,6 +447,12 @@ check_one_index(Relation heap, Relation index)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot check temporary indexes of other sessions")));
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ndd_index_check cannot run during recovery"),
+				 errdetail("A standby replays the expansions and migrations of the index's map, which the check cannot hold off while it reads the index."),
+				 errhint("Run it on the primary.")));
 
 	/*
 	 * The snapshot first, then the index: every row it sees had its entries inserted before it.
@@ -452,17 +471,6 @@ check_one_index(Relation heap, Relation index)
 
 	memset(&cs, 0, sizeof(cs));
 	cs.index = index;
-	/*
-	 * No expansion or migration changes the map while the index is read (inserts go on); the
-	 * read checks the metapage (ndd_meta_problem) against the relation's size.
-	 */
-	ndd_growth_lock(index, ShareLock);
-	meta = *ndd_get_meta(index);
-	ntables = meta.layout.ntables;
-	cs.bits = meta.layout.bits;
-	cs.seen_size = RelationGetNumberOfBlocks(index);
-	cs.seen = palloc_extended(sizeof(bool) * (Size) cs.seen_size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	cs.seen[NDD_METAPAGE_BLKNO] = true;
 
 	desc = CreateTemplateTupleDesc(CHECK_NATTS);
 	for (i = 0; i < CHECK_NATTS; i++)
@@ -477,6 +485,20 @@ check_one_index(Relation heap, Relation index)
 	cs.sort = tuplesort_begin_heap(desc, CHECK_NATTS, attnums, ops, colls, nullsfirst,
 								   maintenance_work_mem, NULL, TUPLESORT_NONE);
 
+	/*
+	 * No expansion or migration changes the map while the index is read (inserts go on). The
+	 * growth lock is a page lock: nothing in between takes another heavyweight lock (the sort
+	 * above looked up its operators already). The read checks the metapage (ndd_meta_problem)
+	 * against the relation's size.
+	 */
+	ndd_growth_lock(index, ShareLock);
+	meta = *ndd_get_meta(index);
+	ntables = meta.layout.ntables;
+	cs.bits = meta.layout.bits;
+	cs.seen_size = RelationGetNumberOfBlocks(index);
+	cs.seen = palloc_extended(sizeof(bool) * (Size) cs.seen_size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	cs.seen[NDD_METAPAGE_BLKNO] = true;
+
 	/* the index's side: every table of the map (both maps while migrating), the NULL chain */
 	for (t = 0; t < ntables; t++)
 	{
@@ -490,7 +512,7 @@ check_one_index(Relation heap, Relation index)
 		}
 	}
 	chain_pages += check_chain(&cs, &views.v[0], -1, 0);	/* bare TIDs: any view reads them */
-	free_pages = check_free_list(&cs, &meta);
+	free_pages = check_free_list(&cs);
 	ndd_growth_unlock(index, ShareLock);
 
 	/* the heap's side: the rows the snapshot sees, under their HOT chains' roots */

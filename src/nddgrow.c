@@ -26,10 +26,11 @@
 #include "storage/smgr.h"
 #include "utils/rel.h"
 
-/* An expansion is due when a tenth of the map's chains have linked an overflow page. */
+/*
+ * An expansion is due when a tenth of the map's chains have linked an overflow page; it adds a
+ * quarter of the map's pages (ndd_expanded_npages).
+ */
 #define NDD_OVERFLOW_SHARE	10
-/* ...and adds a quarter of the map's pages (at least one). */
-#define NDD_GROWTH_SHARE	4
 
 /* The lock only growers, VACUUM and ndd_index_check take (see the file's header). */
 void
@@ -64,8 +65,13 @@ meta_finish(Buffer mbuf, GenericXLogState *state)
 	UnlockReleaseBuffer(mbuf);
 }
 
-static bool
-expansion_due(const NddMetaPageData *meta)
+/*
+ * Is an expansion due (README.index.md, "Growth")? A state of the metapage, not an event: when
+ * the count passes the threshold during a migration (or while VACUUM holds the growth lock), the
+ * expansion comes with the first insert after it, even if no chain overflows any more by then.
+ */
+bool
+ndd_expansion_due(const NddMetaPageData *meta)
 {
 	return meta->old_npages == 0 && meta->nextents < NDD_MAX_EXTENTS &&
 		(uint64) meta->overflowed * NDD_OVERFLOW_SHARE >=
@@ -94,7 +100,7 @@ ndd_count_overflow(Relation index, uint32 generation, int chains)
 		return false;
 	}
 	meta->overflowed += chains;
-	due = expansion_due(meta);
+	due = ndd_expansion_due(meta);
 	meta_finish(mbuf, state);
 	return due;
 }
@@ -134,7 +140,7 @@ static void
 expand(Relation index, const NddMetaPageData *cur, BlockNumber heap_block)
 {
 	uint32		n = cur->npages;
-	uint32		add = Max(1, n / NDD_GROWTH_SHARE);
+	uint32		add = ndd_expanded_npages(n) - n;
 	int			ntables = cur->layout.ntables;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(index);
 	BlockNumber start;
@@ -178,7 +184,7 @@ ensure_primary(Relation index, const NddSegView *nv, int t, uint32 q, BlockNumbe
 	GenericXLogState *state;
 	NddFormat	f;
 
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	ndd_lock_buffer(index, buf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
 	o = NddPageGetOpaque(page);
 	if (!PageIsNew(page) && PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData)) &&
@@ -449,7 +455,7 @@ migrate_page(Relation index, const NddMetaPageData *meta, BlockNumber heap_block
 
 			/* reachable only through the old primary, whose lock this backend holds */
 			lbuf = ReadBuffer(index, freed_last);
-			LockBuffer(lbuf, BUFFER_LOCK_EXCLUSIVE);
+			ndd_lock_buffer(index, lbuf, BUFFER_LOCK_EXCLUSIVE);
 			lpage = GenericXLogRegisterBuffer(state, lbuf, 0);
 			mbuf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
 			LockBuffer(mbuf, BUFFER_LOCK_EXCLUSIVE);
@@ -481,17 +487,20 @@ migrate_page(Relation index, const NddMetaPageData *meta, BlockNumber heap_block
 /*
  * After an insert: expands the map when that is due and migrates one page of the previous map
  * when a migration is under way, unless another backend is doing that work (README.index.md,
- * "Growth"). heap_block is the inserted row's heap block, to size new pages' block field.
+ * "Growth"). New primary pages get an entry format for every heap block the table has (with room
+ * for it to double), not only for the inserted row's: moved entries can name any of them, and a
+ * page too narrow for them would overflow at once and make the next expansion due for nothing.
  */
 void
-ndd_grow_work(Relation index, BlockNumber heap_block)
+ndd_grow_work(Relation index, Relation heap, BlockNumber heap_block)
 {
 	NddMetaPageData meta;
 
 	if (!ConditionalLockPage(index, NDD_METAPAGE_BLKNO, ExclusiveLock))
 		return;
+	heap_block = Max(heap_block, RelationGetNumberOfBlocks(heap));
 	meta = *ndd_get_meta(index);
-	if (expansion_due(&meta))
+	if (ndd_expansion_due(&meta))
 	{
 		expand(index, &meta, heap_block);
 		meta = *ndd_get_meta(index);

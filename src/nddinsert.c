@@ -71,72 +71,6 @@ ndd_delta_fragment(char *out, int len, Page page, int offset, int length)
 }
 
 /*
- * The generic WAL record of an append, written directly: one entry added to the page of cur and,
- * when hint is valid (the chain's first page), that page's insert_at set to cur. Both buffers are
- * exclusively locked by the caller.
- *
- * An append is most of an insert's work, and GenericXLogStart/RegisterBuffer/Finish cost far more
- * than the change: a 64 kB state allocated per record, two copies of every page and a byte-by-byte
- * comparison of every page's used area to find what changed. Here the change is known: the entry's
- * bytes and pd_lower on one page, insert_at on the other. The record is exactly what
- * GenericXLogFinish would write for it (RM_GENERIC_ID; per block, REGBUF_STANDARD and a delta of
- * fragments {uint16 offset, uint16 length, bytes}, the format generic_xlog.c reads back in
- * generic_redo), so replay, standbys and wal_consistency_checking = 'generic' treat it as any
- * other generic record (test/t/001_wal.pl compares a standby that replays it). As in
- * GenericXLogFinish, the bytes between pd_lower and pd_upper are zero on the page (redo zeroes
- * them): the entry is written into that zeroed area and pd_lower moved past it.
- */
-static void
-ndd_append_logged(Relation index, Buffer cur, Buffer hint, const NddFormat *f, uint64 delta,
-				  uint64 tail, BlockNumber block, OffsetNumber offset)
-{
-	Page		page = BufferGetPage(cur);
-	uint16		at = ((PageHeader) page)->pd_lower;
-	BlockNumber here = BufferGetBlockNumber(cur);
-	/* two fragments on cur (pd_lower, the entry of at most 32 bytes), one on hint (insert_at) */
-	char		cur_delta[2 * NDD_FRAGMENT_HEADER + sizeof(uint16) + 32];
-	char		hint_delta[NDD_FRAGMENT_HEADER + sizeof(BlockNumber)];
-	int			cur_len = 0;
-
-	Assert(f->entry_bytes <= 32);
-	START_CRIT_SECTION();
-	ndd_page_append(page, f, delta, tail, block, offset);
-	MarkBufferDirty(cur);
-	if (BufferIsValid(hint))
-	{
-		NddPageGetOpaque(BufferGetPage(hint))->insert_at = here;
-		MarkBufferDirty(hint);
-	}
-	if (RelationNeedsWAL(index))
-	{
-		XLogRecPtr	recptr;
-
-		cur_len = ndd_delta_fragment(cur_delta, cur_len, page, offsetof(PageHeaderData, pd_lower),
-									 sizeof(uint16));
-		cur_len = ndd_delta_fragment(cur_delta, cur_len, page, at, f->entry_bytes);
-		XLogBeginInsert();
-		XLogRegisterBuffer(0, cur, REGBUF_STANDARD);
-		XLogRegisterBufData(0, cur_delta, cur_len);
-		if (BufferIsValid(hint))
-		{
-			Page		hpage = BufferGetPage(hint);
-			int			hint_len;
-
-			hint_len = ndd_delta_fragment(hint_delta, 0, hpage,
-										  (char *) &NddPageGetOpaque(hpage)->insert_at - (char *) hpage,
-										  sizeof(BlockNumber));
-			XLogRegisterBuffer(1, hint, REGBUF_STANDARD);
-			XLogRegisterBufData(1, hint_delta, hint_len);
-		}
-		recptr = XLogInsert(RM_GENERIC_ID, 0);
-		PageSetLSN(page, recptr);
-		if (BufferIsValid(hint))
-			PageSetLSN(BufferGetPage(hint), recptr);
-	}
-	END_CRIT_SECTION();
-}
-
-/*
  * Appends entries e[0..n) to page (registered in a generic WAL record by the caller, or not
  * WAL-logged at all) while they have room and fit its format; returns how many it appended.
  */
@@ -150,6 +84,85 @@ ndd_append_fitting(Page page, const NddFormat *f, uint64 low, const NddEntry *e,
 		ndd_page_append(page, f, e[k].head - low, e[k].tail, e[k].block, e[k].offset);
 		k++;
 	}
+	return k;
+}
+
+/*
+ * The generic WAL record of an append, written directly: entries e[0..n) appended to the page of
+ * cur while they have room and fit its format (at least the first must), and, when hint is valid
+ * (the chain's first page), that page's insert_at set to cur. Both buffers are exclusively locked
+ * by the caller. Returns how many entries it appended.
+ *
+ * Appends are most of an insert's work, and of a migration's, and GenericXLogStart/RegisterBuffer
+ * /Finish cost far more than the change: a 64 kB state allocated per record, two copies of every
+ * page and a byte-by-byte comparison of every page's used area to find what changed. Here the
+ * change is known: the entries' bytes and pd_lower on one page, insert_at on the other. The
+ * record is exactly what GenericXLogFinish would write for it (RM_GENERIC_ID; per block,
+ * REGBUF_STANDARD and a delta of fragments {uint16 offset, uint16 length, bytes}, the format
+ * generic_xlog.c reads back in generic_redo), so replay, standbys and wal_consistency_checking =
+ * 'generic' treat it as any other generic record (test/t/001_wal.pl compares a standby that
+ * replays it). As in GenericXLogFinish, the bytes between pd_lower and pd_upper are zero on the
+ * page (redo zeroes them): the entries are written into that zeroed area and pd_lower moved past
+ * them.
+ */
+static int
+ndd_append_logged(Relation index, Buffer cur, Buffer hint, const NddFormat *f, uint64 low,
+				  const NddEntry *e, int n)
+{
+	Page		page = BufferGetPage(cur);
+	uint16		at = ((PageHeader) page)->pd_lower;
+	BlockNumber here = BufferGetBlockNumber(cur);
+	/* two fragments on cur (pd_lower, the entries: at most a page), one on hint (insert_at) */
+	union
+	{
+		char		data[2 * NDD_FRAGMENT_HEADER + sizeof(uint16) + BLCKSZ];
+		double		force_align;
+	}			cur_delta;
+	char		hint_delta[NDD_FRAGMENT_HEADER + sizeof(BlockNumber)];
+	int			cur_len = 0;
+	int			k;
+
+	START_CRIT_SECTION();
+	k = ndd_append_fitting(page, f, low, e, n);
+	Assert(k >= 1);
+	MarkBufferDirty(cur);
+	if (BufferIsValid(hint))
+	{
+		NddPageGetOpaque(BufferGetPage(hint))->insert_at = here;
+		MarkBufferDirty(hint);
+	}
+	if (RelationNeedsWAL(index))
+	{
+		XLogRecPtr	recptr;
+
+		cur_len = ndd_delta_fragment(cur_delta.data, cur_len, page,
+									 offsetof(PageHeaderData, pd_lower), sizeof(uint16));
+		cur_len = ndd_delta_fragment(cur_delta.data, cur_len, page, at, k * f->entry_bytes);
+		XLogBeginInsert();
+		/*
+		 * The chain's first page first: redo locks a record's pages in this order, and a reader
+		 * on a standby holds the first page while it waits for the others (the lock order of
+		 * README.index.md, "Locking"; the other order could wait on it for ever).
+		 */
+		if (BufferIsValid(hint))
+		{
+			Page		hpage = BufferGetPage(hint);
+			int			hint_len;
+
+			hint_len = ndd_delta_fragment(hint_delta, 0, hpage,
+										  (char *) &NddPageGetOpaque(hpage)->insert_at - (char *) hpage,
+										  sizeof(BlockNumber));
+			XLogRegisterBuffer(0, hint, REGBUF_STANDARD);
+			XLogRegisterBufData(0, hint_delta, hint_len);
+		}
+		XLogRegisterBuffer(BufferIsValid(hint) ? 1 : 0, cur, REGBUF_STANDARD);
+		XLogRegisterBufData(BufferIsValid(hint) ? 1 : 0, cur_delta.data, cur_len);
+		recptr = XLogInsert(RM_GENERIC_ID, 0);
+		PageSetLSN(page, recptr);
+		if (BufferIsValid(hint))
+			PageSetLSN(BufferGetPage(hint), recptr);
+	}
+	END_CRIT_SECTION();
 	return k;
 }
 
@@ -205,23 +218,7 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 
 		if (ndd_page_has_room(page, &f) && ndd_format_fits(&f, e[i].block, e[i].offset))
 		{
-			if (n == 1)
-			{
-				/* one insert: the record written directly (the common case, kept cheap) */
-				ndd_append_logged(index, cur, move_hint ? pbuf : InvalidBuffer, &f,
-								  e[0].head - low, e[0].tail, e[0].block, e[0].offset);
-				i = 1;
-			}
-			else
-			{
-				GenericXLogState *state = GenericXLogStart(index);
-				Page		wpage = GenericXLogRegisterBuffer(state, cur, 0);
-
-				i += ndd_append_fitting(wpage, &f, low, e + i, n - i);
-				if (move_hint)
-					NddPageGetOpaque(GenericXLogRegisterBuffer(state, pbuf, 0))->insert_at = here;
-				GenericXLogFinish(state);
-			}
+			i += ndd_append_logged(index, cur, move_hint ? pbuf : InvalidBuffer, &f, low, e + i, n - i);
 			continue;			/* the page may have room for more, or the next entry may not fit */
 		}
 		if (NddPageGetOpaque(page)->next == InvalidBlockNumber)
@@ -229,6 +226,7 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 			/* the end of the chain: link a new page after this one */
 			Buffer		nbuf = ndd_new_buffer(index);
 			GenericXLogState *state;
+			Page		ppage;
 			Page		npage;
 			NddFormat	nf;
 			BlockNumber nblk = BufferGetBlockNumber(nbuf);
@@ -237,13 +235,14 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 				result = NDD_APPEND_OVERFLOWED;
 			new_page_format(sv, nulls, e[i].block, e[i].offset, &nf);
 			state = GenericXLogStart(index);
+			/* in lock order, which redo follows: the first page, the last page, the new page */
+			ppage = cur == pbuf ? NULL : GenericXLogRegisterBuffer(state, pbuf, 0);
 			page = GenericXLogRegisterBuffer(state, cur, 0);
 			npage = GenericXLogRegisterBuffer(state, nbuf, GENERIC_XLOG_FULL_IMAGE);
 			ndd_page_init(npage, nulls ? NDD_PAGE_NULLS : NDD_PAGE_OVERFLOW, &nf);
 			i += ndd_append_fitting(npage, &nf, low, e + i, n - i);
 			NddPageGetOpaque(page)->next = nblk;
-			/* the primary: the same page as cur, or a third buffer of the record */
-			NddPageGetOpaque(cur == pbuf ? page : GenericXLogRegisterBuffer(state, pbuf, 0))->insert_at = nblk;
+			NddPageGetOpaque(ppage ? ppage : page)->insert_at = nblk;
 			GenericXLogFinish(state);
 			UnlockReleaseBuffer(nbuf);
 			if (i < n)
@@ -275,7 +274,7 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	bool		due = false;
 
 	/* a copy: the cached one is overwritten by the next read */
-	meta = *ndd_get_meta(index);
+	ndd_meta_copy(&meta, ndd_get_meta(index));
 	ndd_map_views(&meta, &views);
 	e.block = ItemPointerGetBlockNumber(ht_ctid);
 	e.offset = ItemPointerGetOffsetNumber(ht_ctid);
@@ -313,7 +312,7 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		{
 			/* the map changed since the metapage was read (or the page is damaged): again */
 			ndd_stale_or_corrupt(index, &meta, ndd_primary_block(sv, t, page));
-			meta = *ndd_get_meta(index);
+			ndd_meta_copy(&meta, ndd_get_meta(index));
 			ndd_map_views(&meta, &views);
 			continue;
 		}
@@ -323,7 +322,7 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	}
 	if (overflowed > 0)
 		due = ndd_count_overflow(index, meta.generation, overflowed);
-	if (due || meta.old_npages != 0)
-		ndd_grow_work(index, e.block);
+	if (due || meta.old_npages != 0 || ndd_expansion_due(&meta))
+		ndd_grow_work(index, heapRel, e.block);
 	return false;
 }

@@ -10,6 +10,8 @@
 #include "nddam.h"
 
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
@@ -53,11 +55,8 @@ ndd_fingerprint_words(Datum value, int bits, uint64 words[2])
 int
 ndd_bits_for(uint64 x)
 {
-	int			n = 0;
-
-	while (n < 64 && (x >> n) != 0)
-		n++;
-	return n;
+	/* called for every entry an insert or a migration writes (ndd_format_fits) */
+	return x == 0 ? 0 : pg_leftmost_one_pos64(x) + 1;
 }
 
 /* Raises the error the <@ operator raises for a ball of the wrong width. */
@@ -140,13 +139,14 @@ ndd_read_meta(Relation index, bool current_only)
 						RelationGetRelationName(index), version, NDD_VERSION),
 				 errhint("REINDEX the index.")));
 	}
-	if (cache->checked && memcmp(&cache->meta, meta, sizeof(NddMetaPageData)) == 0)
+	if (cache->checked && ndd_meta_size(&cache->meta) == ndd_meta_size(meta) &&
+		memcmp(&cache->meta, meta, ndd_meta_size(meta)) == 0)
 	{
 		UnlockReleaseBuffer(buf);
 		return &cache->meta;
 	}
 	cache->checked = false;
-	memcpy(&cache->meta, meta, sizeof(NddMetaPageData));
+	ndd_meta_copy(&cache->meta, meta);
 	UnlockReleaseBuffer(buf);
 
 	/*
@@ -191,9 +191,11 @@ ndd_meta_problem(Relation index, const NddMetaPageData *meta, BlockNumber nblock
 		meta->block_bits < 1 || meta->block_bits > 32 ||
 		meta->offset_bits < 1 || meta->offset_bits > 16)
 		return "the metapage describes an impossible shape";
+	/* a migration is of the map one expansion made, and has a page left (cursor 0 ends it) */
 	if (meta->generation < 1 || meta->npages < 1 ||
 		(meta->old_npages != 0 &&
-		 (meta->generation < 2 || meta->old_npages >= meta->npages || meta->cursor > meta->old_npages)))
+		 (meta->generation < 2 || meta->npages != ndd_expanded_npages(meta->old_npages) ||
+		  meta->cursor < 1 || meta->cursor > meta->old_npages)))
 		return "the metapage describes an impossible map";
 	if (meta->nextents < 1 || meta->nextents > NDD_MAX_EXTENTS)
 		return "the metapage has an impossible number of extents";
@@ -504,7 +506,16 @@ ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 	v = (unsigned __int128) (delta & ndd_mask(f->delta_bits));
 	v = (v << f->block_bits) | block;
 	v = (v << f->offset_bits) | offset;
-	memcpy(p, &v, strbytes);
+	/*
+	 * v has no bit set past the entry's bit string, so a fixed 16-byte store (what the decoder
+	 * loads) writes the entry and zeros after it, which the area past pd_lower holds anyway: no
+	 * call for a variable-length copy per entry. Only at the very end of the page would it reach
+	 * the special space.
+	 */
+	if (hdr->pd_lower + sizeof(v) <= BLCKSZ - MAXALIGN(sizeof(NddPageOpaqueData)))
+		memcpy(p, &v, sizeof(v));
+	else
+		memcpy(p, &v, strbytes);
 	if (f->wide)
 		memcpy(p + strbytes, &tail, 8);
 	hdr->pd_lower += f->entry_bytes;
@@ -544,7 +555,7 @@ ndd_new_buffer(Relation index)
 			ndd_corrupt(index, "the free list names a page that cannot be free", head);
 		}
 		buf = ReadBuffer(index, head);
-		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		ndd_lock_buffer(index, buf, BUFFER_LOCK_EXCLUSIVE);
 		page = BufferGetPage(buf);
 		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
 			NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
@@ -611,6 +622,25 @@ ndd_chain_remove(Relation index, NddChain *c, uint64 low, NddEntryFilter drop, v
 }
 
 /* ---- chain walks (NddChain, nddam.h) ---- */
+
+/*
+ * LockBuffer, unless this backend holds the page's lock already: a link that damage made point
+ * at a page this backend holds (in the walk, or in a migration's other walks) would wait on
+ * itself for ever, with no cancel and no fast shutdown to end it. That is an error instead.
+ */
+void
+ndd_lock_buffer(Relation index, Buffer buf, int mode)
+{
+	if (!BufferIsLocal(buf) &&
+		LWLockHeldByMe(BufferDescriptorGetContentLock(GetBufferDescriptor(buf - 1))))
+	{
+		BlockNumber blkno = BufferGetBlockNumber(buf);
+
+		ReleaseBuffer(buf);
+		ndd_corrupt(index, "a link leads to a page this backend holds locked", blkno);
+	}
+	LockBuffer(buf, mode);
+}
 
 /*
  * Is blkno the first page of a chain of the index whose metapage copy is meta: a primary page
@@ -723,7 +753,7 @@ ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber f
 	c->power = 1;
 	c->steps = 0;
 	c->first = ReadBufferExtended(index, MAIN_FORKNUM, first, RBM_NORMAL, strategy);
-	LockBuffer(c->first, mode);
+	ndd_lock_buffer(index, c->first, mode);
 	c->cur = c->first;
 	c->gone = NDD_GONE_NONE;
 	page = BufferGetPage(c->first);
@@ -782,7 +812,7 @@ ndd_chain_goto(NddChain *c, BlockNumber blkno)
 	if (BufferIsValid(c->cur) && c->cur != c->first)
 		UnlockReleaseBuffer(c->cur);
 	c->cur = ReadBufferExtended(c->index, MAIN_FORKNUM, blkno, RBM_NORMAL, c->strategy);
-	LockBuffer(c->cur, c->mode);
+	ndd_lock_buffer(c->index, c->cur, c->mode);
 	return ndd_chain_check_page(c);
 }
 

@@ -176,7 +176,7 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	MemoryContextReset(so->cxt);
 	old = MemoryContextSwitchTo(so->cxt);
 
-	so->meta = *ndd_get_meta(scan->indexRelation);
+	ndd_meta_copy(&so->meta, ndd_get_meta(scan->indexRelation));
 	bits = so->meta.layout.bits;
 	ndd_map_views(&so->meta, &so->views);
 
@@ -630,7 +630,7 @@ reread_map(IndexScanDesc scan)
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 	MemoryContext old = MemoryContextSwitchTo(so->cxt);
 
-	so->meta = *ndd_get_meta(scan->indexRelation);
+	ndd_meta_copy(&so->meta, ndd_get_meta(scan->indexRelation));
 	ndd_map_views(&so->meta, &so->views);
 	so->full_pages = full_pass_pages(&so->views);
 	if (so->source == SRC_PROBE)

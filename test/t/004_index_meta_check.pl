@@ -23,9 +23,9 @@ my $OFF_GENERATION  = 24 + 704;
 my $OFF_NPAGES      = 24 + 708;
 my $OFF_OLD_NPAGES  = 24 + 712;
 my $OFF_CURSOR      = 24 + 716;
-my $OFF_NEXTENTS    = 24 + 724;
-my $OFF_EXT         = 24 + 728;         # ext[e] = {first, count, start}, 12 bytes each
-my $OFF_FREE_HEAD   = 24 + 728 + 12 * 128;
+my $OFF_FREE_HEAD   = 24 + 724;
+my $OFF_NEXTENTS    = 24 + 732;
+my $OFF_EXT         = 24 + 736;         # ext[e] = {first, count, start}, 12 bytes each
 
 my $node = PostgreSQL::Test::Cluster->new('meta_check');
 $node->init;
