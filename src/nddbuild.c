@@ -26,6 +26,8 @@
  */
 #include "nddam.h"
 
+#include "optimizer/plancat.h"
+
 #include <math.h>
 
 #include "access/tableam.h"
@@ -136,6 +138,37 @@ ndd_build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 	ndd_fingerprint_words(values[0], bs->bits, it.words);
 	spool_write(bs->spool, bs->bits, &it);
 	bs->nrows++;
+}
+
+/*
+ * The heap block the build sizes entries' block field for (it leaves room for one more doubling):
+ * the table's last block, or, when the `rows` option promises more rows than the table has, the
+ * block the table will reach holding them, estimated from its rows per block (from the rows it
+ * has, or from the width the planner estimates for its rows when it is empty). Without that, an
+ * index made with `rows` on an empty table gave every chain pages too narrow for the heap blocks
+ * to come, and a new page each time the heap doubled.
+ */
+static BlockNumber
+heap_blocks_for_rows(Relation heap, Relation index, int64 nrows, BlockNumber max_block)
+{
+	NddOptions *opts = (NddOptions *) index->rd_options;
+	double		target = opts ? opts->rows : 0;
+	double		per_block;
+
+	if (target <= (double) nrows)
+		return max_block;
+	if (nrows > 0 && max_block > 0)
+		per_block = (double) nrows / (max_block + 1);
+	else
+	{
+		/* a heap tuple: header, the estimated data width, a line pointer */
+		int32		width = get_relation_data_width(RelationGetRelid(heap), NULL);
+
+		per_block = (double) (BLCKSZ - SizeOfPageHeaderData) /
+			(MAXALIGN(SizeofHeapTupleHeader + width) + sizeof(ItemIdData));
+	}
+	per_block = Max(per_block, 1.0);
+	return (BlockNumber) Min(Max((double) max_block, target / per_block), (double) MaxBlockNumber);
 }
 
 /* The layout and shape of a new index, from its options and the rows it must hold. */
@@ -560,7 +593,8 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.heap_tuples = table_index_build_scan(heap, index, indexInfo, true, true,
 											ndd_build_callback, (void *) &bs, NULL);
 
-	ndd_plan_shape(index, bs.bits, (double) bs.nrows, bs.max_block, bs.max_offset, &meta);
+	ndd_plan_shape(index, bs.bits, (double) bs.nrows, heap_blocks_for_rows(heap, index, bs.nrows, bs.max_block),
+				   bs.max_offset, &meta);
 	meta.build_rows = bs.nrows;
 	meta.build_nulls = bs.nnulls;
 	ndd_map_view(&meta, false, &seg0);

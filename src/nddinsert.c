@@ -177,7 +177,7 @@ ndd_append_logged(Relation index, Buffer cur, Buffer hint, const NddFormat *f, u
  *
  * Returns NDD_APPEND_GONE, appending nothing, when the primary page is not of sv's map (*gone
  * says why: NddChain.gone), NDD_APPEND_OVERFLOWED when it linked the chain's first overflow page
- * (the load signal of nddgrow.c), NDD_APPEND_DONE otherwise.
+ * because its first page was full (the load signal of nddgrow.c), NDD_APPEND_DONE otherwise.
  */
 int
 ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
@@ -231,7 +231,12 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 			NddFormat	nf;
 			BlockNumber nblk = BufferGetBlockNumber(nbuf);
 
-			if (cur == pbuf && !nulls)
+			/*
+			 * The load signal counts a chain whose first page is full, not one whose first page
+			 * is too narrow for the TID (a page made when the heap was smaller): that is no sign
+			 * that the map holds too many entries.
+			 */
+			if (cur == pbuf && !nulls && !ndd_page_has_room(page, &f))
 				result = NDD_APPEND_OVERFLOWED;
 			new_page_format(sv, nulls, e[i].block, e[i].offset, &nf);
 			state = GenericXLogStart(index);

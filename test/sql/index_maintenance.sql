@@ -170,6 +170,17 @@ REINDEX INDEX CONCURRENTLY gr_fp;
 SELECT ndd_index_check('gr_fp');
 SELECT count(*) FROM gr WHERE fp <~> (SELECT fp FROM gr WHERE id = 100011) <= 1;
 RESET enable_seqscan;
+-- an index sized with rows on an empty table holds those rows in its map's first pages: no
+-- expansion, and no overflow page for heap blocks beyond what the empty table had (the build sizes
+-- entries for the heap the rows will need)
+CREATE TABLE sized (id int, fp simhash64);
+ALTER TABLE sized SET (autovacuum_enabled = off);
+CREATE INDEX sized_fp ON sized USING ndd (fp) WITH (rows = 150000);
+INSERT INTO sized SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 100000) g;
+SELECT pg_relation_size('sized') / 8192 > 256 AS heap_past_the_empty_tables_width,
+       ndd_index_check('sized_fp') ~ ' 0 overflow pages' AS no_overflow,
+       ndd_index_check('sized_fp') !~ 'map generation' AS not_expanded;
+DROP TABLE sized;
 -- the rows option is bounded (it preallocates the map's primary pages)
 CREATE INDEX ON t USING ndd (fp) WITH (rows = 1e12);
 -- one fingerprint inserted many times: every copy lands on its chain's last page (insert_at), the

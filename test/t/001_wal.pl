@@ -118,6 +118,13 @@ foreach my $ix ('g64_fp', 'g128_fp', 'b64_fp')
 }
 check('deletes, VACUUM, refill');
 
+# the check refuses to run on the standby (it cannot hold off replayed migrations), with a clear
+# error rather than false alarms
+my ($ret, $out, $err) = $standby->psql('postgres',
+	"\\set VERBOSITY verbose\nSELECT ndd_index_check('g64_fp')");
+isnt($ret, 0, 'ndd_index_check fails on the standby');
+like($err, qr/0A000: ndd_index_check cannot run during recovery/, 'it says why (0A000)');
+
 $standby->stop;
 $primary->stop;
 done_testing();
