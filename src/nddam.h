@@ -74,6 +74,13 @@ typedef NddPageOpaqueData *NddPageOpaque;
 
 #define NddPageGetOpaque(page) ((NddPageOpaque) PageGetSpecialPointer(page))
 
+/* Is page an initialized ndd page (its special space, and so its opaque data, is there)? */
+static inline bool
+ndd_page_initialized(Page page)
+{
+	return !PageIsNew(page) && PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData));
+}
+
 /* Bytes of a page that hold entries. */
 #define NDD_PAGE_CAPACITY_BYTES \
 	(BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(NddPageOpaqueData)))
@@ -217,6 +224,13 @@ typedef struct NddSegView
 	uint32		last_page;
 } NddSegView;
 
+/* Primary pages per table a view covers. */
+static inline uint32
+ndd_view_pages(const NddSegView *sv)
+{
+	return sv->last_page - sv->first_page + 1;
+}
+
 /* The views of one metapage copy: at most two (NddSegView). */
 typedef struct NddViews
 {
@@ -347,7 +361,7 @@ extern void ndd_buildempty(Relation index);
 extern bool ndd_count_overflow(Relation index, uint32 generation, int chains);
 extern bool ndd_expansion_due(const NddMetaPageData *meta);
 extern void ndd_grow_work(Relation index, Relation heap, BlockNumber heap_block);
-extern void ndd_growth_lock(Relation index, LOCKMODE mode);
+extern bool ndd_growth_lock(Relation index, LOCKMODE mode, bool wait);
 extern void ndd_growth_unlock(Relation index, LOCKMODE mode);
 
 /* ---- nddinsert.c ---- */

@@ -377,8 +377,7 @@ check_free_list(NddCheckState *cs)
 		buf = ReadBuffer(cs->index, blkno);
 		ndd_lock_buffer(cs->index, buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
-			NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
+		if (!ndd_page_initialized(page) || NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
 		{
 			UnlockReleaseBuffer(buf);
 			ndd_corrupt(cs->index, "a page of the free list is not a freed overflow page", blkno);
@@ -491,7 +490,7 @@ check_one_index(Relation heap, Relation index)
 	 * above looked up its operators already). The read checks the metapage (ndd_meta_problem)
 	 * against the relation's size.
 	 */
-	ndd_growth_lock(index, ShareLock);
+	ndd_growth_lock(index, ShareLock, true);
 	meta = *ndd_get_meta(index);
 	ntables = meta.layout.ntables;
 	cs.bits = meta.layout.bits;
@@ -508,7 +507,7 @@ check_one_index(Relation heap, Relation index)
 		{
 			for (p = views.v[v].first_page; p <= views.v[v].last_page; p++)
 				chain_pages += check_chain(&cs, &views.v[v], t, p);
-			primaries += views.v[v].last_page - views.v[v].first_page + 1;
+			primaries += ndd_view_pages(&views.v[v]);
 		}
 	}
 	chain_pages += check_chain(&cs, &views.v[0], -1, 0);	/* bare TIDs: any view reads them */

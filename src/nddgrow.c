@@ -32,11 +32,17 @@
  */
 #define NDD_OVERFLOW_SHARE	10
 
-/* The lock only growers, VACUUM and ndd_index_check take (see the file's header). */
-void
-ndd_growth_lock(Relation index, LOCKMODE mode)
+/*
+ * The lock only growers, VACUUM and ndd_index_check take (see the file's header): without wait,
+ * returns false at once when another backend holds it.
+ */
+bool
+ndd_growth_lock(Relation index, LOCKMODE mode, bool wait)
 {
+	if (!wait)
+		return ConditionalLockPage(index, NDD_METAPAGE_BLKNO, mode);
 	LockPage(index, NDD_METAPAGE_BLKNO, mode);
+	return true;
 }
 
 void
@@ -187,14 +193,13 @@ ensure_primary(Relation index, const NddSegView *nv, int t, uint32 q, BlockNumbe
 	ndd_lock_buffer(index, buf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
 	o = NddPageGetOpaque(page);
-	if (!PageIsNew(page) && PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData)) &&
-		o->kind == NDD_PAGE_PRIMARY && o->generation == nv->generation)
+	if (ndd_page_initialized(page) && o->kind == NDD_PAGE_PRIMARY && o->generation == nv->generation)
 	{
 		UnlockReleaseBuffer(buf);
 		return;
 	}
 	if (!PageIsNew(page) &&
-		!(PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData)) &&
+		!(ndd_page_initialized(page) &&
 		  ((o->kind == NDD_PAGE_MOVED && o->generation + 1 == nv->generation) ||
 		   (o->kind == NDD_PAGE_PRIMARY && o->generation == 0 && q >= nv->meta->old_npages))))
 	{
@@ -496,7 +501,7 @@ ndd_grow_work(Relation index, Relation heap, BlockNumber heap_block)
 {
 	NddMetaPageData meta;
 
-	if (!ConditionalLockPage(index, NDD_METAPAGE_BLKNO, ExclusiveLock))
+	if (!ndd_growth_lock(index, ExclusiveLock, false))
 		return;
 	heap_block = Max(heap_block, RelationGetNumberOfBlocks(heap));
 	meta = *ndd_get_meta(index);
@@ -507,5 +512,5 @@ ndd_grow_work(Relation index, Relation heap, BlockNumber heap_block)
 	}
 	if (meta.old_npages != 0)
 		migrate_page(index, &meta, heap_block);
-	UnlockPage(index, NDD_METAPAGE_BLKNO, ExclusiveLock);
+	ndd_growth_unlock(index, ExclusiveLock);
 }

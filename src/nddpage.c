@@ -118,7 +118,7 @@ ndd_read_meta(Relation index, bool current_only)
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	meta = NddPageGetMeta(page);
-	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
+	if (!ndd_page_initialized(page) ||
 		NddPageGetOpaque(page)->kind != NDD_PAGE_META || meta->magic != NDD_MAGIC)
 	{
 		UnlockReleaseBuffer(buf);
@@ -370,28 +370,21 @@ ndd_settle_table(Relation index, const NddMetaPageData *meta, int t, NddMetaPage
 	if (meta->old_npages != 0 && meta->cursor > 0)
 	{
 		NddSegView	ov;
-		BlockNumber blkno;
-		Buffer		buf;
-		Page		page;
-		NddPageOpaque o;
+		NddChain	chain;
 
+		/* the walk tells a moved page from the previous map's own (NddChain.gone) */
 		ndd_map_view(meta, true, &ov);
-		blkno = ndd_primary_block(&ov, t, meta->cursor - 1);
-		buf = ReadBuffer(index, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		o = NddPageGetOpaque(page);
-		if (!PageIsNew(page) && PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData)) &&
-			((o->kind == NDD_PAGE_MOVED && o->generation == ov.generation) ||
-			 (o->kind == NDD_PAGE_PRIMARY && o->generation == meta->generation)))
+		if (ndd_chain_begin(&chain, index, &ov, ndd_primary_block(&ov, t, meta->cursor - 1),
+							BUFFER_LOCK_SHARE, NULL) != NULL)
+			ndd_chain_end(&chain);
+		else if (chain.gone == NDD_GONE_MOVED)
 			out->cursor--;
-		UnlockReleaseBuffer(buf);
 	}
 }
 
 /*
- * A scan or insert found a primary page that does not belong to the map its metapage copy was
- * says (moved by a migration, or a page of a later map): the metapage must have changed since;
+ * A scan or insert found a primary page that does not belong to the map its metapage copy says
+ * (moved by a migration, or a page of a later map): the metapage must have changed since;
  * if it did not, the page is damaged. The caller reads the metapage again and starts over.
  */
 void
@@ -557,8 +550,7 @@ ndd_new_buffer(Relation index)
 		buf = ReadBuffer(index, head);
 		ndd_lock_buffer(index, buf, BUFFER_LOCK_EXCLUSIVE);
 		page = BufferGetPage(buf);
-		if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)) ||
-			NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
+		if (!ndd_page_initialized(page) || NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
 		{
 			UnlockReleaseBuffer(buf);
 			UnlockReleaseBuffer(mbuf);
@@ -700,7 +692,7 @@ ndd_chain_check_page(NddChain *c)
 	uint8		want;
 	int			used;
 
-	if (PageIsNew(page) || PageGetSpecialSize(page) != MAXALIGN(sizeof(NddPageOpaqueData)))
+	if (!ndd_page_initialized(page))
 		ndd_corrupt(c->index, "a chain page is not initialized", blkno);
 	opaque = NddPageGetOpaque(page);
 	want = c->nulls ? NDD_PAGE_NULLS : c->cur == c->first ? NDD_PAGE_PRIMARY : NDD_PAGE_OVERFLOW;
@@ -760,11 +752,9 @@ ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber f
 	if (!c->nulls)
 	{
 		NddPageOpaque o = NddPageGetOpaque(page);
-		bool		valid = !PageIsNew(page) &&
-			PageGetSpecialSize(page) == MAXALIGN(sizeof(NddPageOpaqueData));
 
 		/* not a page of any map (damage): the checks below say what is wrong */
-		if (!valid || (o->kind != NDD_PAGE_PRIMARY && o->kind != NDD_PAGE_MOVED) ||
+		if (!ndd_page_initialized(page) || (o->kind != NDD_PAGE_PRIMARY && o->kind != NDD_PAGE_MOVED) ||
 			(o->kind == NDD_PAGE_PRIMARY && o->generation == sv->generation))
 			return ndd_chain_check_page(c);
 		/*

@@ -260,7 +260,7 @@ full_pass_pages(const NddViews *views)
 	int			i;
 
 	for (i = 0; i < views->n; i++)
-		pages += views->v[i].last_page - views->v[i].first_page + 1;
+		pages += ndd_view_pages(&views->v[i]);
 	return pages;
 }
 
@@ -351,7 +351,7 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 	so->seg_full = palloc0(sizeof(bool) * so->views.n);
 	for (s = 0; s < so->views.n; s++)
 	{
-		uint32		npages = so->views.v[s].last_page - so->views.v[s].first_page + 1;
+		uint32		npages = ndd_view_pages(&so->views.v[s]);
 		uint64		pages = 0;
 		int			t;
 
@@ -537,7 +537,7 @@ scan_bucket(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap
 
 		ndd_map_view(&so->meta, false, &cur);
 		ndd_moved_pages(&so->meta, p, &lo, &hi, &q0, &q1);
-		for (q = q0; q <= q1 && gone != NDD_GONE_STALE; q++)
+		for (q = q0; q <= q1; q++)
 		{
 			*found += scan_chain(scan, &cur, t, q, tbm, &gone);
 			if (gone != NDD_GONE_NONE)

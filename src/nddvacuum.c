@@ -129,7 +129,7 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	 * Under the growth lock the map stays as read. A later expansion can only come after this
 	 * VACUUM, and rows inserted meanwhile are not among the dead ones the heap scan found.
 	 */
-	ndd_growth_lock(index, ExclusiveLock);
+	ndd_growth_lock(index, ExclusiveLock, true);
 	meta = *ndd_get_meta(index);
 	for (t = 0; t < meta.layout.ntables; t++)
 	{
@@ -202,7 +202,7 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 		return stats;
 
 	stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
-	ndd_growth_lock(index, ExclusiveLock);
+	ndd_growth_lock(index, ExclusiveLock, true);
 	meta = *ndd_get_meta(index);
 	table_views(index, &meta, 0, &settled, &views);
 	for (v = 0; v < views.n; v++)
