@@ -51,24 +51,6 @@ new_page_format(const NddSegView *sv, bool nulls, BlockNumber block, OffsetNumbe
 		ndd_data_page_format(sv->meta, sv->delta_bits, block, offset, nf);
 }
 
-/* A generic WAL delta fragment's header: uint16 offset, uint16 length (generic_xlog.c). */
-#define NDD_FRAGMENT_HEADER		(2 * sizeof(uint16))
-
-/*
- * Appends to out (len bytes used) the generic WAL delta fragment that sets the length bytes of
- * page at offset to what they hold now; returns the new length.
- */
-static int
-ndd_delta_fragment(char *out, int len, Page page, int offset, int length)
-{
-	uint16		o = (uint16) offset;
-	uint16		l = (uint16) length;
-
-	memcpy(out + len, &o, sizeof(o));
-	memcpy(out + len + sizeof(o), &l, sizeof(l));
-	memcpy(out + len + NDD_FRAGMENT_HEADER, (char *) page + offset, length);
-	return len + NDD_FRAGMENT_HEADER + length;
-}
 
 /*
  * Appends entries e[0..n) to page (registered in a generic WAL record by the caller, or not
@@ -88,10 +70,25 @@ ndd_append_fitting(Page page, const NddFormat *f, uint64 low, const NddEntry *e,
 }
 
 /*
- * The generic WAL record of an append, written directly: entries e[0..n) appended to the page of
- * cur while they have room and fit its format (at least the first must), and, when hint is valid
- * (the chain's first page), that page's insert_at set to cur. Both buffers are exclusively locked
- * by the caller. Returns how many entries it appended.
+ * One page's part of an append record (ndd_appends_logged): entries appended to the page of cur
+ * and, when hint is valid (the chain's first page), that page's insert_at set to cur.
+ */
+typedef struct NddAppendPart
+{
+	Buffer		cur;			/* the page the entries go to, exclusively locked */
+	Buffer		hint;			/* the chain's first page, exclusively locked, or InvalidBuffer */
+	NddFormat	f;				/* cur's entry format */
+	uint64		low;			/* the smallest head of the chain's map page */
+	const NddEntry *e;			/* the entries: as many as have room on cur and fit its format,
+								 * at least e[0] */
+	int			n;
+	int			done;			/* out: how many were appended */
+} NddAppendPart;
+
+/*
+ * The generic WAL record of appends to up to MAX_GENERIC_XLOG_PAGES pages (the most generic_redo
+ * replays; a part with a hint counts twice), written directly. Every buffer is exclusively locked
+ * by the caller.
  *
  * Appends are most of an insert's work, and of a migration's, and GenericXLogStart/RegisterBuffer
  * /Finish cost far more than the change: a 64 kB state allocated per record, two copies of every
@@ -99,71 +96,113 @@ ndd_append_fitting(Page page, const NddFormat *f, uint64 low, const NddEntry *e,
  * change is known: the entries' bytes and pd_lower on one page, insert_at on the other. The
  * record is exactly what GenericXLogFinish would write for it (RM_GENERIC_ID; per block,
  * REGBUF_STANDARD and a delta of fragments {uint16 offset, uint16 length, bytes}, the format
- * generic_xlog.c reads back in generic_redo), so replay, standbys and wal_consistency_checking =
- * 'generic' treat it as any other generic record (test/t/001_wal.pl compares a standby that
- * replays it). As in GenericXLogFinish, the bytes between pd_lower and pd_upper are zero on the
- * page (redo zeroes them): the entries are written into that zeroed area and pd_lower moved past
- * them.
+ * generic_xlog.c reads back in generic_redo; a block's data may be registered in pieces, which
+ * XLogInsert concatenates), so replay, standbys and wal_consistency_checking = 'generic' treat it
+ * as any other generic record (test/t/001_wal.pl compares a standby that replays it). As in
+ * GenericXLogFinish, the bytes between pd_lower and pd_upper are zero on the page (redo zeroes
+ * them): the entries are written into that zeroed area and pd_lower moved past them.
+ *
+ * One record for several chains is what makes an insert cheap: a row's entry in every table is a
+ * few bytes, and a record per table cost more in headers, CRCs and XLogInsert calls than the
+ * entries themselves (ndd_insert).
  */
-static int
-ndd_append_logged(Relation index, Buffer cur, Buffer hint, const NddFormat *f, uint64 low,
-				  const NddEntry *e, int n)
+static void
+ndd_appends_logged(Relation index, NddAppendPart *parts, int nparts)
 {
-	Page		page = BufferGetPage(cur);
-	uint16		at = ((PageHeader) page)->pd_lower;
-	BlockNumber here = BufferGetBlockNumber(cur);
-	/* two fragments on cur (pd_lower, the entries: at most a page), one on hint (insert_at) */
-	union
-	{
-		char		data[2 * NDD_FRAGMENT_HEADER + sizeof(uint16) + BLCKSZ];
-		double		force_align;
-	}			cur_delta;
-	char		hint_delta[NDD_FRAGMENT_HEADER + sizeof(BlockNumber)];
-	int			cur_len = 0;
-	int			k;
+	/* per part: the fragment headers {offset, length} of pd_lower, the entries and insert_at */
+	uint16		frag[MAX_GENERIC_XLOG_PAGES][3][2];
+	int			i;
 
 	START_CRIT_SECTION();
-	k = ndd_append_fitting(page, f, low, e, n);
-	Assert(k >= 1);
-	MarkBufferDirty(cur);
-	if (BufferIsValid(hint))
+	for (i = 0; i < nparts; i++)
 	{
-		NddPageGetOpaque(BufferGetPage(hint))->insert_at = here;
-		MarkBufferDirty(hint);
+		NddAppendPart *a = &parts[i];
+		Page		page = BufferGetPage(a->cur);
+
+		frag[i][1][0] = ((PageHeader) page)->pd_lower;
+		a->done = ndd_append_fitting(page, &a->f, a->low, a->e, a->n);
+		Assert(a->done >= 1);
+		frag[i][1][1] = (uint16) (a->done * a->f.entry_bytes);
+		MarkBufferDirty(a->cur);
+		if (BufferIsValid(a->hint))
+		{
+			NddPageGetOpaque(BufferGetPage(a->hint))->insert_at = BufferGetBlockNumber(a->cur);
+			MarkBufferDirty(a->hint);
+		}
 	}
 	if (RelationNeedsWAL(index))
 	{
 		XLogRecPtr	recptr;
+		uint8		block = 0;
 
-		cur_len = ndd_delta_fragment(cur_delta.data, cur_len, page,
-									 offsetof(PageHeaderData, pd_lower), sizeof(uint16));
-		cur_len = ndd_delta_fragment(cur_delta.data, cur_len, page, at, k * f->entry_bytes);
 		XLogBeginInsert();
-		/*
-		 * The chain's first page first: redo locks a record's pages in this order, and a reader
-		 * on a standby holds the first page while it waits for the others (the lock order of
-		 * README.index.md, "Locking"; the other order could wait on it for ever).
-		 */
-		if (BufferIsValid(hint))
+		for (i = 0; i < nparts; i++)
 		{
-			Page		hpage = BufferGetPage(hint);
-			int			hint_len;
+			NddAppendPart *a = &parts[i];
+			Page		page = BufferGetPage(a->cur);
 
-			hint_len = ndd_delta_fragment(hint_delta, 0, hpage,
-										  (char *) &NddPageGetOpaque(hpage)->insert_at - (char *) hpage,
-										  sizeof(BlockNumber));
-			XLogRegisterBuffer(0, hint, REGBUF_STANDARD);
-			XLogRegisterBufData(0, hint_delta, hint_len);
+			/*
+			 * The chain's first page first: redo locks a record's pages in this order, and a
+			 * reader on a standby holds the first page while it waits for the others (the lock
+			 * order of README.index.md, "Locking"; the other order could wait on it for ever).
+			 * Parts are in table order, one chain per table, as ndd_insert locks them.
+			 */
+			if (BufferIsValid(a->hint))
+			{
+				Page		hpage = BufferGetPage(a->hint);
+				char	   *insert_at = (char *) &NddPageGetOpaque(hpage)->insert_at;
+
+				frag[i][2][0] = (uint16) (insert_at - (char *) hpage);
+				frag[i][2][1] = sizeof(BlockNumber);
+				XLogRegisterBuffer(block, a->hint, REGBUF_STANDARD);
+				XLogRegisterBufData(block, (char *) frag[i][2], sizeof(frag[i][2]));
+				XLogRegisterBufData(block, insert_at, sizeof(BlockNumber));
+				block++;
+			}
+			frag[i][0][0] = offsetof(PageHeaderData, pd_lower);
+			frag[i][0][1] = sizeof(uint16);
+			XLogRegisterBuffer(block, a->cur, REGBUF_STANDARD);
+			XLogRegisterBufData(block, (char *) frag[i][0], sizeof(frag[i][0]));
+			XLogRegisterBufData(block, (char *) &((PageHeader) page)->pd_lower, sizeof(uint16));
+			XLogRegisterBufData(block, (char *) frag[i][1], sizeof(frag[i][1]));
+			XLogRegisterBufData(block, (char *) page + frag[i][1][0], frag[i][1][1]);
+			block++;
 		}
-		XLogRegisterBuffer(BufferIsValid(hint) ? 1 : 0, cur, REGBUF_STANDARD);
-		XLogRegisterBufData(BufferIsValid(hint) ? 1 : 0, cur_delta.data, cur_len);
+		Assert(block <= MAX_GENERIC_XLOG_PAGES);
 		recptr = XLogInsert(RM_GENERIC_ID, 0);
-		PageSetLSN(page, recptr);
-		if (BufferIsValid(hint))
-			PageSetLSN(BufferGetPage(hint), recptr);
+		for (i = 0; i < nparts; i++)
+		{
+			PageSetLSN(BufferGetPage(parts[i].cur), recptr);
+			if (BufferIsValid(parts[i].hint))
+				PageSetLSN(BufferGetPage(parts[i].hint), recptr);
+		}
 	}
 	END_CRIT_SECTION();
-	return k;
+}
+
+/*
+ * Locks the bucket (the chain's first page) of table t's page `pageno` of map view sv and the
+ * page its insert_at names, where appends start (README.index.md, "Inserts"); NULL, holding
+ * nothing, when the primary page is not of sv's map (c->gone says why).
+ */
+static Page
+ndd_chain_open(NddChain *c, Relation index, const NddSegView *sv, BlockNumber primary)
+{
+	Page		page = ndd_chain_begin(c, index, sv, primary, BUFFER_LOCK_EXCLUSIVE, NULL);
+	BlockNumber start;
+
+	if (page == NULL)
+		return NULL;
+	start = NddPageGetOpaque(page)->insert_at;
+	if (start != InvalidBlockNumber && start != primary)
+	{
+		/*
+		 * The primary's exclusive lock is the bucket lock: lock the chain page it names (the walk
+		 * checks that it lies in the index and is a later page of a chain of this chain's kind).
+		 */
+		page = ndd_chain_goto(c, start);
+	}
+	return page;
 }
 
 /*
@@ -187,25 +226,15 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 	BlockNumber primary = nulls ? sv->meta->null_start : ndd_primary_block(sv, t, pageno);
 	uint64		low = nulls ? 0 : ndd_page_low(pageno, sv->npages);
 	NddChain	chain;
-	BlockNumber start;
 	Page		page;
 	int			result = NDD_APPEND_DONE;
 	int			i = 0;
 
-	page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_EXCLUSIVE, NULL);
+	page = ndd_chain_open(&chain, index, sv, primary);
 	if (page == NULL)
 	{
 		*gone = chain.gone;
 		return NDD_APPEND_GONE;
-	}
-	start = NddPageGetOpaque(page)->insert_at;
-	if (start != InvalidBlockNumber && start != primary)
-	{
-		/*
-		 * The primary's exclusive lock is the bucket lock: lock the chain page it names (the walk
-		 * checks that it lies in the index and is a later page of a chain of this chain's kind).
-		 */
-		page = ndd_chain_goto(&chain, start);
 	}
 	while (i < n)
 	{
@@ -218,7 +247,10 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 
 		if (ndd_page_has_room(page, &f) && ndd_format_fits(&f, e[i].block, e[i].offset))
 		{
-			i += ndd_append_logged(index, cur, move_hint ? pbuf : InvalidBuffer, &f, low, e + i, n - i);
+			NddAppendPart part = {cur, move_hint ? pbuf : InvalidBuffer, f, low, e + i, n - i, 0};
+
+			ndd_appends_logged(index, &part, 1);
+			i += part.done;
 			continue;			/* the page may have room for more, or the next entry may not fit */
 		}
 		if (NddPageGetOpaque(page)->next == InvalidBlockNumber)
@@ -261,8 +293,77 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 }
 
 /*
+ * An entry of one table waiting, with its chain's pages locked, to go into the WAL record that
+ * ndd_insert writes for several tables (flush_staged).
+ */
+typedef struct NddStaged
+{
+	NddChain	chain;			/* the bucket and the page the entry goes on (chain.cur) */
+	NddEntry	e;
+	uint64		low;			/* the smallest head of the chain's map page */
+} NddStaged;
+
+/*
+ * Opens the chain of table t's page `pageno` of map view sv for entry e (ndd_chain_open). When e
+ * can go on the page where appends start as it is, with room and a format that fits its TID
+ * (nearly always), keeps the chain locked in *s and returns NDD_APPEND_STAGED; otherwise
+ * releases it and returns NDD_APPEND_GONE (*gone: NddChain.gone) or NDD_APPEND_WALK, when the
+ * append must walk on or link a page (ndd_chain_append).
+ */
+#define NDD_APPEND_STAGED	(-1)
+#define NDD_APPEND_WALK		(-2)
+static int
+ndd_chain_stage(Relation index, const NddSegView *sv, int t, uint32 pageno, const NddEntry *e,
+				NddStaged *s, int *gone)
+{
+	Page		page = ndd_chain_open(&s->chain, index, sv, ndd_primary_block(sv, t, pageno));
+
+	if (page == NULL)
+	{
+		*gone = s->chain.gone;
+		return NDD_APPEND_GONE;
+	}
+	if (ndd_page_has_room(page, &s->chain.f) && ndd_format_fits(&s->chain.f, e->block, e->offset))
+	{
+		s->e = *e;
+		s->low = ndd_page_low(pageno, sv->npages);
+		return NDD_APPEND_STAGED;
+	}
+	ndd_chain_end(&s->chain);
+	return NDD_APPEND_WALK;
+}
+
+/* Appends the staged entries s[0..*n) in one WAL record and releases their chains. */
+static void
+flush_staged(Relation index, NddStaged *s, int *n)
+{
+	NddAppendPart parts[MAX_GENERIC_XLOG_PAGES];
+	int			i;
+
+	if (*n == 0)
+		return;
+	for (i = 0; i < *n; i++)
+	{
+		NddAppendPart part = {s[i].chain.cur, InvalidBuffer, s[i].chain.f, s[i].low, &s[i].e, 1, 0};
+
+		parts[i] = part;
+	}
+	ndd_appends_logged(index, parts, *n);
+	for (i = 0; i < *n; i++)
+		ndd_chain_end(&s[i].chain);
+	*n = 0;
+}
+
+/*
  * aminsert: adds the row's entry to every table of the map (or its TID to the NULL chain), then
  * lets nddgrow.c expand the map or advance a migration when that is due.
+ *
+ * The entries of up to MAX_GENERIC_XLOG_PAGES tables go into one WAL record: their chains are
+ * locked one table after the other, in table order, and released together after the record (a
+ * chain that needs more than its insert_at page first releases the ones held). Every other
+ * holder of several bucket locks holds them within one table (a migration; README.index.md,
+ * "Locking"), so the table order adds no deadlock; on a standby, redo locks the record's pages in
+ * table order, one page per table, while a reader holds pages of one chain only.
  */
 bool
 ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
@@ -272,6 +373,8 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	NddMetaPageData meta;
 	NddViews	views;
 	NddEntry	e;
+	NddStaged	staged[MAX_GENERIC_XLOG_PAGES];
+	int			nstaged = 0;
 	uint64		words[2];
 	int			t;
 	int			overflowed = 0;
@@ -304,7 +407,18 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 		e.tail = perm[1];
 		sv = ndd_view_of(&views, e.head);
 		page = ndd_page_of(e.head, sv->npages);
-		r = ndd_chain_append(index, sv, t, page, &e, 1, &gone);
+		r = ndd_chain_stage(index, sv, t, page, &e, &staged[nstaged], &gone);
+		if (r == NDD_APPEND_STAGED)
+		{
+			if (++nstaged == MAX_GENERIC_XLOG_PAGES)
+				flush_staged(index, staged, &nstaged);
+			t++;
+			continue;
+		}
+		/* the cases below take other locks (the metapage, new pages): hold no chain of another table */
+		flush_staged(index, staged, &nstaged);
+		if (r == NDD_APPEND_WALK)
+			r = ndd_chain_append(index, sv, t, page, &e, 1, &gone);
 		if (r == NDD_APPEND_GONE && gone == NDD_GONE_MOVED)
 		{
 			/* migrated since the metapage was read: the head's page of the current map */
@@ -325,6 +439,7 @@ ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 			overflowed++;
 		t++;
 	}
+	flush_staged(index, staged, &nstaged);
 	if (overflowed > 0)
 		due = ndd_count_overflow(index, meta.generation, overflowed);
 	if (due || meta.old_npages != 0 || ndd_expansion_due(&meta))

@@ -10,6 +10,7 @@
 #include "nddam.h"
 
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "port/pg_bitutils.h"
 #include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
@@ -84,6 +85,13 @@ ndd_get_meta(Relation index)
 	return ndd_read_meta(index, true);
 }
 
+/* A block and the buffer it was last found in (NddMetaCache.recent). */
+typedef struct NddRecentBuffer
+{
+	BlockNumber block;
+	Buffer		buf;
+} NddRecentBuffer;
+
 /*
  * The backend's copy of an index's metapage (rd_amcache), and whether that exact copy passed
  * ndd_meta_problem: the check needs the relation's size (a system call), so it runs only when
@@ -94,7 +102,12 @@ typedef struct NddMetaCache
 	NddMetaPageData meta;		/* first: rd_amcache is used as an NddMetaPage */
 	bool		checked;
 	BlockNumber nblocks;		/* the relation's size when last read (it only grows) */
+	/* the buffer chains' first pages were last found in, by block number modulo nrecent */
+	NddRecentBuffer *recent;
+	uint32		nrecent;		/* a power of two, or 0 */
 } NddMetaCache;
+
+#define NDD_RECENT_BUFFERS_MAX 16384	/* 128 kB: a slot per first page to about 1M rows */
 
 /*
  * ndd_get_meta, except that an index of another on-disk version, or one whose metapage describes
@@ -724,6 +737,49 @@ ndd_chain_check_page(NddChain *c)
 }
 
 /*
+ * ReadBuffer for a chain's first page, without the shared buffer table's lookup when the page is
+ * still in the buffer this backend last found it in (ReadRecentBuffer checks that under the
+ * buffer header's lock). The lookup is a few cache misses in a table as large as shared buffers,
+ * once per table of the map at every insert and probe. The cache holds a slot per chain, up to
+ * NDD_RECENT_BUFFERS_MAX, in the index's relcache entry.
+ */
+static Buffer
+ndd_read_first(Relation index, BlockNumber blkno)
+{
+	NddMetaCache *cache = (NddMetaCache *) index->rd_amcache;
+	NddRecentBuffer *r;
+	uint64		chains;
+	Buffer		buf;
+
+	if (cache == NULL || RelationUsesLocalBuffers(index))
+		return ReadBuffer(index, blkno);
+	/* a slot per chain (both maps during a migration), up to the cap */
+	chains = (uint64) cache->meta.layout.ntables * (cache->meta.npages + cache->meta.old_npages) + 1;
+	if (cache->nrecent < Min(chains, NDD_RECENT_BUFFERS_MAX))
+	{
+		uint32		n = (uint32) Min(pg_nextpower2_64(chains), NDD_RECENT_BUFFERS_MAX);
+
+		if (cache->recent != NULL)
+			pfree(cache->recent);
+		cache->recent = MemoryContextAllocZero(index->rd_indexcxt, n * sizeof(NddRecentBuffer));
+		cache->nrecent = n;
+	}
+	r = &cache->recent[blkno & (cache->nrecent - 1)];
+	if (r->block == blkno && BufferIsValid(r->buf) &&
+		ReadRecentBuffer(index->rd_node, MAIN_FORKNUM, blkno, r->buf))
+	{
+		/* as ReadBuffer counts it (pg_statio_*_indexes) */
+		pgstat_count_buffer_read(index);
+		pgstat_count_buffer_hit(index);
+		return r->buf;
+	}
+	buf = ReadBuffer(index, blkno);
+	r->block = blkno;
+	r->buf = buf;
+	return buf;
+}
+
+/*
  * Locks the chain's first page (the bucket lock) and returns it as the current page, checked.
  * sv is the map view whose page map placed the chain (any view for the NULL chain). Returns NULL,
  * holding nothing, when a primary page is not one of that map (moved by a migration, a page of a
@@ -744,7 +800,8 @@ ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber f
 	c->mark = first;
 	c->power = 1;
 	c->steps = 0;
-	c->first = ReadBufferExtended(index, MAIN_FORKNUM, first, RBM_NORMAL, strategy);
+	c->first = strategy ? ReadBufferExtended(index, MAIN_FORKNUM, first, RBM_NORMAL, strategy)
+		: ndd_read_first(index, first);
 	ndd_lock_buffer(index, c->first, mode);
 	c->cur = c->first;
 	c->gone = NDD_GONE_NONE;

@@ -208,6 +208,20 @@ SELECT count(*) FROM same WHERE fp <~> '0123456789abcdef' <= 2;
 SELECT fp <~> '0123456789abcdef' AS nearest FROM same ORDER BY fp <~> '0123456789abcdef' LIMIT 1;
 SELECT pg_stat_force_next_flush();
 SELECT idx_scan - :scans_before AS ndd_scans_counted FROM pg_stat_user_indexes WHERE indexrelname = 'same_fp';
+-- pg_statio_user_indexes counts the pages a scan reads alike whether the backend finds a chain's
+-- first page through its cache of recent buffers (the second probe) or not (the first, in a new
+-- session, whose cache is empty)
+\c
+SET enable_seqscan = off;
+SELECT pg_stat_force_next_flush();
+SELECT idx_blks_read + idx_blks_hit AS blks0 FROM pg_statio_user_indexes WHERE indexrelname = 'same_fp' \gset
+SELECT count(*) FROM same WHERE fp <~> '0123456789abcdef' <= 1;
+SELECT pg_stat_force_next_flush();
+SELECT idx_blks_read + idx_blks_hit AS blks1 FROM pg_statio_user_indexes WHERE indexrelname = 'same_fp' \gset
+SELECT count(*) FROM same WHERE fp <~> '0123456789abcdef' <= 1;
+SELECT pg_stat_force_next_flush();
+SELECT idx_blks_read + idx_blks_hit AS blks2 FROM pg_statio_user_indexes WHERE indexrelname = 'same_fp' \gset
+SELECT :blks1 - :blks0 > 4 AS first_probe_counted, :blks2 - :blks1 = :blks1 - :blks0 AS second_probe_counted_alike;
 -- an index-only scan that needs no column (PostgreSQL plans one for any amgettuple index)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM same;
 SELECT count(*) FROM same;
