@@ -30,9 +30,14 @@ seconds() { # SQL: prints its wall time in seconds
 $PSQL -c "CREATE EXTENSION ndd"
 
 echo "== 4 batches of 20,000 identical fingerprints (seconds per batch)"
+# Every method starts right after a checkpoint: a checkpoint in the middle of one method's run
+# (checkpoint_timeout, or max_wal_size reached by the methods before it) would make it write a
+# full-page image of every page it touches afterwards, and which method that hits depends on
+# timing alone.
 for m in none ndd; do
 	$PSQL -c "CREATE TABLE same_$m (id bigint, fp simhash64)"
 	[ $m = ndd ] && $PSQL -c "CREATE INDEX ON same_$m USING ndd (fp)"
+	$PSQL -c "CHECKPOINT"
 	line=""
 	for b in 1 2 3 4; do
 		line+=" $(seconds "INSERT INTO same_$m SELECT g, '0123456789abcdef'::simhash64 FROM generate_series(1, 20000) g")"
@@ -62,6 +67,7 @@ for m in none btree4 ndd; do
 	$PSQL -c "CREATE TABLE s_$m (i bigint, fpb bigint, fp simhash64)"
 	[ $m = btree4 ] && $PSQL -c "$b4"
 	[ $m = ndd ] && $PSQL -c "CREATE INDEX s_ndd_fp ON s_ndd USING ndd (fp)"
+	$PSQL -c "CHECKPOINT"
 	total=0; first=""; last=""
 	for b in $(seq 0 9); do
 		t=$(seconds "INSERT INTO s_$m SELECT i, fpb, fpb::simhash64 FROM stream

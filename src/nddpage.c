@@ -102,12 +102,43 @@ typedef struct NddMetaCache
 	NddMetaPageData meta;		/* first: rd_amcache is used as an NddMetaPage */
 	bool		checked;
 	BlockNumber nblocks;		/* the relation's size when last read (it only grows) */
-	/* the buffer chains' first pages were last found in, by block number modulo nrecent */
-	NddRecentBuffer *recent;
-	uint32		nrecent;		/* a power of two, or 0 */
+	/*
+	 * The buffer chains' first pages were last found in, by block number modulo nrecent (0 or a
+	 * power of two): ndd_read_first. In the same allocation, because the relcache frees
+	 * rd_amcache alone when it reloads the index's entry.
+	 */
+	uint32		nrecent;
+	NddRecentBuffer recent[FLEXIBLE_ARRAY_MEMBER];
 } NddMetaCache;
 
-#define NDD_RECENT_BUFFERS_MAX 16384	/* 128 kB: a slot per first page to about 1M rows */
+/* 64 kB per index and backend: a slot per first page up to about 1.4M rows (4 tables) */
+#define NDD_RECENT_BUFFERS_MAX 8192
+
+/*
+ * The cache, with a slot per chain of the map meta describes (both maps during a migration) up
+ * to NDD_RECENT_BUFFERS_MAX: reallocated when the map has grown past its slots, so pointers
+ * into the previous one (the metapage copies ndd_read_meta returned) are gone, as they are at
+ * every read anyway.
+ */
+static NddMetaCache *
+ndd_cache_fit(Relation index, NddMetaCache *cache)
+{
+	uint64		chains = (uint64) cache->meta.layout.ntables *
+		(cache->meta.npages + cache->meta.old_npages) + 1;
+	uint32		want = (uint32) Min(pg_nextpower2_64(chains), NDD_RECENT_BUFFERS_MAX);
+	NddMetaCache *fit;
+
+	if (cache->nrecent >= want)
+		return cache;
+	/* the new one first: an out-of-memory error leaves the old one in place */
+	fit = MemoryContextAllocZero(index->rd_indexcxt,
+								 offsetof(NddMetaCache, recent) + want * sizeof(NddRecentBuffer));
+	memcpy(fit, cache, offsetof(NddMetaCache, recent));
+	fit->nrecent = want;
+	index->rd_amcache = fit;
+	pfree(cache);
+	return fit;
+}
 
 /*
  * ndd_get_meta, except that an index of another on-disk version, or one whose metapage describes
@@ -125,7 +156,8 @@ ndd_read_meta(Relation index, bool current_only)
 	const char *problem;
 
 	if (index->rd_amcache == NULL)
-		index->rd_amcache = MemoryContextAllocZero(index->rd_indexcxt, sizeof(NddMetaCache));
+		index->rd_amcache = MemoryContextAllocZero(index->rd_indexcxt,
+												   offsetof(NddMetaCache, recent));
 	cache = (NddMetaCache *) index->rd_amcache;
 	buf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -176,7 +208,7 @@ ndd_read_meta(Relation index, bool current_only)
 		ndd_corrupt(index, problem, NDD_METAPAGE_BLKNO);
 	}
 	cache->checked = true;
-	return &cache->meta;
+	return &ndd_cache_fit(index, cache)->meta;
 }
 
 /*
@@ -740,30 +772,18 @@ ndd_chain_check_page(NddChain *c)
  * ReadBuffer for a chain's first page, without the shared buffer table's lookup when the page is
  * still in the buffer this backend last found it in (ReadRecentBuffer checks that under the
  * buffer header's lock). The lookup is a few cache misses in a table as large as shared buffers,
- * once per table of the map at every insert and probe. The cache holds a slot per chain, up to
- * NDD_RECENT_BUFFERS_MAX, in the index's relcache entry.
+ * once per table of the map at every insert and probe. The slots live in the backend's copy of
+ * the metapage (NddMetaCache, sized by ndd_cache_fit).
  */
 static Buffer
 ndd_read_first(Relation index, BlockNumber blkno)
 {
 	NddMetaCache *cache = (NddMetaCache *) index->rd_amcache;
 	NddRecentBuffer *r;
-	uint64		chains;
 	Buffer		buf;
 
-	if (cache == NULL || RelationUsesLocalBuffers(index))
+	if (cache == NULL || cache->nrecent == 0 || RelationUsesLocalBuffers(index))
 		return ReadBuffer(index, blkno);
-	/* a slot per chain (both maps during a migration), up to the cap */
-	chains = (uint64) cache->meta.layout.ntables * (cache->meta.npages + cache->meta.old_npages) + 1;
-	if (cache->nrecent < Min(chains, NDD_RECENT_BUFFERS_MAX))
-	{
-		uint32		n = (uint32) Min(pg_nextpower2_64(chains), NDD_RECENT_BUFFERS_MAX);
-
-		if (cache->recent != NULL)
-			pfree(cache->recent);
-		cache->recent = MemoryContextAllocZero(index->rd_indexcxt, n * sizeof(NddRecentBuffer));
-		cache->nrecent = n;
-	}
 	r = &cache->recent[blkno & (cache->nrecent - 1)];
 	if (r->block == blkno && BufferIsValid(r->buf) &&
 		ReadRecentBuffer(index->rd_node, MAIN_FORKNUM, blkno, r->buf))
