@@ -51,6 +51,12 @@ new_page_format(const NddSegView *sv, bool nulls, BlockNumber block, OffsetNumbe
 		ndd_data_page_format(sv->meta, sv->delta_bits, block, offset, nf);
 }
 
+/* Can entry e go on page, of format f, as it is: room, and fields wide enough for its TID? */
+static inline bool
+entry_fits(Page page, const NddFormat *f, const NddEntry *e)
+{
+	return ndd_page_has_room(page, f) && ndd_format_fits(f, e->block, e->offset);
+}
 
 /*
  * Appends entries e[0..n) to page (registered in a generic WAL record by the caller, or not
@@ -61,7 +67,7 @@ ndd_append_fitting(Page page, const NddFormat *f, uint64 low, const NddEntry *e,
 {
 	int			k = 0;
 
-	while (k < n && ndd_page_has_room(page, f) && ndd_format_fits(f, e[k].block, e[k].offset))
+	while (k < n && entry_fits(page, f, &e[k]))
 	{
 		ndd_page_append(page, f, e[k].head - low, e[k].tail, e[k].block, e[k].offset);
 		k++;
@@ -245,7 +251,7 @@ ndd_chain_append(Relation index, const NddSegView *sv, int t, uint32 pageno,
 			NddPageGetOpaque(BufferGetPage(pbuf))->insert_at != here;
 		NddFormat	f = chain.f;
 
-		if (ndd_page_has_room(page, &f) && ndd_format_fits(&f, e[i].block, e[i].offset))
+		if (entry_fits(page, &f, &e[i]))
 		{
 			NddAppendPart part = {cur, move_hint ? pbuf : InvalidBuffer, f, low, e + i, n - i, 0};
 
@@ -323,7 +329,7 @@ ndd_chain_stage(Relation index, const NddSegView *sv, int t, uint32 pageno, cons
 		*gone = s->chain.gone;
 		return NDD_APPEND_GONE;
 	}
-	if (ndd_page_has_room(page, &s->chain.f) && ndd_format_fits(&s->chain.f, e->block, e->offset))
+	if (entry_fits(page, &s->chain.f, e))
 	{
 		s->e = *e;
 		s->low = ndd_page_low(pageno, sv->npages);
