@@ -27,8 +27,10 @@ ndd_install_deps() {
 			return 1
 		fi
 		ndd_log "installing ${missing[*]}"
-		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+		# wait for another installer (a second test run, unattended upgrades) instead of failing
+		apt-get -o DPkg::Lock::Timeout=600 update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
+			"${missing[@]}" >/dev/null
 	fi
 }
 
