@@ -59,3 +59,12 @@ unit: $(UNIT_BIN)
 
 .PHONY: unit
 EXTRA_CLEAN = build $(DATA_built)
+
+# ---- PGXN distribution: `make dist` -> ndd-$(EXTVERSION).zip, the committed tree at HEAD under
+# ndd-$(EXTVERSION)/ (uncommitted changes are not in it). META.json describes it (doc/install.md).
+DIST = $(EXTENSION)-$(EXTVERSION)
+
+dist:
+	git archive --format=zip --prefix=$(DIST)/ --output=$(DIST).zip HEAD
+
+.PHONY: dist

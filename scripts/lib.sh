@@ -17,8 +17,14 @@ ndd_log() { printf '==> %s\n' "$*" >&2; }
 
 # Installs the missing packages (apt-get update only when something is missing). Needs root.
 ndd_install_deps() {
+	ndd_install_packages $NDD_PACKAGES
+}
+
+# Installs those of the Debian packages "$@" that are missing; returns 1 when it cannot (not root,
+# or apt-get fails). Also for the optional tools of a single test (which then skips with exit 77).
+ndd_install_packages() {
 	local missing=() p
-	for p in $NDD_PACKAGES; do
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -28,9 +34,9 @@ ndd_install_deps() {
 		fi
 		ndd_log "installing ${missing[*]}"
 		# wait for another installer (a second test run, unattended upgrades) instead of failing
-		apt-get -o DPkg::Lock::Timeout=600 update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
-			"${missing[@]}" >/dev/null
+		apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
+				"${missing[@]}" >/dev/null
 	fi
 }
 
@@ -117,4 +123,25 @@ ndd_corpus_dir() {
 ndd_index_shape() {
 	psql -X -q -At -v ON_ERROR_STOP=1 -c "SELECT 'map generation ' || coalesce(substring(ndd_index_check('$1') from 'map generation ([0-9]+)'), '1')
 		|| ', ' || pg_size_pretty(pg_relation_size('$1'))"
+}
+
+# Copies this checkout as it is, the tracked files and the untracked ones git does not ignore (not
+# build products), into directory $1: what the package tests build from.
+ndd_copy_checkout() {
+	git -C "$NDD_ROOT" ls-files -z --cached --others --exclude-standard |
+		tar -C "$NDD_ROOT" --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -C "$1" -xf -
+}
+
+# For the package tests: runs test/scripts/installed_extension.sql (CREATE EXTENSION ndd and queries
+# through an ndd index, equal to a sequential scan) in the cluster of PG*, and checks that the
+# extension reports version $1. Prints what it did; returns 1 on any failure.
+ndd_check_installed_extension() {
+	local out
+	if ! out=$(psql -X -At -d postgres -f "$NDD_ROOT/test/scripts/installed_extension.sql" 2>&1); then
+		echo "$out"
+		echo "FAIL: the installed extension does not work"
+		return 1
+	fi
+	echo "$out"
+	[ "$(tail -1 <<<"$out")" = "installed version $1" ] || { echo "FAIL: CREATE EXTENSION ndd did not install version $1"; return 1; }
 }

@@ -35,14 +35,8 @@ dpkg-query -W -f='${Status}' "postgresql-$major" 2>/dev/null | grep -q "install 
 grep -qx "$major" <(/usr/share/postgresql-common/supported-versions) ||
 	skip "PostgreSQL $major is not a supported version of this system's postgresql-common (pg_buildext builds for those)"
 
-tools="dpkg-dev debhelper postgresql-server-dev-all postgresql-server-dev-$major libxxhash-dev lintian"
-missing=$(for p in $tools; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
-if [ -n "$missing" ]; then
-	echo "installing the build tools: $missing"
-	{ apt-get -o DPkg::Lock::Timeout=600 update -qq &&
-		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
-			$missing >/dev/null; } || skip "the Debian build tools cannot be installed ($missing)"
-fi
+ndd_install_packages dpkg-dev debhelper postgresql-server-dev-all "postgresql-server-dev-$major" libxxhash-dev lintian ||
+	skip "the Debian build tools (dpkg-dev, debhelper, postgresql-server-dev-all, lintian) cannot be installed"
 # the throwaway root needs both; probe them before the build
 unshare -m true 2>/dev/null || skip "no mount namespace (unshare -m) for the throwaway root"
 grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null || skip "no overlayfs for the throwaway root"
@@ -52,8 +46,7 @@ trap 'rm -rf "$work"' EXIT
 version=$(dpkg-parsechangelog -l "$NDD_ROOT/debian/changelog" -S Version)
 src=$work/ndd-${version%-*}
 mkdir "$src"
-git -C "$NDD_ROOT" ls-files -z --cached --others --exclude-standard |
-	tar -C "$NDD_ROOT" --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -C "$src" -xf -
+ndd_copy_checkout "$src"
 
 echo "building the package (dpkg-buildpackage -us -uc -b) in $src"
 if ! (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b -Pnocheck) \
@@ -83,7 +76,7 @@ fi
 echo "lintian: no tag"
 
 # ---- the throwaway root: an overlay of / in a private mount namespace ----
-stage=/ndd-package-test    # in the root: the package, scripts/lib.sh and the SQL it runs
+stage=/ndd-package-test    # in the root: the package, in_root.sh and what it uses
 mkdir "$work/root" "$work/rw"
 cat >"$work/in_root.sh" <<'IN_ROOT'
 # Runs chrooted in the throwaway root: $1 the .deb, $2 the major, $3 the version ndd must report.
@@ -105,12 +98,10 @@ done
 echo "the package installed ndd.so, ndd.control and ndd--$upstream.sql"
 
 NDD_PGBIN=/usr/lib/postgresql/$major/bin
-source "$stage/lib.sh"
+source "$stage/scripts/lib.sh"
 ndd_start_cluster
 trap ndd_stop_cluster EXIT
-out=$(psql -X -At -d postgres -f "$stage/installed_extension.sql" 2>&1) || { echo "$out"; fail "the installed extension does not work"; }
-echo "$out"
-[ "$(tail -1 <<<"$out")" = "installed version $upstream" ] || fail "CREATE EXTENSION ndd did not install version $upstream"
+ndd_check_installed_extension "$upstream"
 ndd_stop_cluster
 trap - EXIT
 
@@ -131,8 +122,11 @@ mkdir "$work/rw/upper" "$work/rw/work"
 mount -t overlay ndd-package-test -o "lowerdir=/,upperdir=$work/rw/upper,workdir=$work/rw/work" "$root"
 mount --rbind /dev "$root/dev"
 mount -t proc proc "$root/proc"
-mkdir -p "$root$stage"
-cp "$work/$deb" "$work/in_root.sh" "$NDD_ROOT/scripts/lib.sh" "$NDD_ROOT/test/scripts/installed_extension.sql" "$root$stage/"
+# the files in_root.sh uses, laid out as in the checkout (lib.sh finds NDD_ROOT from its place)
+mkdir -p "$root$stage/scripts" "$root$stage/test/scripts"
+cp "$work/$deb" "$work/in_root.sh" "$root$stage/"
+cp "$NDD_ROOT/scripts/lib.sh" "$root$stage/scripts/"
+cp "$NDD_ROOT/test/scripts/installed_extension.sql" "$root$stage/test/scripts/"
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
 	bash "$stage/in_root.sh" "$deb" "$major" "$upstream"
 NAMESPACE
