@@ -48,6 +48,8 @@ src=$work/ndd-${version%-*}
 mkdir "$src"
 ndd_copy_checkout "$src"
 
+files() { (cd "$src" && find . \( -type f -o -type l \) -printf '%P\n' | sort); }
+files >"$work/files.before"
 echo "building the package (dpkg-buildpackage -us -uc -b) in $src"
 if ! (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b -Pnocheck) \
 	>"$work/build.log" 2>&1; then
@@ -55,6 +57,11 @@ if ! (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpacka
 	echo "FAIL: dpkg-buildpackage failed"
 	exit 1
 fi
+# what the build leaves in the tree must be ignored by git (.gitignore), for a build in a checkout
+comm -13 "$work/files.before" <(files) >"$work/files.new"
+seen=$(comm -23 "$work/files.new" <(git -C "$NDD_ROOT" check-ignore --no-index --stdin <"$work/files.new" | sort) | head)
+[ -z "$seen" ] || { echo "FAIL: the build leaves files that git sees (add them to .gitignore):"; echo "$seen"; exit 1; }
+echo "the build left $(wc -l <"$work/files.new") files in the tree, all ignored by git"
 arch=$(dpkg --print-architecture)
 deb=postgresql-$major-ndd_${version}_$arch.deb
 [ -f "$work/$deb" ] || { ls "$work"; echo "FAIL: the build made no $deb"; exit 1; }
