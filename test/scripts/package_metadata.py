@@ -9,7 +9,7 @@ make read the Makefile's EXTVERSION. Checks, each failure printed, exit 1 if any
     prerequisite range by the PGXN client's own SemVer parser (pgxnclient), the files it names exist;
   - one version everywhere: META.json's version and provides.ndd.version, ndd.control's
     default_version, the Makefile's EXTVERSION and debian/changelog's upstream version (parsed by
-    python3-debian) are equal;
+    python3-debian) are equal, and CHANGELOG.md has a section for it;
   - one license: debian/copyright (DEP-5, parsed by python3-debian) carries LICENSE's text and
     copyright line, and META.json says "postgresql".
 """
@@ -166,6 +166,10 @@ def main(root, control_version, make_version):
     }
     check(len(set(versions.values())) == 1,
           "the versions differ: " + ", ".join("%s %s" % kv for kv in versions.items()))
+    with open(os.path.join(root, "CHANGELOG.md"), encoding="utf-8") as f:
+        headings = [line.split()[1] for line in f if line.startswith("## ") and len(line.split()) > 1]
+    check(meta.get("version") in headings,
+          "CHANGELOG.md has no section \"## %s\" (its sections: %s)" % (meta.get("version"), ", ".join(headings)))
 
     with open(os.path.join(root, "LICENSE"), encoding="utf-8") as f:
         title, _, notice, _, *body = f.read().rstrip("\n").split("\n")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Script test: ndd's version is the same in every place that states it (META.json, ndd.control,
-# the Makefile, debian/changelog), META.json is valid PGXN metadata, and debian/copyright carries
+# the Makefile, debian/changelog, CHANGELOG.md), META.json is valid PGXN metadata, and
+# debian/copyright carries
 # LICENSE (test/scripts/package_metadata.py says how each is read). ndd.control is read by
 # PostgreSQL itself, from the copy that scripts/test.sh installed into the suite's cluster.
 # Exit 77 when the parsers (Debian's python3-jsonschema, python3-debian, pgxnclient) cannot be
