@@ -17,14 +17,8 @@ ndd_log() { printf '==> %s\n' "$*" >&2; }
 
 # Installs the missing packages (apt-get update only when something is missing). Needs root.
 ndd_install_deps() {
-	ndd_install_packages $NDD_PACKAGES
-}
-
-# Installs those of the Debian packages "$@" that are missing; returns 1 when it cannot (not root,
-# or apt-get fails). Also for the optional tools of a single test (which then skips with exit 77).
-ndd_install_packages() {
 	local missing=() p
-	for p in "$@"; do
+	for p in $NDD_PACKAGES; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -34,9 +28,9 @@ ndd_install_packages() {
 		fi
 		ndd_log "installing ${missing[*]}"
 		# wait for another installer (a second test run, unattended upgrades) instead of failing
-		apt-get -o DPkg::Lock::Timeout=600 update -qq &&
-			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
-				"${missing[@]}" >/dev/null
+		apt-get -o DPkg::Lock::Timeout=600 update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
+			"${missing[@]}" >/dev/null
 	fi
 }
 

@@ -9,7 +9,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 
-ndd_install_packages python3-jsonschema python3-debian pgxnclient ||
+NDD_PACKAGES="python3-jsonschema python3-debian pgxnclient" ndd_install_deps ||
 	{ echo "skipped: python3-jsonschema, python3-debian and pgxnclient cannot be installed"; exit 77; }
 control_version=$(psql -X -At -v ON_ERROR_STOP=1 -d postgres \
 	-c "SELECT default_version FROM pg_available_extensions WHERE name = 'ndd'")

@@ -18,7 +18,7 @@ set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 
 skip() { echo "skipped: $*"; exit 77; }
-ndd_install_packages pgxnclient git || skip "pgxnclient (Debian's PGXN client) cannot be installed"
+NDD_PACKAGES="pgxnclient git" ndd_install_deps || skip "pgxnclient (Debian's PGXN client) cannot be installed"
 
 work=$(mktemp -d /tmp/ndd-pgxn.XXXXXX)
 trap 'rm -rf "$work"' EXIT
