@@ -81,9 +81,9 @@ RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 RETURN CASE WHEN representatives_only
-    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
+    THEN pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
-    ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+    ELSE pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
     END;
 
@@ -103,7 +103,7 @@ BEGIN
         RETURN NULL;
     END IF;
     IF k < 0 THEN
-        RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = format('k is %s.', k);
+        RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = pg_catalog.format('k is %s.', k);
     END IF;
     EXECUTE @extschema@.ndd_nearest_cluster_sql(tbl, fp_column, cluster_column, id_column, representatives_only)
         INTO result USING fp, k;
@@ -116,69 +116,129 @@ RETURNS trigger
 AS 'MODULE_PATHNAME', 'ndd_assign_cluster_trigger'
 LANGUAGE C VOLATILE;
 
-CREATE OR REPLACE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
+-- How the functions below that run a caller's query text keep search_path from capturing them:
+-- each is a SQL-standard body (BEGIN ATOMIC: bound to its functions and operators when created, so
+-- no search_path can redirect it) that hands the caller's search_path, read in the caller's
+-- context, to a *_job function that pins search_path = pg_catalog, pg_temp. The job switches to the
+-- caller's search_path only for the statements that embed the caller's query (which must resolve
+-- as the caller wrote it) and names every schema in them, operators too (OPERATOR(pg_catalog.=);
+-- no NULLIF or IN, which look = up by name): PostgreSQL's cardinality, unnest, format, array_agg
+-- and float8 / int4 are polymorphic, variadic or need a cast, so an exact-typed one in any schema
+-- on that path would otherwise win, and run with the caller's rights (issue 20).
+
+-- Exact measures of each pair of pairs_sql (a, b, ...) over the texts of docs_sql (id, doc):
+-- Jaccard resemblance and containment of word shingle sets (both directions), the word edit
+-- distance, and edit_similarity = 1 - distance / (tokens of a + tokens of b) (the corpus ground
+-- truth's definition). A pair whose document is missing gets NULL measures.
+CREATE FUNCTION ndd_verify_job(pairs_sql text, docs_sql text, shingle int, caller_search_path text)
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    RETURN QUERY EXECUTE format($q$
-        SELECT p.a::bigint, p.b::bigint,
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        SELECT p.a, p.b,
                @extschema@.jaccard(x.doc, y.doc, $1), @extschema@.containment(x.doc, y.doc, $1), @extschema@.containment(y.doc, x.doc, $1),
-               w.d, 1 - w.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(x.doc)) + cardinality(@extschema@.ndd_tokens(y.doc)), 0)
-        FROM (%s) AS p(a, b)
-        LEFT JOIN (%s) AS x(id, doc) ON x.id = p.a
-        LEFT JOIN (%s) AS y(id, doc) ON y.id = p.b
-        CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d) AS w
+               w.d, CASE WHEN w.n OPERATOR(pg_catalog.=) 0 THEN NULL
+                         ELSE 1::float8 OPERATOR(pg_catalog.-) (w.d::float8 OPERATOR(pg_catalog./) w.n::float8) END
+        FROM (SELECT pairs_sql.a::bigint, pairs_sql.b::bigint FROM (%s) AS pairs_sql(a, b)) AS p(a, b)
+        LEFT JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS x(id, doc) ON x.id OPERATOR(pg_catalog.=) p.a
+        LEFT JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS y(id, doc) ON y.id OPERATOR(pg_catalog.=) p.b
+        CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d,
+                                   pg_catalog.cardinality(@extschema@.ndd_tokens(x.doc))
+                                   OPERATOR(pg_catalog.+) pg_catalog.cardinality(@extschema@.ndd_tokens(y.doc)) AS n) AS w
         ORDER BY 1, 2 $q$, pairs_sql, docs_sql, docs_sql) USING shingle;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
+CREATE OR REPLACE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.jaccard, j.a_in_b, j.b_in_a, j.word_edit_distance, j.edit_similarity
+    FROM @extschema@.ndd_verify_job(pairs_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
+END;
 
-CREATE OR REPLACE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
+-- For every cluster of clusters_sql (id, cluster_id, ...) with two members or more, its worst
+-- pair: the two members with the lowest exact Jaccard resemblance (all member pairs are compared,
+-- so a cluster of s members costs s(s-1)/2 comparisons), with that pair's word edit distance and
+-- edit similarity. Shows what hiding a cluster behind its representative would hide.
+CREATE FUNCTION ndd_cluster_worst_pairs_job(clusters_sql text, docs_sql text, shingle int, caller_search_path text)
 RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    RETURN QUERY EXECUTE format($q$
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
         WITH m AS (
-            SELECT c.id::bigint AS id, c.cluster_id::bigint AS cluster_id, d.doc,
-                   count(*) OVER (PARTITION BY c.cluster_id) AS size
-            FROM (%s) AS c(id, cluster_id) JOIN (%s) AS d(id, doc) ON d.id = c.id),
+            SELECT c.id, c.cluster_id, d.doc, pg_catalog.count(*) OVER (PARTITION BY c.cluster_id) AS size
+            FROM (SELECT clusters_sql.id::bigint, clusters_sql.cluster_id::bigint FROM (%s) AS clusters_sql(id, cluster_id)) AS c(id, cluster_id)
+            JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS d(id, doc) ON d.id OPERATOR(pg_catalog.=) c.id),
         worst AS (
             SELECT DISTINCT ON (x.cluster_id) x.cluster_id, x.size, x.id AS a, y.id AS b,
                    @extschema@.jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
-            FROM m x JOIN m y ON y.cluster_id = x.cluster_id AND y.id > x.id
+            FROM m x JOIN m y ON y.cluster_id OPERATOR(pg_catalog.=) x.cluster_id AND y.id OPERATOR(pg_catalog.>) x.id
             ORDER BY x.cluster_id, 5, x.id, y.id)
         SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.d,
-               1 - e.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(w.da)) + cardinality(@extschema@.ndd_tokens(w.db)), 0)
-        FROM worst w CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(w.da, w.db) AS d) e
+               CASE WHEN e.n OPERATOR(pg_catalog.=) 0 THEN NULL
+                    ELSE 1::float8 OPERATOR(pg_catalog.-) (e.d::float8 OPERATOR(pg_catalog./) e.n::float8) END
+        FROM worst w CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(w.da, w.db) AS d,
+                                                pg_catalog.cardinality(@extschema@.ndd_tokens(w.da))
+                                                OPERATOR(pg_catalog.+) pg_catalog.cardinality(@extschema@.ndd_tokens(w.db)) AS n) e
         ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
+CREATE OR REPLACE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.cluster_id, j.size, j.a, j.b, j.jaccard, j.word_edit_distance, j.edit_similarity
+    FROM @extschema@.ndd_cluster_worst_pairs_job(clusters_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
+END;
 
-CREATE OR REPLACE FUNCTION ndd_df_collect(collection text, docs_sql text)
+-- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
+-- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
+-- Returns the number of documents. docs_sql is the caller's query and resolves through the
+-- caller's search_path (see ndd_verify_job for how); everything else is schema-qualified.
+CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, caller_search_path text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
 BEGIN
-    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
-    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect.collection, 0);
-    EXECUTE format($q$
+    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect_job.collection;
+    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect_job.collection, 0);
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    EXECUTE pg_catalog.format($q$
         WITH docs AS MATERIALIZED (SELECT d.doc FROM (%s) AS d(id, doc) WHERE d.doc IS NOT NULL),
-             counted AS (UPDATE @extschema@.ndd_collection SET ndocs = (SELECT count(*) FROM docs), built_at = now()
-                         WHERE name = $1 RETURNING ndocs)
+             counted AS (UPDATE @extschema@.ndd_collection SET ndocs = (SELECT pg_catalog.count(*) FROM docs),
+                                built_at = pg_catalog.now()
+                         WHERE name OPERATOR(pg_catalog.=) $1 RETURNING ndocs)
         INSERT INTO @extschema@.ndd_df (collection, token, df)
-        SELECT $1, t.token, count(*)
-        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM unnest(@extschema@.ndd_tokens(docs.doc)) AS u
-                                      WHERE octet_length(u) <= 1000) AS t
+        SELECT $1, t.token, pg_catalog.count(*)
+        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM pg_catalog.unnest(@extschema@.ndd_tokens(docs.doc)) AS u
+                                      WHERE pg_catalog.octet_length(u) OPERATOR(pg_catalog.<=) 1000) AS t
         GROUP BY t.token $q$, docs_sql) USING collection;
-    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect_job.collection;
     RETURN n;
 END
 $$;
+CREATE OR REPLACE FUNCTION ndd_df_collect(collection text, docs_sql text)
+RETURNS bigint
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT @extschema@.ndd_df_collect_job(collection, docs_sql, pg_catalog.current_setting('search_path'));
+END;
 
 CREATE OR REPLACE FUNCTION ndd_df_add(collection text, doc text)
 RETURNS bigint
@@ -371,19 +431,24 @@ LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
 -- (row, layout table) through INSERT .. SELECT, which Citus runs on the workers and repartitions
 -- there; the pairs are then found by one pushed-down query grouped by part, so each group is
 -- handled on the worker that stores it, in parallel; the work table is dropped at the end (or
--- with the transaction on error). Ids are checked unique per set, as ndd_pairs does. No pinned
--- search_path: the caller's queries resolve as the caller wrote them (as in ndd_pairs); everything
--- else is qualified, operators too (OPERATOR(pg_catalog.x)): an operator that is not an exact match
--- in pg_catalog (text || int, oid = regclass, regtype <> regtype) would otherwise resolve to a
--- better-matching one that anyone who may create in a schema on the caller's search_path can
--- define, and run it with the caller's rights.
+-- with the transaction on error). Ids are checked unique per set, as ndd_pairs does. search_path
+-- is pinned; the caller's queries, and the work table's schema (the caller's current schema),
+-- resolve under caller_search_path, the caller's (its callers are SQL-standard bodies that pass it,
+-- see ndd_verify_job in 40_workflows.sql), in statements that name every schema, operators too
+-- (OPERATOR(pg_catalog.x)): an operator that is not an exact match in pg_catalog (text || int,
+-- oid = regclass, regtype <> regtype) would otherwise resolve to a better-matching one that anyone
+-- who may create in a schema on the caller's search_path can define, and run with the caller's
+-- rights.
 CREATE FUNCTION ndd_distributed_job(new_sql text, stored_sql text, k int, blocks int, parts int,
+                                    caller_search_path text,
                                     OUT a bigint, OUT b bigint, OUT distance int)
 RETURNS SETOF record
 LANGUAGE plpgsql CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     work text;
+    work_schema name;
     fptype regtype;
     dup bigint;
     null_id boolean;
@@ -394,7 +459,7 @@ BEGIN
             USING ERRCODE = 'feature_not_supported',
                   HINT = 'On one server use ndd_pairs or ndd_pairs_between: same pairs, same core.';
     END IF;
-    IF new_sql IS NULL OR k IS NULL OR blocks IS NULL OR parts IS NULL THEN
+    IF new_sql IS NULL OR k IS NULL OR blocks IS NULL OR parts IS NULL OR caller_search_path IS NULL THEN
         RAISE EXCEPTION 'only stored_sql may be null' USING ERRCODE = 'null_value_not_allowed';
     END IF;
     IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 31 THEN
@@ -406,16 +471,21 @@ BEGIN
     END IF;
     -- The work table goes in the caller's current schema, as any table the caller creates: the
     -- extension's schema need not be writable by the roles that use the extension.
-    IF pg_catalog.current_schema() IS NULL THEN
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    work_schema := pg_catalog.current_schema();
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    IF work_schema IS NULL THEN
         RAISE EXCEPTION 'no schema to create the work table in'
             USING ERRCODE = 'invalid_schema_name',
                   HINT = 'Put a schema where you may create tables first on search_path.';
     END IF;
-    work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
+    work := pg_catalog.format('%I.%I', work_schema,
                    pg_catalog.format('ndd_distributed_work_%s_%s', pg_catalog.pg_backend_pid(),
                                      pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8)));
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
                         true AS is_new FROM (%s) AS s(id, fp) WITH NO DATA', work, new_sql);
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     SELECT atttypid::regtype INTO fptype FROM pg_catalog.pg_attribute
         WHERE attrelid OPERATOR(pg_catalog.=) work::regclass AND attname OPERATOR(pg_catalog.=) 'fp';
     IF fptype OPERATOR(pg_catalog.<>) '@extschema@.simhash64'::regtype
@@ -424,6 +494,7 @@ BEGIN
             USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('It has type %s.', fptype);
     END IF;
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'part');
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     FOR i IN 0 .. CASE WHEN two_sets THEN 1 ELSE 0 END LOOP
         EXECUTE pg_catalog.format('INSERT INTO %s (id, fp, layout_table, part, is_new)
                         SELECT s.id, s.fp, u.t OPERATOR(pg_catalog.-) 1, u.part, %s
@@ -433,6 +504,7 @@ BEGIN
                        work, (i OPERATOR(pg_catalog.=) 0)::text, CASE WHEN i OPERATOR(pg_catalog.=) 0 THEN new_sql ELSE stored_sql END)
             USING k, blocks, parts;
     END LOOP;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     -- a null id is refused as ndd_pairs refuses it, naming the caller's query (not the arrays the
     -- workers would see)
     EXECUTE pg_catalog.format('SELECT true FROM %s WHERE id IS NULL LIMIT 1', work) INTO null_id;
@@ -469,7 +541,8 @@ CREATE FUNCTION ndd_distributed_pairs(docs_sql text, k int, blocks int DEFAULT 0
 RETURNS SETOF record
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
-    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(docs_sql, NULL, k, blocks, parts) AS j;
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(docs_sql, NULL, k, blocks, parts,
+                                                                    pg_catalog.current_setting('search_path')) AS j;
 END;
 
 -- The two-set batch on the workers: exactly ndd_pairs_between's pairs.
@@ -479,7 +552,8 @@ CREATE FUNCTION ndd_distributed_pairs_between(new_sql text, stored_sql text, k i
 RETURNS SETOF record
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
-    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts) AS j;
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts,
+                                                                    pg_catalog.current_setting('search_path')) AS j;
 END;
 
 -- Every pair sharing at least min_shared distinct features of a distributed collection, on the
@@ -489,13 +563,15 @@ END;
 -- (one row per distinct (feature, document), distributed by feature), each shard pairs the
 -- documents of its features by a co-located self-join, and Citus' repartitioned aggregation sums
 -- each pair's shared features.
-CREATE FUNCTION ndd_distributed_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
-                                              OUT a bigint, OUT b bigint, OUT shared int)
+CREATE FUNCTION ndd_distributed_feature_pairs_job(docs_sql text, min_shared int, max_df int, caller_search_path text,
+                                                  OUT a bigint, OUT b bigint, OUT shared int)
 RETURNS SETOF record
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     work text;
+    work_schema name;
     dup bigint;
     skipped bigint;
 BEGIN
@@ -514,19 +590,24 @@ BEGIN
     END IF;
     -- The work table goes in the caller's current schema, as any table the caller creates: the
     -- extension's schema need not be writable by the roles that use the extension.
-    IF pg_catalog.current_schema() IS NULL THEN
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    work_schema := pg_catalog.current_schema();
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    IF work_schema IS NULL THEN
         RAISE EXCEPTION 'no schema to create the work table in'
             USING ERRCODE = 'invalid_schema_name',
                   HINT = 'Put a schema where you may create tables first on search_path.';
     END IF;
-    work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
+    work := pg_catalog.format('%I.%I', work_schema,
                    pg_catalog.format('ndd_distributed_work_%s_%s', pg_catalog.pg_backend_pid(),
                                      pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8)));
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
     -- the ids, checked unique first: one row per document with features
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
                    work, docs_sql);
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     EXECUTE pg_catalog.format('SELECT id FROM %s GROUP BY id HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1', work)
         INTO dup;
     IF dup IS NOT NULL THEN
@@ -534,11 +615,13 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
     END IF;
     EXECUTE pg_catalog.format('TRUNCATE %s', work);
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format('INSERT INTO %s (id, feature)
                     SELECT s.id, f.feature FROM (%s) AS s(id, features)
                     CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM pg_catalog.unnest(s.features::bigint[]) AS u(feature)
                                         WHERE u.feature IS NOT NULL) AS f',
                    work, docs_sql);
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s GROUP BY feature
                                HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) $1) x', work)
         INTO skipped USING max_df;
@@ -558,6 +641,15 @@ BEGIN
     EXECUTE pg_catalog.format('DROP TABLE %s', work);
 END
 $$;
+CREATE FUNCTION ndd_distributed_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
+                                              OUT a bigint, OUT b bigint, OUT shared int)
+RETURNS SETOF record
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.shared
+    FROM @extschema@.ndd_distributed_feature_pairs_job(docs_sql, min_shared, max_df,
+                                                       pg_catalog.current_setting('search_path')) AS j;
+END;
 
 ---------------------------------------------------------------------------------------------------
 -- Comments (0.1 had 23; 0.2.0 comments every object, src/sql/90_comments.sql). COMMENT ON
@@ -581,46 +673,46 @@ BEGIN
 					   WHEN 'fp128' THEN '32 hexadecimal digits'
 					   WHEN 'hamming_distance' THEN 'a decimal integer, as int4'
 					   ELSE '(center,radius)' END;
-		EXECUTE format('COMMENT ON FUNCTION %I(cstring) IS %L', t || '_in',
-					   format('text input of %s: %s', t, form));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_out', t,
-					   format('text output of %s: %s', t, form));
-		EXECUTE format('COMMENT ON FUNCTION %I(internal) IS %L', t || '_recv',
-					   format('binary input of %s', t));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_send', t,
-					   format('binary output of %s', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(cstring) IS %L', t || '_in',
+					   pg_catalog.format('text input of %s: %s', t, form));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_out', t,
+					   pg_catalog.format('text output of %s: %s', t, form));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(internal) IS %L', t || '_recv',
+					   pg_catalog.format('binary input of %s', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_send', t,
+					   pg_catalog.format('binary output of %s', t));
 	END LOOP;
 	-- the ordering and hashing support of simhash64, fp128 and hamming_distance
 	FOREACH t IN ARRAY ARRAY['simhash64', 'fp128', 'hamming_distance'] LOOP
-		EXECUTE format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_cmp', t,
-					   format('btree comparison of %s: -1, 0 or 1', t));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_hash', t,
-					   format('hash of %s for hash indexes and hash joins', t));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I, bigint) IS %L', t || '_hash_extended', t,
-					   format('seeded 64-bit hash of %s for hash partitioning', t));
-		EXECUTE format('COMMENT ON OPERATOR CLASS %I USING btree IS %L', t || '_ops',
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_cmp', t,
+					   pg_catalog.format('btree comparison of %s: -1, 0 or 1', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_hash', t,
+					   pg_catalog.format('hash of %s for hash indexes and hash joins', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I, bigint) IS %L', t || '_hash_extended', t,
+					   pg_catalog.format('seeded 64-bit hash of %s for hash partitioning', t));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR CLASS %I USING btree IS %L', t || '_ops',
 					   CASE t WHEN 'hamming_distance' THEN 'integer order of Hamming distances'
-					   ELSE format('unsigned order of %s (the order of its hex text)', t) END);
-		EXECUTE format('COMMENT ON OPERATOR FAMILY %I USING btree IS %L', t || '_ops',
-					   format('btree operators of %s', t));
-		EXECUTE format('COMMENT ON OPERATOR CLASS %I USING hash IS %L', t || '_ops',
-					   format('equality of %s for hash indexes and hash joins', t));
-		EXECUTE format('COMMENT ON OPERATOR FAMILY %I USING hash IS %L', t || '_ops',
-					   format('hash operators of %s', t));
+					   ELSE pg_catalog.format('unsigned order of %s (the order of its hex text)', t) END);
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR FAMILY %I USING btree IS %L', t || '_ops',
+					   pg_catalog.format('btree operators of %s', t));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR CLASS %I USING hash IS %L', t || '_ops',
+					   pg_catalog.format('equality of %s for hash indexes and hash joins', t));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR FAMILY %I USING hash IS %L', t || '_ops',
+					   pg_catalog.format('hash operators of %s', t));
 	END LOOP;
 	-- the six comparisons of simhash64 and fp128: unsigned, i.e. the order of the hex text
 	FOREACH t IN ARRAY ARRAY['simhash64', 'fp128'] LOOP
-		FOR form IN SELECT unnest(ARRAY['lt', 'le', 'eq', 'ne', 'ge', 'gt']) LOOP
-			EXECUTE format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_' || form, t,
-						   format('implementation of %s %s %s (unsigned order)', t,
+		FOR form IN SELECT pg_catalog.unnest(ARRAY['lt', 'le', 'eq', 'ne', 'ge', 'gt']) LOOP
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_' || form, t,
+						   pg_catalog.format('implementation of %s %s %s (unsigned order)', t,
 								  CASE form WHEN 'lt' THEN '<' WHEN 'le' THEN '<=' WHEN 'eq' THEN '='
 											WHEN 'ne' THEN '<>' WHEN 'ge' THEN '>=' ELSE '>' END, t));
 		END LOOP;
 	END LOOP;
-	FOR form IN SELECT unnest(ARRAY['<', '<=', '=', '<>', '>=', '>']) LOOP
+	FOR form IN SELECT pg_catalog.unnest(ARRAY['<', '<=', '=', '<>', '>=', '>']) LOOP
 		FOREACH t IN ARRAY ARRAY['simhash64', 'fp128'] LOOP
-			EXECUTE format('COMMENT ON OPERATOR %1$s (%2$I, %2$I) IS %3$L', form, t,
-						   format('%s %s: unsigned order (the order of the hex text), not similarity', t, form));
+			EXECUTE pg_catalog.format('COMMENT ON OPERATOR %1$s (%2$I, %2$I) IS %3$L', form, t,
+						   pg_catalog.format('%s %s: unsigned order (the order of the hex text), not similarity', t, form));
 		END LOOP;
 	END LOOP;
 END
@@ -666,19 +758,19 @@ BEGIN
 	FOR o IN
 		SELECT p.oprname, p.oprleft::regtype AS l, p.oprright::regtype AS r, p.oprcode::regproc AS fn
 		FROM pg_catalog.pg_operator AS p
-		WHERE (p.oprleft = 'hamming_distance'::regtype OR p.oprright = 'hamming_distance'::regtype)
+		WHERE (p.oprleft OPERATOR(pg_catalog.=) 'hamming_distance'::regtype OR p.oprright OPERATOR(pg_catalog.=) 'hamming_distance'::regtype)
 		  AND p.oprname IN ('<', '<=', '=', '<>', '>=', '>')
 	LOOP
 		indexable := CASE WHEN o.oprname = '<>' THEN ''
 			ELSE '; with fp <~> q on one side an ndd index serves it' END;
-		EXECUTE format('COMMENT ON OPERATOR %s (%s, %s) IS %L', o.oprname, o.l, o.r,
-					   format('%s %s %s, as integers%s', o.l, o.oprname, o.r, indexable));
-		EXECUTE format('COMMENT ON FUNCTION %s(%s, %s) IS %L', o.fn, o.l, o.r,
-					   format('implementation of %s %s %s', o.l, o.oprname, o.r));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR %s (%s, %s) IS %L', o.oprname, o.l, o.r,
+					   pg_catalog.format('%s %s %s, as integers%s', o.l, o.oprname, o.r, indexable));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s(%s, %s) IS %L', o.fn, o.l, o.r,
+					   pg_catalog.format('implementation of %s %s %s', o.l, o.oprname, o.r));
 	END LOOP;
 	FOR i IN 0 .. 4 LOOP
-		EXECUTE format('COMMENT ON FUNCTION %I(internal) IS %L', 'hamming_' || names[2 * i + 2] || '_support',
-					   format('planner support of the %s comparisons of a Hamming distance: makes fp <~> q %s k indexable',
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(internal) IS %L', 'hamming_' || names[2 * i + 2] || '_support',
+					   pg_catalog.format('planner support of the %s comparisons of a Hamming distance: makes fp <~> q %s k indexable',
 							  names[2 * i + 1], names[2 * i + 1]));
 	END LOOP;
 END
@@ -793,6 +885,10 @@ COMMENT ON FUNCTION ndd_assign_cluster_trigger() IS
 	'BEFORE INSERT row trigger: sets the new row''s cluster column to an existing near-duplicate''s cluster, or to its own id';
 COMMENT ON FUNCTION ndd_verify(text, text, int) IS
 	'exact Jaccard, containment both ways, word edit distance and edit similarity of each pair of pairs_sql over the texts of docs_sql';
+COMMENT ON FUNCTION ndd_verify_job(text, text, int, text) IS
+	'the work of ndd_verify, search_path pinned: the caller''s queries run under caller_search_path';
+COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text) IS
+	'the work of ndd_cluster_worst_pairs, search_path pinned: the caller''s queries run under caller_search_path';
 COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int) IS
 	'for each cluster of two or more, its least similar pair by exact Jaccard, with edit distance and similarity';
 COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig) IS
@@ -801,6 +897,8 @@ COMMENT ON TABLE ndd_collection IS 'named collections with their number of docum
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
 COMMENT ON FUNCTION ndd_df_collect(text, text) IS
 	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
+COMMENT ON FUNCTION ndd_df_collect_job(text, text, text) IS
+	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_df_add(text, text) IS
 	'adds one document to a collection''s document frequencies; returns the new document count';
 COMMENT ON FUNCTION ndd_filter_low_idf(text, text, float8) IS
@@ -839,11 +937,13 @@ COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], simhash64[],
 	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
 COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], fp128[], int) IS
 	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
-COMMENT ON FUNCTION ndd_distributed_job(text, text, int, int, int) IS
+COMMENT ON FUNCTION ndd_distributed_job(text, text, int, int, int, text) IS
 	'the distributed batch job of ndd_distributed_pairs (stored_sql NULL) and ndd_distributed_pairs_between, on Citus';
 COMMENT ON FUNCTION ndd_distributed_pairs(text, int, int, int) IS
 	'every pair (a, b, distance) within k bits of the rows of docs_sql, found on the Citus workers; the same pairs as ndd_pairs';
 COMMENT ON FUNCTION ndd_distributed_pairs_between(text, text, int, int, int) IS
 	'every pair (new_id, stored_id, distance) within k bits of new_sql against stored_sql, found on the Citus workers; the same pairs as ndd_pairs_between';
+COMMENT ON FUNCTION ndd_distributed_feature_pairs_job(text, int, int, text) IS
+	'the work of ndd_distributed_feature_pairs, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
 	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';

@@ -224,26 +224,26 @@ DECLARE
 	support text;
 	fn text;
 BEGIN
-	FOR o IN 1 .. array_length(others, 1) LOOP
-		FOR p IN 1 .. array_length(ops, 1) LOOP
+	FOR o IN 1 .. pg_catalog.array_length(others, 1) LOOP
+		FOR p IN 1 .. pg_catalog.array_length(ops, 1) LOOP
 			support := CASE ops[p][2] WHEN 'ne' THEN '' ELSE
-				format(' SUPPORT hamming_%s_support', ops[p][2]) END;
+				pg_catalog.format(' SUPPORT hamming_%s_support', ops[p][2]) END;
 			-- hamming_distance OP other
-			fn := format('hamming_%s_%s', ops[p][2], replace(others[o][1], ' ', '_'));
-			EXECUTE format('CREATE FUNCTION %I(hamming_distance, %s) RETURNS bool AS %L '
+			fn := pg_catalog.format('hamming_%s_%s', ops[p][2], replace(others[o][1], ' ', '_'));
+			EXECUTE pg_catalog.format('CREATE FUNCTION %I(hamming_distance, %s) RETURNS bool AS %L '
 						   'LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF%s',
 						   fn, others[o][1], others[o][2] || ops[p][2], support);
-			EXECUTE format('CREATE OPERATOR %s (LEFTARG = hamming_distance, RIGHTARG = %s, '
+			EXECUTE pg_catalog.format('CREATE OPERATOR %s (LEFTARG = hamming_distance, RIGHTARG = %s, '
 						   'FUNCTION = %I, COMMUTATOR = %s, NEGATOR = %s, RESTRICT = %s, JOIN = %s%s)',
 						   ops[p][1], others[o][1], fn, ops[p][3], ops[p][4], ops[p][5], ops[p][6],
 						   CASE WHEN ops[p][2] = 'eq' AND o = 1 THEN ', HASHES, MERGES' ELSE '' END);
 			CONTINUE WHEN o = 1;
 			-- other OP hamming_distance
-			fn := format('%s_%s_hamming', replace(others[o][1], ' ', '_'), ops[p][2]);
-			EXECUTE format('CREATE FUNCTION %I(%s, hamming_distance) RETURNS bool AS %L '
+			fn := pg_catalog.format('%s_%s_hamming', replace(others[o][1], ' ', '_'), ops[p][2]);
+			EXECUTE pg_catalog.format('CREATE FUNCTION %I(%s, hamming_distance) RETURNS bool AS %L '
 						   'LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF%s',
 						   fn, others[o][1], others[o][3] || ops[p][2], support);
-			EXECUTE format('CREATE OPERATOR %s (LEFTARG = %s, RIGHTARG = hamming_distance, '
+			EXECUTE pg_catalog.format('CREATE OPERATOR %s (LEFTARG = %s, RIGHTARG = hamming_distance, '
 						   'FUNCTION = %I, COMMUTATOR = %s, NEGATOR = %s, RESTRICT = %s, JOIN = %s)',
 						   ops[p][1], others[o][1], fn, ops[p][3], ops[p][4], ops[p][5], ops[p][6]);
 		END LOOP;

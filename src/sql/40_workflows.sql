@@ -59,9 +59,9 @@ RETURNS text
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 RETURN CASE WHEN representatives_only
-    THEN format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
+    THEN pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
-    ELSE format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+    ELSE pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
     END;
 
@@ -89,7 +89,7 @@ BEGIN
         RETURN NULL;
     END IF;
     IF k < 0 THEN
-        RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = format('k is %s.', k);
+        RAISE EXCEPTION 'k must not be negative' USING ERRCODE = '22023', DETAIL = pg_catalog.format('k is %s.', k);
     END IF;
     EXECUTE @extschema@.ndd_nearest_cluster_sql(tbl, fp_column, cluster_column, id_column, representatives_only)
         INTO result USING fp, k;
@@ -145,54 +145,92 @@ LANGUAGE C VOLATILE;
 -- Verification: exact measures for pairs and clusters
 -- ---------------------------------------------------------------------------------------------
 
+-- How the functions below that run a caller's query text keep search_path from capturing them:
+-- each is a SQL-standard body (BEGIN ATOMIC: bound to its functions and operators when created, so
+-- no search_path can redirect it) that hands the caller's search_path, read in the caller's
+-- context, to a *_job function that pins search_path = pg_catalog, pg_temp. The job switches to the
+-- caller's search_path only for the statements that embed the caller's query (which must resolve
+-- as the caller wrote it) and names every schema in them, operators too (OPERATOR(pg_catalog.=);
+-- no NULLIF or IN, which look = up by name): PostgreSQL's cardinality, unnest, format, array_agg
+-- and float8 / int4 are polymorphic, variadic or need a cast, so an exact-typed one in any schema
+-- on that path would otherwise win, and run with the caller's rights (issue 20).
+
 -- Exact measures of each pair of pairs_sql (a, b, ...) over the texts of docs_sql (id, doc):
 -- Jaccard resemblance and containment of word shingle sets (both directions), the word edit
 -- distance, and edit_similarity = 1 - distance / (tokens of a + tokens of b) (the corpus ground
 -- truth's definition). A pair whose document is missing gets NULL measures.
-CREATE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
+CREATE FUNCTION ndd_verify_job(pairs_sql text, docs_sql text, shingle int, caller_search_path text)
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    RETURN QUERY EXECUTE format($q$
-        SELECT p.a::bigint, p.b::bigint,
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        SELECT p.a, p.b,
                @extschema@.jaccard(x.doc, y.doc, $1), @extschema@.containment(x.doc, y.doc, $1), @extschema@.containment(y.doc, x.doc, $1),
-               w.d, 1 - w.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(x.doc)) + cardinality(@extschema@.ndd_tokens(y.doc)), 0)
-        FROM (%s) AS p(a, b)
-        LEFT JOIN (%s) AS x(id, doc) ON x.id = p.a
-        LEFT JOIN (%s) AS y(id, doc) ON y.id = p.b
-        CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d) AS w
+               w.d, CASE WHEN w.n OPERATOR(pg_catalog.=) 0 THEN NULL
+                         ELSE 1::float8 OPERATOR(pg_catalog.-) (w.d::float8 OPERATOR(pg_catalog./) w.n::float8) END
+        FROM (SELECT pairs_sql.a::bigint, pairs_sql.b::bigint FROM (%s) AS pairs_sql(a, b)) AS p(a, b)
+        LEFT JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS x(id, doc) ON x.id OPERATOR(pg_catalog.=) p.a
+        LEFT JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS y(id, doc) ON y.id OPERATOR(pg_catalog.=) p.b
+        CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d,
+                                   pg_catalog.cardinality(@extschema@.ndd_tokens(x.doc))
+                                   OPERATOR(pg_catalog.+) pg_catalog.cardinality(@extschema@.ndd_tokens(y.doc)) AS n) AS w
         ORDER BY 1, 2 $q$, pairs_sql, docs_sql, docs_sql) USING shingle;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
+CREATE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.jaccard, j.a_in_b, j.b_in_a, j.word_edit_distance, j.edit_similarity
+    FROM @extschema@.ndd_verify_job(pairs_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
+END;
 
 -- For every cluster of clusters_sql (id, cluster_id, ...) with two members or more, its worst
 -- pair: the two members with the lowest exact Jaccard resemblance (all member pairs are compared,
 -- so a cluster of s members costs s(s-1)/2 comparisons), with that pair's word edit distance and
 -- edit similarity. Shows what hiding a cluster behind its representative would hide.
-CREATE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
+CREATE FUNCTION ndd_cluster_worst_pairs_job(clusters_sql text, docs_sql text, shingle int, caller_search_path text)
 RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    RETURN QUERY EXECUTE format($q$
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
         WITH m AS (
-            SELECT c.id::bigint AS id, c.cluster_id::bigint AS cluster_id, d.doc,
-                   count(*) OVER (PARTITION BY c.cluster_id) AS size
-            FROM (%s) AS c(id, cluster_id) JOIN (%s) AS d(id, doc) ON d.id = c.id),
+            SELECT c.id, c.cluster_id, d.doc, pg_catalog.count(*) OVER (PARTITION BY c.cluster_id) AS size
+            FROM (SELECT clusters_sql.id::bigint, clusters_sql.cluster_id::bigint FROM (%s) AS clusters_sql(id, cluster_id)) AS c(id, cluster_id)
+            JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS d(id, doc) ON d.id OPERATOR(pg_catalog.=) c.id),
         worst AS (
             SELECT DISTINCT ON (x.cluster_id) x.cluster_id, x.size, x.id AS a, y.id AS b,
                    @extschema@.jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
-            FROM m x JOIN m y ON y.cluster_id = x.cluster_id AND y.id > x.id
+            FROM m x JOIN m y ON y.cluster_id OPERATOR(pg_catalog.=) x.cluster_id AND y.id OPERATOR(pg_catalog.>) x.id
             ORDER BY x.cluster_id, 5, x.id, y.id)
         SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.d,
-               1 - e.d::float8 / nullif(cardinality(@extschema@.ndd_tokens(w.da)) + cardinality(@extschema@.ndd_tokens(w.db)), 0)
-        FROM worst w CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(w.da, w.db) AS d) e
+               CASE WHEN e.n OPERATOR(pg_catalog.=) 0 THEN NULL
+                    ELSE 1::float8 OPERATOR(pg_catalog.-) (e.d::float8 OPERATOR(pg_catalog./) e.n::float8) END
+        FROM worst w CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(w.da, w.db) AS d,
+                                                pg_catalog.cardinality(@extschema@.ndd_tokens(w.da))
+                                                OPERATOR(pg_catalog.+) pg_catalog.cardinality(@extschema@.ndd_tokens(w.db)) AS n) e
         ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
+CREATE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
+RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.cluster_id, j.size, j.a, j.b, j.jaccard, j.word_edit_distance, j.edit_similarity
+    FROM @extschema@.ndd_cluster_worst_pairs_job(clusters_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
+END;
 
 -- ---------------------------------------------------------------------------------------------
 -- Filters before fingerprinting (the research report's number, stop-word and low-IDF filters)
@@ -256,29 +294,39 @@ CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_coll
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
 -- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
 -- Returns the number of documents. docs_sql is the caller's query and resolves through the
--- caller's search_path; everything of the extension's is schema-qualified.
-CREATE FUNCTION ndd_df_collect(collection text, docs_sql text)
+-- caller's search_path (see ndd_verify_job for how); everything else is schema-qualified.
+CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, caller_search_path text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
 BEGIN
-    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
-    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect.collection, 0);
-    EXECUTE format($q$
+    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect_job.collection;
+    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect_job.collection, 0);
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    EXECUTE pg_catalog.format($q$
         WITH docs AS MATERIALIZED (SELECT d.doc FROM (%s) AS d(id, doc) WHERE d.doc IS NOT NULL),
-             counted AS (UPDATE @extschema@.ndd_collection SET ndocs = (SELECT count(*) FROM docs), built_at = now()
-                         WHERE name = $1 RETURNING ndocs)
+             counted AS (UPDATE @extschema@.ndd_collection SET ndocs = (SELECT pg_catalog.count(*) FROM docs),
+                                built_at = pg_catalog.now()
+                         WHERE name OPERATOR(pg_catalog.=) $1 RETURNING ndocs)
         INSERT INTO @extschema@.ndd_df (collection, token, df)
-        SELECT $1, t.token, count(*)
-        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM unnest(@extschema@.ndd_tokens(docs.doc)) AS u
-                                      WHERE octet_length(u) <= 1000) AS t
+        SELECT $1, t.token, pg_catalog.count(*)
+        FROM docs CROSS JOIN LATERAL (SELECT DISTINCT u AS token FROM pg_catalog.unnest(@extschema@.ndd_tokens(docs.doc)) AS u
+                                      WHERE pg_catalog.octet_length(u) OPERATOR(pg_catalog.<=) 1000) AS t
         GROUP BY t.token $q$, docs_sql) USING collection;
-    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect.collection;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect_job.collection;
     RETURN n;
 END
 $$;
+CREATE FUNCTION ndd_df_collect(collection text, docs_sql text)
+RETURNS bigint
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT @extschema@.ndd_df_collect_job(collection, docs_sql, pg_catalog.current_setting('search_path'));
+END;
 
 -- Adds one document to a collection's frequencies (e.g. from an insert trigger); creates the
 -- collection when it does not exist. Returns the collection's new document count.

@@ -49,19 +49,24 @@ LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
 -- (row, layout table) through INSERT .. SELECT, which Citus runs on the workers and repartitions
 -- there; the pairs are then found by one pushed-down query grouped by part, so each group is
 -- handled on the worker that stores it, in parallel; the work table is dropped at the end (or
--- with the transaction on error). Ids are checked unique per set, as ndd_pairs does. No pinned
--- search_path: the caller's queries resolve as the caller wrote them (as in ndd_pairs); everything
--- else is qualified, operators too (OPERATOR(pg_catalog.x)): an operator that is not an exact match
--- in pg_catalog (text || int, oid = regclass, regtype <> regtype) would otherwise resolve to a
--- better-matching one that anyone who may create in a schema on the caller's search_path can
--- define, and run it with the caller's rights.
+-- with the transaction on error). Ids are checked unique per set, as ndd_pairs does. search_path
+-- is pinned; the caller's queries, and the work table's schema (the caller's current schema),
+-- resolve under caller_search_path, the caller's (its callers are SQL-standard bodies that pass it,
+-- see ndd_verify_job in 40_workflows.sql), in statements that name every schema, operators too
+-- (OPERATOR(pg_catalog.x)): an operator that is not an exact match in pg_catalog (text || int,
+-- oid = regclass, regtype <> regtype) would otherwise resolve to a better-matching one that anyone
+-- who may create in a schema on the caller's search_path can define, and run with the caller's
+-- rights.
 CREATE FUNCTION ndd_distributed_job(new_sql text, stored_sql text, k int, blocks int, parts int,
+                                    caller_search_path text,
                                     OUT a bigint, OUT b bigint, OUT distance int)
 RETURNS SETOF record
 LANGUAGE plpgsql CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     work text;
+    work_schema name;
     fptype regtype;
     dup bigint;
     null_id boolean;
@@ -72,7 +77,7 @@ BEGIN
             USING ERRCODE = 'feature_not_supported',
                   HINT = 'On one server use ndd_pairs or ndd_pairs_between: same pairs, same core.';
     END IF;
-    IF new_sql IS NULL OR k IS NULL OR blocks IS NULL OR parts IS NULL THEN
+    IF new_sql IS NULL OR k IS NULL OR blocks IS NULL OR parts IS NULL OR caller_search_path IS NULL THEN
         RAISE EXCEPTION 'only stored_sql may be null' USING ERRCODE = 'null_value_not_allowed';
     END IF;
     IF k OPERATOR(pg_catalog.<) 0 OR k OPERATOR(pg_catalog.>) 31 THEN
@@ -84,16 +89,21 @@ BEGIN
     END IF;
     -- The work table goes in the caller's current schema, as any table the caller creates: the
     -- extension's schema need not be writable by the roles that use the extension.
-    IF pg_catalog.current_schema() IS NULL THEN
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    work_schema := pg_catalog.current_schema();
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    IF work_schema IS NULL THEN
         RAISE EXCEPTION 'no schema to create the work table in'
             USING ERRCODE = 'invalid_schema_name',
                   HINT = 'Put a schema where you may create tables first on search_path.';
     END IF;
-    work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
+    work := pg_catalog.format('%I.%I', work_schema,
                    pg_catalog.format('ndd_distributed_work_%s_%s', pg_catalog.pg_backend_pid(),
                                      pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8)));
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s AS SELECT s.id::bigint AS id, s.fp, 0 AS layout_table, 0 AS part,
                         true AS is_new FROM (%s) AS s(id, fp) WITH NO DATA', work, new_sql);
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     SELECT atttypid::regtype INTO fptype FROM pg_catalog.pg_attribute
         WHERE attrelid OPERATOR(pg_catalog.=) work::regclass AND attname OPERATOR(pg_catalog.=) 'fp';
     IF fptype OPERATOR(pg_catalog.<>) '@extschema@.simhash64'::regtype
@@ -102,6 +112,7 @@ BEGIN
             USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('It has type %s.', fptype);
     END IF;
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'part');
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     FOR i IN 0 .. CASE WHEN two_sets THEN 1 ELSE 0 END LOOP
         EXECUTE pg_catalog.format('INSERT INTO %s (id, fp, layout_table, part, is_new)
                         SELECT s.id, s.fp, u.t OPERATOR(pg_catalog.-) 1, u.part, %s
@@ -111,6 +122,7 @@ BEGIN
                        work, (i OPERATOR(pg_catalog.=) 0)::text, CASE WHEN i OPERATOR(pg_catalog.=) 0 THEN new_sql ELSE stored_sql END)
             USING k, blocks, parts;
     END LOOP;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     -- a null id is refused as ndd_pairs refuses it, naming the caller's query (not the arrays the
     -- workers would see)
     EXECUTE pg_catalog.format('SELECT true FROM %s WHERE id IS NULL LIMIT 1', work) INTO null_id;
@@ -147,7 +159,8 @@ CREATE FUNCTION ndd_distributed_pairs(docs_sql text, k int, blocks int DEFAULT 0
 RETURNS SETOF record
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
-    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(docs_sql, NULL, k, blocks, parts) AS j;
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(docs_sql, NULL, k, blocks, parts,
+                                                                    pg_catalog.current_setting('search_path')) AS j;
 END;
 
 -- The two-set batch on the workers: exactly ndd_pairs_between's pairs.
@@ -157,7 +170,8 @@ CREATE FUNCTION ndd_distributed_pairs_between(new_sql text, stored_sql text, k i
 RETURNS SETOF record
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
-    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts) AS j;
+    SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts,
+                                                                    pg_catalog.current_setting('search_path')) AS j;
 END;
 
 -- Every pair sharing at least min_shared distinct features of a distributed collection, on the
@@ -167,13 +181,15 @@ END;
 -- (one row per distinct (feature, document), distributed by feature), each shard pairs the
 -- documents of its features by a co-located self-join, and Citus' repartitioned aggregation sums
 -- each pair's shared features.
-CREATE FUNCTION ndd_distributed_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
-                                              OUT a bigint, OUT b bigint, OUT shared int)
+CREATE FUNCTION ndd_distributed_feature_pairs_job(docs_sql text, min_shared int, max_df int, caller_search_path text,
+                                                  OUT a bigint, OUT b bigint, OUT shared int)
 RETURNS SETOF record
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     work text;
+    work_schema name;
     dup bigint;
     skipped bigint;
 BEGIN
@@ -192,19 +208,24 @@ BEGIN
     END IF;
     -- The work table goes in the caller's current schema, as any table the caller creates: the
     -- extension's schema need not be writable by the roles that use the extension.
-    IF pg_catalog.current_schema() IS NULL THEN
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    work_schema := pg_catalog.current_schema();
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    IF work_schema IS NULL THEN
         RAISE EXCEPTION 'no schema to create the work table in'
             USING ERRCODE = 'invalid_schema_name',
                   HINT = 'Put a schema where you may create tables first on search_path.';
     END IF;
-    work := pg_catalog.format('%I.%I', pg_catalog.current_schema(),
+    work := pg_catalog.format('%I.%I', work_schema,
                    pg_catalog.format('ndd_distributed_work_%s_%s', pg_catalog.pg_backend_pid(),
                                      pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8)));
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
     -- the ids, checked unique first: one row per document with features
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
                    work, docs_sql);
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     EXECUTE pg_catalog.format('SELECT id FROM %s GROUP BY id HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1', work)
         INTO dup;
     IF dup IS NOT NULL THEN
@@ -212,11 +233,13 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
     END IF;
     EXECUTE pg_catalog.format('TRUNCATE %s', work);
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format('INSERT INTO %s (id, feature)
                     SELECT s.id, f.feature FROM (%s) AS s(id, features)
                     CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM pg_catalog.unnest(s.features::bigint[]) AS u(feature)
                                         WHERE u.feature IS NOT NULL) AS f',
                    work, docs_sql);
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s GROUP BY feature
                                HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) $1) x', work)
         INTO skipped USING max_df;
@@ -236,3 +259,12 @@ BEGIN
     EXECUTE pg_catalog.format('DROP TABLE %s', work);
 END
 $$;
+CREATE FUNCTION ndd_distributed_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
+                                              OUT a bigint, OUT b bigint, OUT shared int)
+RETURNS SETOF record
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.shared
+    FROM @extschema@.ndd_distributed_feature_pairs_job(docs_sql, min_shared, max_df,
+                                                       pg_catalog.current_setting('search_path')) AS j;
+END;

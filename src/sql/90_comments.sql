@@ -23,46 +23,46 @@ BEGIN
 					   WHEN 'fp128' THEN '32 hexadecimal digits'
 					   WHEN 'hamming_distance' THEN 'a decimal integer, as int4'
 					   ELSE '(center,radius)' END;
-		EXECUTE format('COMMENT ON FUNCTION %I(cstring) IS %L', t || '_in',
-					   format('text input of %s: %s', t, form));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_out', t,
-					   format('text output of %s: %s', t, form));
-		EXECUTE format('COMMENT ON FUNCTION %I(internal) IS %L', t || '_recv',
-					   format('binary input of %s', t));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_send', t,
-					   format('binary output of %s', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(cstring) IS %L', t || '_in',
+					   pg_catalog.format('text input of %s: %s', t, form));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_out', t,
+					   pg_catalog.format('text output of %s: %s', t, form));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(internal) IS %L', t || '_recv',
+					   pg_catalog.format('binary input of %s', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_send', t,
+					   pg_catalog.format('binary output of %s', t));
 	END LOOP;
 	-- the ordering and hashing support of simhash64, fp128 and hamming_distance
 	FOREACH t IN ARRAY ARRAY['simhash64', 'fp128', 'hamming_distance'] LOOP
-		EXECUTE format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_cmp', t,
-					   format('btree comparison of %s: -1, 0 or 1', t));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_hash', t,
-					   format('hash of %s for hash indexes and hash joins', t));
-		EXECUTE format('COMMENT ON FUNCTION %I(%I, bigint) IS %L', t || '_hash_extended', t,
-					   format('seeded 64-bit hash of %s for hash partitioning', t));
-		EXECUTE format('COMMENT ON OPERATOR CLASS %I USING btree IS %L', t || '_ops',
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_cmp', t,
+					   pg_catalog.format('btree comparison of %s: -1, 0 or 1', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I) IS %L', t || '_hash', t,
+					   pg_catalog.format('hash of %s for hash indexes and hash joins', t));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(%I, bigint) IS %L', t || '_hash_extended', t,
+					   pg_catalog.format('seeded 64-bit hash of %s for hash partitioning', t));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR CLASS %I USING btree IS %L', t || '_ops',
 					   CASE t WHEN 'hamming_distance' THEN 'integer order of Hamming distances'
-					   ELSE format('unsigned order of %s (the order of its hex text)', t) END);
-		EXECUTE format('COMMENT ON OPERATOR FAMILY %I USING btree IS %L', t || '_ops',
-					   format('btree operators of %s', t));
-		EXECUTE format('COMMENT ON OPERATOR CLASS %I USING hash IS %L', t || '_ops',
-					   format('equality of %s for hash indexes and hash joins', t));
-		EXECUTE format('COMMENT ON OPERATOR FAMILY %I USING hash IS %L', t || '_ops',
-					   format('hash operators of %s', t));
+					   ELSE pg_catalog.format('unsigned order of %s (the order of its hex text)', t) END);
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR FAMILY %I USING btree IS %L', t || '_ops',
+					   pg_catalog.format('btree operators of %s', t));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR CLASS %I USING hash IS %L', t || '_ops',
+					   pg_catalog.format('equality of %s for hash indexes and hash joins', t));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR FAMILY %I USING hash IS %L', t || '_ops',
+					   pg_catalog.format('hash operators of %s', t));
 	END LOOP;
 	-- the six comparisons of simhash64 and fp128: unsigned, i.e. the order of the hex text
 	FOREACH t IN ARRAY ARRAY['simhash64', 'fp128'] LOOP
-		FOR form IN SELECT unnest(ARRAY['lt', 'le', 'eq', 'ne', 'ge', 'gt']) LOOP
-			EXECUTE format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_' || form, t,
-						   format('implementation of %s %s %s (unsigned order)', t,
+		FOR form IN SELECT pg_catalog.unnest(ARRAY['lt', 'le', 'eq', 'ne', 'ge', 'gt']) LOOP
+			EXECUTE pg_catalog.format('COMMENT ON FUNCTION %1$I(%2$I, %2$I) IS %3$L', t || '_' || form, t,
+						   pg_catalog.format('implementation of %s %s %s (unsigned order)', t,
 								  CASE form WHEN 'lt' THEN '<' WHEN 'le' THEN '<=' WHEN 'eq' THEN '='
 											WHEN 'ne' THEN '<>' WHEN 'ge' THEN '>=' ELSE '>' END, t));
 		END LOOP;
 	END LOOP;
-	FOR form IN SELECT unnest(ARRAY['<', '<=', '=', '<>', '>=', '>']) LOOP
+	FOR form IN SELECT pg_catalog.unnest(ARRAY['<', '<=', '=', '<>', '>=', '>']) LOOP
 		FOREACH t IN ARRAY ARRAY['simhash64', 'fp128'] LOOP
-			EXECUTE format('COMMENT ON OPERATOR %1$s (%2$I, %2$I) IS %3$L', form, t,
-						   format('%s %s: unsigned order (the order of the hex text), not similarity', t, form));
+			EXECUTE pg_catalog.format('COMMENT ON OPERATOR %1$s (%2$I, %2$I) IS %3$L', form, t,
+						   pg_catalog.format('%s %s: unsigned order (the order of the hex text), not similarity', t, form));
 		END LOOP;
 	END LOOP;
 END
@@ -108,19 +108,19 @@ BEGIN
 	FOR o IN
 		SELECT p.oprname, p.oprleft::regtype AS l, p.oprright::regtype AS r, p.oprcode::regproc AS fn
 		FROM pg_catalog.pg_operator AS p
-		WHERE (p.oprleft = 'hamming_distance'::regtype OR p.oprright = 'hamming_distance'::regtype)
+		WHERE (p.oprleft OPERATOR(pg_catalog.=) 'hamming_distance'::regtype OR p.oprright OPERATOR(pg_catalog.=) 'hamming_distance'::regtype)
 		  AND p.oprname IN ('<', '<=', '=', '<>', '>=', '>')
 	LOOP
 		indexable := CASE WHEN o.oprname = '<>' THEN ''
 			ELSE '; with fp <~> q on one side an ndd index serves it' END;
-		EXECUTE format('COMMENT ON OPERATOR %s (%s, %s) IS %L', o.oprname, o.l, o.r,
-					   format('%s %s %s, as integers%s', o.l, o.oprname, o.r, indexable));
-		EXECUTE format('COMMENT ON FUNCTION %s(%s, %s) IS %L', o.fn, o.l, o.r,
-					   format('implementation of %s %s %s', o.l, o.oprname, o.r));
+		EXECUTE pg_catalog.format('COMMENT ON OPERATOR %s (%s, %s) IS %L', o.oprname, o.l, o.r,
+					   pg_catalog.format('%s %s %s, as integers%s', o.l, o.oprname, o.r, indexable));
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %s(%s, %s) IS %L', o.fn, o.l, o.r,
+					   pg_catalog.format('implementation of %s %s %s', o.l, o.oprname, o.r));
 	END LOOP;
 	FOR i IN 0 .. 4 LOOP
-		EXECUTE format('COMMENT ON FUNCTION %I(internal) IS %L', 'hamming_' || names[2 * i + 2] || '_support',
-					   format('planner support of the %s comparisons of a Hamming distance: makes fp <~> q %s k indexable',
+		EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I(internal) IS %L', 'hamming_' || names[2 * i + 2] || '_support',
+					   pg_catalog.format('planner support of the %s comparisons of a Hamming distance: makes fp <~> q %s k indexable',
 							  names[2 * i + 1], names[2 * i + 1]));
 	END LOOP;
 END
@@ -243,6 +243,10 @@ COMMENT ON FUNCTION ndd_assign_cluster_trigger() IS
 	'BEFORE INSERT row trigger: sets the new row''s cluster column to an existing near-duplicate''s cluster, or to its own id';
 COMMENT ON FUNCTION ndd_verify(text, text, int) IS
 	'exact Jaccard, containment both ways, word edit distance and edit similarity of each pair of pairs_sql over the texts of docs_sql';
+COMMENT ON FUNCTION ndd_verify_job(text, text, int, text) IS
+	'the work of ndd_verify, search_path pinned: the caller''s queries run under caller_search_path';
+COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text) IS
+	'the work of ndd_cluster_worst_pairs, search_path pinned: the caller''s queries run under caller_search_path';
 COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int) IS
 	'for each cluster of two or more, its least similar pair by exact Jaccard, with edit distance and similarity';
 COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig) IS
@@ -251,6 +255,8 @@ COMMENT ON TABLE ndd_collection IS 'named collections with their number of docum
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
 COMMENT ON FUNCTION ndd_df_collect(text, text) IS
 	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
+COMMENT ON FUNCTION ndd_df_collect_job(text, text, text) IS
+	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_df_add(text, text) IS
 	'adds one document to a collection''s document frequencies; returns the new document count';
 COMMENT ON FUNCTION ndd_filter_low_idf(text, text, float8) IS
@@ -289,11 +295,13 @@ COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], simhash64[],
 	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
 COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], fp128[], int) IS
 	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
-COMMENT ON FUNCTION ndd_distributed_job(text, text, int, int, int) IS
+COMMENT ON FUNCTION ndd_distributed_job(text, text, int, int, int, text) IS
 	'the distributed batch job of ndd_distributed_pairs (stored_sql NULL) and ndd_distributed_pairs_between, on Citus';
 COMMENT ON FUNCTION ndd_distributed_pairs(text, int, int, int) IS
 	'every pair (a, b, distance) within k bits of the rows of docs_sql, found on the Citus workers; the same pairs as ndd_pairs';
 COMMENT ON FUNCTION ndd_distributed_pairs_between(text, text, int, int, int) IS
 	'every pair (new_id, stored_id, distance) within k bits of new_sql against stored_sql, found on the Citus workers; the same pairs as ndd_pairs_between';
+COMMENT ON FUNCTION ndd_distributed_feature_pairs_job(text, int, int, text) IS
+	'the work of ndd_distributed_feature_pairs, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
 	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';

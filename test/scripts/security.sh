@@ -14,6 +14,13 @@
 #     partition but not read the partitioned table gets a clear 42501 naming the table.
 #  4. ndd_index_check by a role without rights on the table: refused (42501) without taking a
 #     lock: it does not wait behind a session holding ACCESS EXCLUSIVE on the table.
+#  5. Issue 20: every function of the extension that is not C (listed from the catalog; each needs
+#     a call here) is called by a superuser while a role that may CREATE in public has defined
+#     exact-typed shadows of what such bodies call (cardinality, unnest, format, array_agg, count,
+#     float8 / int4, int4 - float8, text || int, oid = regclass, ...), with the extension in its
+#     own schema and in public (the shadows exist before CREATE EXTENSION, so the install script
+#     is tried too). No shadow may run. ndd 0.2.0 before issue 20 fails it (ndd_verify,
+#     ndd_cluster_worst_pairs, ndd_df_collect).
 # Waiting is detected with lock_timeout (an error, 55P03, if a statement waits), not with timings.
 # Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
 set -euo pipefail
@@ -196,4 +203,156 @@ w=$(held postgres "SELECT ndd_index_check('labelled_fp')" postgres "INSERT INTO 
 echo "insert while a check's transaction is open: $w"
 [ "$w" = "inserted" ] || fail "ndd_index_check blocked a writer: $w"
 q -c "REVOKE ALL ON FUNCTION ndd_index_check(regclass) FROM regress_ndd_nobody" -c "REVOKE ALL ON labelled FROM regress_ndd_nobody" -c "DROP TABLE labelled"
+# ---- 5. every function that is not C, against shadowed functions and operators (issue 20) ----
+# The list of functions comes from the catalog (every member of the extension whose language is
+# not C or internal); each must have a call below, so a function added later without one fails
+# the test. A role that may CREATE in public defines, there, exact-typed versions of what the
+# bodies call where PostgreSQL's own is polymorphic, variadic or needs a cast (cardinality(text[]),
+# unnest(text[]), format(text, ...), array_agg, count(bigint), float8 / int4, int4 - float8,
+# text || int, oid = regclass, ...): each logs and makes the role superuser. A superuser then
+# calls every function (search_path "$user", public), with the extension in its own schema and in
+# public; created before CREATE EXTENSION, the shadows also try to capture the install script.
+shadows() {
+	q <<'SQL'
+GRANT CREATE ON SCHEMA public TO regress_ndd_attacker;
+CREATE TABLE public.attack_log (what text);
+GRANT INSERT ON public.attack_log TO regress_ndd_attacker;
+SET ROLE regress_ndd_attacker;
+CREATE FUNCTION public.pwn(what text) RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog AS $$
+BEGIN
+    INSERT INTO public.attack_log VALUES (what || ' ran as ' || current_user);
+    BEGIN EXECUTE 'ALTER ROLE regress_ndd_attacker SUPERUSER'; EXCEPTION WHEN insufficient_privilege THEN NULL; END;
+END $$;
+DO $$
+DECLARE
+    f text[];
+BEGIN
+    -- functions: name, arguments, result, PostgreSQL's own with the same arguments
+    FOREACH f SLICE 1 IN ARRAY ARRAY[
+        ['cardinality', 'text[]', 'int', 'pg_catalog.cardinality($1)'],
+        ['array_length', 'text[], int', 'int', 'pg_catalog.array_length($1, $2)'],
+        ['format', 'text, text', 'text', 'pg_catalog.format($1, $2)'],
+        ['format', 'text, text, text', 'text', 'pg_catalog.format($1, $2, $3)'],
+        ['format', 'text, text, text, text', 'text', 'pg_catalog.format($1, $2, $3, $4)'],
+        ['format', 'text, text, text, text, text', 'text', 'pg_catalog.format($1, $2, $3, $4, $5)'],
+        ['format', 'text, text, int', 'text', 'pg_catalog.format($1, $2, $3)'],
+        ['format', 'text, int', 'text', 'pg_catalog.format($1, $2)'],
+        ['format', 'text, bigint', 'text', 'pg_catalog.format($1, $2)'],
+        ['format', 'text, int, text', 'text', 'pg_catalog.format($1, $2, $3)'],
+        ['format', 'text, name, text', 'text', 'pg_catalog.format($1, $2, $3)'],
+        ['format', 'text, regclass', 'text', 'pg_catalog.format($1, $2)'],
+        ['format', 'text, regtype', 'text', 'pg_catalog.format($1, $2)'],
+        ['format', 'text, regclass, name, name, name', 'text', 'pg_catalog.format($1, $2, $3, $4, $5)'],
+        ['format', 'text, name, regclass, name, name', 'text', 'pg_catalog.format($1, $2, $3, $4, $5)'],
+        ['jsonb_populate_record', 'anyelement, jsonb', 'anyelement', 'pg_catalog.jsonb_populate_record($1, $2)']]
+    LOOP
+        EXECUTE pg_catalog.format('CREATE FUNCTION public.%I(%s) RETURNS %s LANGUAGE plpgsql AS %L',
+            f[1], f[2], f[3], pg_catalog.format('BEGIN PERFORM public.pwn(%L); RETURN %s; END', f[1] || '(' || f[2] || ')', f[4]));
+    END LOOP;
+    FOREACH f SLICE 1 IN ARRAY ARRAY[['text[]', 'text'], ['bigint[]', 'bigint'], ['int[]', 'int']] LOOP
+        EXECUTE pg_catalog.format('CREATE FUNCTION public.unnest(%s) RETURNS SETOF %s LANGUAGE plpgsql AS %L', f[1], f[2],
+            pg_catalog.format('BEGIN PERFORM public.pwn(%L); RETURN QUERY SELECT pg_catalog.unnest($1); END', 'unnest(' || f[1] || ')'));
+        EXECUTE pg_catalog.format('CREATE FUNCTION public.pwn_append(%s, %s) RETURNS %s LANGUAGE plpgsql AS %L', f[1], f[2], f[1],
+            pg_catalog.format('BEGIN PERFORM public.pwn(%L); RETURN pg_catalog.array_append($1, $2); END', 'array_agg(' || f[2] || ')'));
+        EXECUTE pg_catalog.format('CREATE AGGREGATE public.array_agg(%s) (SFUNC = public.pwn_append, STYPE = %s)', f[2], f[1]);
+    END LOOP;
+    FOREACH f SLICE 1 IN ARRAY ARRAY[['bigint'], ['text'], ['int']] LOOP
+        EXECUTE pg_catalog.format('CREATE FUNCTION public.pwn_count(bigint, %s) RETURNS bigint LANGUAGE plpgsql AS %L', f[1],
+            pg_catalog.format('BEGIN PERFORM public.pwn(%L); RETURN $1 + 1; END', 'count(' || f[1] || ')'));
+        EXECUTE pg_catalog.format('CREATE AGGREGATE public.count(%s) (SFUNC = public.pwn_count, STYPE = bigint, INITCOND = 0)', f[1]);
+    END LOOP;
+    -- operators: symbol, left, right, result, PostgreSQL's own on the same operands
+    FOREACH f SLICE 1 IN ARRAY ARRAY[
+        ['/', 'float8', 'int4', 'float8', '$1 / $2::float8'], ['/', 'float8', 'int8', 'float8', '$1 / $2::float8'],
+        ['/', 'int8', 'float8', 'float8', '$1::float8 / $2'], ['/', 'int4', 'float8', 'float8', '$1::float8 / $2'],
+        ['-', 'int4', 'float8', 'float8', '$1::float8 - $2'], ['-', 'float8', 'int4', 'float8', '$1 - $2::float8'],
+        ['+', 'int4', 'float8', 'float8', '$1::float8 + $2'], ['*', 'float8', 'int4', 'float8', '$1 * $2::float8'],
+        ['>=', 'float8', 'numeric', 'boolean', '$1 >= $2::float8'], ['<', 'int8', 'numeric', 'boolean', '$1 < $2'],
+        ['||', 'text', 'int4', 'text', '$1 || $2::text'], ['||', 'text', 'int8', 'text', '$1 || $2::text'],
+        ['||', 'int4', 'text', 'text', '$1::text || $2'], ['||', 'text', 'name', 'text', '$1 || $2::text'],
+        ['=', 'oid', 'regclass', 'boolean', '$1 = $2::oid'], ['=', 'regclass', 'oid', 'boolean', '$1::oid = $2'],
+        ['=', 'oid', 'regtype', 'boolean', '$1 = $2::oid'], ['<>', 'regtype', 'regtype', 'boolean', '$1::oid <> $2::oid'],
+        ['=', 'name', 'text', 'boolean', '$1::text = $2'], ['=', 'text', 'name', 'boolean', '$1 = $2::text'],
+        ['<=', 'int4', 'int8', 'boolean', '$1 <= $2'], ['=', 'int8', 'int8', 'boolean', '$1 = $2']]
+    LOOP
+        EXECUTE pg_catalog.format('CREATE FUNCTION public.%I(%s, %s) RETURNS %s LANGUAGE plpgsql AS %L',
+            'pwn_op_' || pg_catalog.md5(f[1] || f[2] || f[3]), f[2], f[3], f[4],
+            pg_catalog.format('BEGIN PERFORM public.pwn(%L); RETURN %s; END', f[2] || ' ' || f[1] || ' ' || f[3], f[5]));
+        EXECUTE pg_catalog.format('CREATE OPERATOR public.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = public.%I)',
+            f[1], f[2], f[3], 'pwn_op_' || pg_catalog.md5(f[1] || f[2] || f[3]));
+    END LOOP;
+END $$;
+RESET ROLE;
+SQL
+}
+# calls EXT: one line per function of the extension that is not C, "name(argument types)|statement"
+calls() {
+	cat <<SQL
+ndd_nearest_cluster_sql(regclass, name, name, name, boolean)|SELECT $1.ndd_nearest_cluster_sql('public.sdocs', 'fp', 'cluster_id', 'id', false) IS NOT NULL
+ndd_nearest_cluster(regclass, name, anyelement, integer, name, name, boolean)|SELECT $1.ndd_nearest_cluster('public.sdocs', 'fp', (SELECT fp FROM public.sdocs WHERE id = 2), 3)
+ndd_verify(text, text, integer)|SELECT count(*) FROM $1.ndd_verify('VALUES (1, 2), (1, 3), (2, 9)', 'SELECT id, body FROM sdocs')
+ndd_verify_job(text, text, integer, text)|SELECT count(*) FROM $1.ndd_verify_job('VALUES (1, 2)', 'SELECT id, body FROM sdocs', 4, '"\$user", public')
+ndd_cluster_worst_pairs(text, text, integer)|SELECT count(*) FROM $1.ndd_cluster_worst_pairs('SELECT id, 1 FROM sdocs', 'SELECT id, body FROM sdocs')
+ndd_cluster_worst_pairs_job(text, text, integer, text)|SELECT count(*) FROM $1.ndd_cluster_worst_pairs_job('SELECT id, 1 FROM sdocs', 'SELECT id, body FROM sdocs', 4, '"\$user", public')
+ndd_df_collect(text, text)|SELECT $1.ndd_df_collect('c', 'SELECT id, body FROM sdocs')
+ndd_df_collect_job(text, text, text)|SELECT $1.ndd_df_collect_job('c2', 'SELECT id, body FROM sdocs', '"\$user", public')
+ndd_df_add(text, text)|SELECT $1.ndd_df_add('c', 'one more document')
+ndd_filter_low_idf(text, text, double precision)|SELECT $1.ndd_filter_low_idf('one alpha zzz', 'c', 0.5)
+ndd_collection_cascade()|WITH r AS (UPDATE $1.ndd_collection SET name = 'c3' WHERE name = 'c2' RETURNING 1) SELECT count(*) FROM r
+ndd_distributed_job(text, text, integer, integer, integer, text)|SELECT count(*) FROM $1.ndd_distributed_job('SELECT id, fp FROM sdocs', NULL, 3, 0, 64, '"\$user", public')
+ndd_distributed_pairs(text, integer, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_pairs('SELECT id, fp FROM sdocs', 3)
+ndd_distributed_pairs_between(text, text, integer, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_pairs_between('SELECT id, fp FROM sdocs', 'SELECT id, fp FROM sdocs', 3)
+ndd_distributed_feature_pairs(text, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_feature_pairs('SELECT id, ARRAY[id] FROM sdocs')
+ndd_distributed_feature_pairs_job(text, integer, integer, text)|SELECT count(*) FROM $1.ndd_distributed_feature_pairs_job('SELECT id, ARRAY[id] FROM sdocs', 2, 1000, '"\$user", public')
+SQL
+}
+capture_all() {  # $1: the extension's schema
+	local ext=$1 fn stmt out log missing=""
+	# the test's own queries run under a pinned search_path: the shadows would capture them too
+	qp() { q -c "SET search_path = pg_catalog, pg_temp" "$@"; }
+	q -c "DROP EXTENSION IF EXISTS ndd CASCADE" -c "DROP TABLE IF EXISTS public.sdocs"
+	shadows
+	q -c "CREATE SCHEMA IF NOT EXISTS $ext" -c "CREATE EXTENSION ndd SCHEMA $ext" -c "GRANT USAGE ON SCHEMA $ext TO PUBLIC"
+	out=$(qp -c "SELECT string_agg(DISTINCT what, '; ') FROM public.attack_log")
+	[ -z "$out" ] || fail "CREATE EXTENSION ndd SCHEMA $ext was captured: $out"
+	q <<SQL
+CREATE TABLE public.sdocs (id bigint PRIMARY KEY, body text, fp $ext.simhash64, cluster_id bigint);
+INSERT INTO public.sdocs
+SELECT i, b, $ext.simhash(b, 2), i FROM (VALUES (1, 'one two three four five six seven eight nine ten'),
+    (2, 'one two three four five six seven eight nine eleven'), (3, 'alpha beta gamma delta epsilon zeta')) AS v(i, b);
+SQL
+	# every function of the catalog has a call
+	while IFS= read -r fn; do
+		calls "$ext" | grep -qF "$fn|" || missing+=" $fn"
+	done < <(qp -c "SELECT p.proname || '(' || pg_catalog.oidvectortypes(p.proargtypes) || ')'
+	               FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid JOIN pg_language l ON l.oid = p.prolang
+	               WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e' AND l.lanname NOT IN ('c', 'internal')
+	                 AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ndd') ORDER BY 1")
+	[ -z "$missing" ] || fail "functions of the extension that are not C and have no call in security.sh:$missing"
+	while IFS='|' read -r fn stmt; do
+		# only functions of this version (the list also runs against older ones)
+		[ "$(qp -c "SELECT count(*) FROM pg_proc WHERE proname || '(' || pg_catalog.oidvectortypes(proargtypes) || ')' = '$fn'
+		           AND pronamespace = '$ext'::regnamespace")" = 1 ] || continue
+		# errors allowed: Citus is missing (0A000) for the distributed ones
+		out=$(psql -X -q -A -t -d $db -v VERBOSITY=verbose -c 'SET search_path = "$user", public' -c "$stmt" 2>&1 | head -1 || true)
+		echo "  $ext.$fn: $out"
+		log=$(qp -c "SELECT string_agg(DISTINCT what, '; ') FROM public.attack_log")
+		[ -z "$log" ] || fail "$ext.$fn was captured: $log"
+		case "$out" in ERROR:*) echo "$out" | grep -q '0A000' || fail "$fn failed: $out";; esac
+	done < <(calls "$ext")
+	local state
+	state=$(qp -c "SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_ndd_attacker')
+	                || ' ' || (SELECT count(*) FROM public.attack_log)")
+	echo "extension in $ext, every function called by a superuser: attacker superuser, shadows run: $state"
+	[ "$state" = "false 0" ] || fail "a function was captured (extension in $ext): $(qp -c 'SELECT string_agg(DISTINCT what, $$; $$) FROM public.attack_log')"
+	q <<SQL
+DROP TABLE public.sdocs, public.attack_log;
+DROP EXTENSION ndd CASCADE;
+DROP OWNED BY regress_ndd_attacker;
+REVOKE CREATE ON SCHEMA public FROM regress_ndd_attacker;
+ALTER ROLE regress_ndd_attacker NOSUPERUSER;
+SQL
+}
+capture_all ndd_ext2
+capture_all public
 echo "security: ok"
