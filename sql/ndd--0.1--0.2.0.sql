@@ -205,8 +205,10 @@ END;
 
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
 -- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
--- Returns the number of documents. docs_sql is the caller's query and resolves through the
--- caller's search_path (see ndd_verify_job for how); everything else is schema-qualified.
+-- Returns the number of documents. A new collection belongs to the current role; an existing
+-- one keeps its owner and readers, and only members of its owner may rebuild it (42501).
+-- docs_sql is the caller's query and resolves through the caller's search_path (see
+-- ndd_verify_job for how); everything else is schema-qualified.
 CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, caller_search_path text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -215,8 +217,10 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect_job.collection;
-    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect_job.collection, 0);
+    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (ndd_df_collect_job.collection, 0)
+        ON CONFLICT (name) DO UPDATE SET ndocs = 0, built_at = now();
+    DELETE FROM @extschema@.ndd_df AS f WHERE f.collection = ndd_df_collect_job.collection;
     PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format($q$
         WITH docs AS MATERIALIZED (SELECT d.doc FROM (%s) AS d(id, doc) WHERE d.doc IS NOT NULL),
@@ -248,6 +252,7 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
+    PERFORM @extschema@.ndd_collection_check_owner(collection);
     INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (collection, 1)
         ON CONFLICT (name) DO UPDATE SET ndocs = c.ndocs + 1
         RETURNING c.ndocs INTO n;
@@ -273,11 +278,18 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
+    o regrole;
 BEGIN
-    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
+    SELECT c.ndocs, c.owner INTO n, o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'collection "%" has no document frequencies', collection
             USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
+    END IF;
+    IF NOT @extschema@.ndd_collection_readable(collection) THEN
+        RAISE EXCEPTION 'permission denied for the document frequencies of collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
+                                o, collection, current_user);
     END IF;
     RETURN coalesce((
         SELECT string_agg(u.t, ' ' ORDER BY u.i)
@@ -291,7 +303,11 @@ $$;
 ---------------------------------------------------------------------------------------------------
 -- Document-frequency tables: no foreign key between them (pg_restore -j loads them in either
 -- order), a trigger in its place, tokens and names of at most 1000 bytes (a btree key holds about
--- 2.7 kB; 0.2.0 never counts longer tokens, so any 0.1 counted are removed), readable by every role.
+-- 2.7 kB; 0.2.0 never counts longer tokens, so any 0.1 counted are removed); ndd_df readable only
+-- by the roles its collection's owner allows, by row-level security (issue 20: 0.1 let every role
+-- read every collected word). 0.1 recorded no owner, so every existing collection is carried over
+-- as the property of the role running ALTER EXTENSION ndd UPDATE (a superuser or the extension's
+-- owner), readable by nobody else until it shares it (ndd_collection_grant); a notice says how many.
 ---------------------------------------------------------------------------------------------------
 
 -- 0.1 allowed collection names up to the btree limit (about 2.7 kB). A longer name than 1000 bytes
@@ -323,11 +339,66 @@ ALTER TABLE ndd_df ADD CONSTRAINT ndd_df_token_check CHECK (octet_length(token) 
 ALTER TABLE ndd_collection ADD CONSTRAINT ndd_collection_name_check CHECK (octet_length(name) <= 1000);
 GRANT SELECT ON ndd_collection, ndd_df TO PUBLIC;
 
+ALTER TABLE ndd_collection ADD COLUMN owner regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole;
+ALTER TABLE ndd_collection ADD COLUMN readers regrole[] NOT NULL DEFAULT '{}';
+DO $$
+DECLARE
+    n bigint;
+BEGIN
+    SELECT pg_catalog.count(*) INTO n FROM @extschema@.ndd_collection;
+    IF n OPERATOR(pg_catalog.>) 0 THEN
+        RAISE WARNING 'ndd 0.2.0: the % existing document-frequency collections now belong to role % and are readable by its members only',
+            n, CURRENT_USER
+            USING HINT = 'Share one with SELECT ndd_collection_grant(name, role) (role ''public'': every role), or give it to another owner with UPDATE ndd_collection SET owner = ...';
+    END IF;
+END
+$$;
+
+-- Whether the current role may read / write a collection's document frequencies: the one rule,
+-- used by the row-level security policies below and by the functions' clear errors. SQL-standard
+-- bodies: bound when created, and inlined into the policies' conditions.
+CREATE FUNCTION ndd_collection_readable(collection text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN EXISTS (SELECT 1 FROM @extschema@.ndd_collection AS c
+               WHERE c.name OPERATOR(pg_catalog.=) collection
+                 AND (pg_catalog.pg_has_role(c.owner, 'MEMBER')
+                      OR 0::oid OPERATOR(pg_catalog.=) ANY (c.readers::oid[])
+                      OR EXISTS (SELECT 1 FROM pg_catalog.unnest(c.readers) AS r(reader)
+                                 WHERE pg_catalog.pg_has_role(r.reader, 'MEMBER'))));
+CREATE FUNCTION ndd_collection_writable(collection text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN EXISTS (SELECT 1 FROM @extschema@.ndd_collection AS c
+               WHERE c.name OPERATOR(pg_catalog.=) collection AND pg_catalog.pg_has_role(c.owner, 'MEMBER'));
+
+ALTER TABLE ndd_collection ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ndd_df ENABLE ROW LEVEL SECURITY;
+CREATE POLICY ndd_collection_read ON ndd_collection FOR SELECT USING (true);
+CREATE POLICY ndd_collection_insert ON ndd_collection FOR INSERT
+    WITH CHECK (pg_catalog.pg_has_role(owner, 'MEMBER'));
+CREATE POLICY ndd_collection_update ON ndd_collection FOR UPDATE
+    USING (pg_catalog.pg_has_role(owner, 'MEMBER')) WITH CHECK (pg_catalog.pg_has_role(owner, 'MEMBER'));
+CREATE POLICY ndd_collection_delete ON ndd_collection FOR DELETE USING (pg_catalog.pg_has_role(owner, 'MEMBER'));
+CREATE POLICY ndd_df_read ON ndd_df FOR SELECT USING (@extschema@.ndd_collection_readable(collection));
+CREATE POLICY ndd_df_insert ON ndd_df FOR INSERT WITH CHECK (@extschema@.ndd_collection_writable(collection));
+CREATE POLICY ndd_df_update ON ndd_df FOR UPDATE
+    USING (@extschema@.ndd_collection_writable(collection)) WITH CHECK (@extschema@.ndd_collection_writable(collection));
+CREATE POLICY ndd_df_delete ON ndd_df FOR DELETE USING (@extschema@.ndd_collection_writable(collection));
+
+-- What the foreign key's ON DELETE / ON UPDATE CASCADE did: an AFTER trigger on ndd_collection.
+-- It fires on DELETE and UPDATE only, never on the INSERT or COPY of a restore. It runs as the
+-- extension's owner (SECURITY DEFINER), the one function that does: after the row is deleted or
+-- renamed, the policies no longer tie the old name's frequencies to the role that may change them
+-- (row-level security allowed that change only to a member of the collection's owner). It refuses
+-- to run as a trigger of any other table, and PUBLIC may not attach it to one.
 CREATE FUNCTION ndd_collection_cascade() RETURNS trigger
-LANGUAGE plpgsql VOLATILE
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    IF TG_RELID <> '@extschema@.ndd_collection'::regclass OR TG_LEVEL <> 'ROW' OR TG_WHEN <> 'AFTER' THEN
+        RAISE EXCEPTION 'ndd_collection_cascade is the trigger of @extschema@.ndd_collection only'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
     IF TG_OP = 'DELETE' THEN
         DELETE FROM @extschema@.ndd_df WHERE collection = OLD.name;
     ELSIF NEW.name IS DISTINCT FROM OLD.name THEN
@@ -336,8 +407,56 @@ BEGIN
     RETURN NULL;
 END
 $$;
+REVOKE ALL ON FUNCTION ndd_collection_cascade() FROM PUBLIC;
 CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_collection
     FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
+
+-- Refuses (42501) a collection that exists and belongs to a role the current one is not a member
+-- of: its frequencies are not the current role's to change.
+CREATE FUNCTION ndd_collection_check_owner(collection text) RETURNS void
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    o regrole;
+BEGIN
+    SELECT c.owner INTO o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
+    IF FOUND AND NOT pg_has_role(o, 'MEMBER') THEN
+        RAISE EXCEPTION 'permission denied for collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = format('It belongs to role %s; only its members may change it.', o);
+    END IF;
+END
+$$;
+
+-- Shares a collection's document frequencies with a role (reader 'public': every role), or stops
+-- sharing them. Only members of the collection's owner may. Returns the collection's readers.
+CREATE FUNCTION ndd_collection_set_reader(collection text, reader text, shared boolean) RETURNS regrole[]
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r regrole := CASE WHEN lower(reader) = 'public' THEN '-'::regrole ELSE reader::regrole END;
+    result regrole[];
+BEGIN
+    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    UPDATE @extschema@.ndd_collection AS c
+        SET readers = CASE WHEN NOT shared THEN array_remove(c.readers, r)
+                           WHEN r = ANY (c.readers) THEN c.readers ELSE c.readers || r END
+        WHERE c.name = collection RETURNING c.readers INTO result;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'collection "%" does not exist', collection USING ERRCODE = '22023';
+    END IF;
+    RETURN result;
+END
+$$;
+CREATE FUNCTION ndd_collection_grant(collection text, reader text) RETURNS regrole[]
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+RETURN @extschema@.ndd_collection_set_reader(collection, reader, true);
+CREATE FUNCTION ndd_collection_revoke(collection text, reader text) RETURNS regrole[]
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+RETURN @extschema@.ndd_collection_set_reader(collection, reader, false);
+
 
 ---------------------------------------------------------------------------------------------------
 -- Exact Jaccard and containment pairs, and LSH band keys for a GIN index (new in 0.2.0,
@@ -897,6 +1016,18 @@ COMMENT ON TABLE ndd_collection IS 'named collections with their number of docum
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
 COMMENT ON FUNCTION ndd_df_collect(text, text) IS
 	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
+COMMENT ON FUNCTION ndd_collection_readable(text) IS
+	'whether the current role may read the collection''s document frequencies: a member of its owner or of one of its readers (0 = PUBLIC); the rule of ndd_df''s row-level security';
+COMMENT ON FUNCTION ndd_collection_writable(text) IS
+	'whether the current role may change the collection''s document frequencies: a member of its owner; the rule of ndd_df''s row-level security';
+COMMENT ON FUNCTION ndd_collection_check_owner(text) IS
+	'raises 42501 when the collection exists and the current role is not a member of its owner';
+COMMENT ON FUNCTION ndd_collection_set_reader(text, text, boolean) IS
+	'adds (shared) or removes a reader of a collection''s document frequencies; the work of ndd_collection_grant and ndd_collection_revoke';
+COMMENT ON FUNCTION ndd_collection_grant(text, text) IS
+	'lets a role (or ''public'') read a collection''s document frequencies; only for members of its owner; returns its readers';
+COMMENT ON FUNCTION ndd_collection_revoke(text, text) IS
+	'stops a role (or ''public'') reading a collection''s document frequencies; only for members of its owner; returns its readers';
 COMMENT ON FUNCTION ndd_df_collect_job(text, text, text) IS
 	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_df_add(text, text) IS

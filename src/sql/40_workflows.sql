@@ -256,12 +256,20 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 -- frequencies). Tokens longer than 1000 bytes are not counted (a btree key holds about 2.7 kB):
 -- ndd_df_collect and ndd_df_add skip them alike, and ndd_filter_low_idf treats them as unseen
 -- (infinite IDF, kept).
--- Privileges (README.md, "Who may do what"): every role may read both tables; writing them
--- (ndd_df_collect, ndd_df_add, DELETE) needs INSERT, UPDATE, DELETE granted on both.
+-- Privileges (doc/security.md): ndd_df holds every distinct word of the collected documents,
+-- verbatim, so it follows the documents' privileges by row-level security (issue 20): a role reads
+-- a collection's rows of ndd_df only if it is a member of the collection's owner (the role that
+-- created it) or of a role in its readers (0, shown as "-", is PUBLIC), which the owner changes
+-- with ndd_collection_grant / ndd_collection_revoke; only members of the owner write them. Like
+-- pg_class, ndd_collection itself (names, owners, readers, document counts; no words) is readable
+-- by every role. Writing (ndd_df_collect, ndd_df_add, DELETE) also needs INSERT, UPDATE, DELETE
+-- granted on both tables, by a superuser.
 CREATE TABLE ndd_collection (
     name text PRIMARY KEY CHECK (octet_length(name) <= 1000),
     ndocs bigint NOT NULL DEFAULT 0 CHECK (ndocs >= 0),
-    built_at timestamptz NOT NULL DEFAULT now()
+    built_at timestamptz NOT NULL DEFAULT now(),
+    owner regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+    readers regrole[] NOT NULL DEFAULT '{}'
 );
 CREATE TABLE ndd_df (
     collection text NOT NULL,
@@ -273,13 +281,51 @@ SELECT pg_catalog.pg_extension_config_dump('ndd_collection', '');
 SELECT pg_catalog.pg_extension_config_dump('ndd_df', '');
 GRANT SELECT ON ndd_collection, ndd_df TO PUBLIC;
 
+-- Whether the current role may read / write a collection's document frequencies: the one rule,
+-- used by the row-level security policies below and by the functions' clear errors. SQL-standard
+-- bodies: bound when created, and inlined into the policies' conditions.
+CREATE FUNCTION ndd_collection_readable(collection text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN EXISTS (SELECT 1 FROM @extschema@.ndd_collection AS c
+               WHERE c.name OPERATOR(pg_catalog.=) collection
+                 AND (pg_catalog.pg_has_role(c.owner, 'MEMBER')
+                      OR 0::oid OPERATOR(pg_catalog.=) ANY (c.readers::oid[])
+                      OR EXISTS (SELECT 1 FROM pg_catalog.unnest(c.readers) AS r(reader)
+                                 WHERE pg_catalog.pg_has_role(r.reader, 'MEMBER'))));
+CREATE FUNCTION ndd_collection_writable(collection text) RETURNS boolean
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+RETURN EXISTS (SELECT 1 FROM @extschema@.ndd_collection AS c
+               WHERE c.name OPERATOR(pg_catalog.=) collection AND pg_catalog.pg_has_role(c.owner, 'MEMBER'));
+
+ALTER TABLE ndd_collection ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ndd_df ENABLE ROW LEVEL SECURITY;
+CREATE POLICY ndd_collection_read ON ndd_collection FOR SELECT USING (true);
+CREATE POLICY ndd_collection_insert ON ndd_collection FOR INSERT
+    WITH CHECK (pg_catalog.pg_has_role(owner, 'MEMBER'));
+CREATE POLICY ndd_collection_update ON ndd_collection FOR UPDATE
+    USING (pg_catalog.pg_has_role(owner, 'MEMBER')) WITH CHECK (pg_catalog.pg_has_role(owner, 'MEMBER'));
+CREATE POLICY ndd_collection_delete ON ndd_collection FOR DELETE USING (pg_catalog.pg_has_role(owner, 'MEMBER'));
+CREATE POLICY ndd_df_read ON ndd_df FOR SELECT USING (@extschema@.ndd_collection_readable(collection));
+CREATE POLICY ndd_df_insert ON ndd_df FOR INSERT WITH CHECK (@extschema@.ndd_collection_writable(collection));
+CREATE POLICY ndd_df_update ON ndd_df FOR UPDATE
+    USING (@extschema@.ndd_collection_writable(collection)) WITH CHECK (@extschema@.ndd_collection_writable(collection));
+CREATE POLICY ndd_df_delete ON ndd_df FOR DELETE USING (@extschema@.ndd_collection_writable(collection));
+
 -- What the foreign key's ON DELETE / ON UPDATE CASCADE did: an AFTER trigger on ndd_collection.
--- It fires on DELETE and UPDATE only, never on the INSERT or COPY of a restore.
+-- It fires on DELETE and UPDATE only, never on the INSERT or COPY of a restore. It runs as the
+-- extension's owner (SECURITY DEFINER), the one function that does: after the row is deleted or
+-- renamed, the policies no longer tie the old name's frequencies to the role that may change them
+-- (row-level security allowed that change only to a member of the collection's owner). It refuses
+-- to run as a trigger of any other table, and PUBLIC may not attach it to one.
 CREATE FUNCTION ndd_collection_cascade() RETURNS trigger
-LANGUAGE plpgsql VOLATILE
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    IF TG_RELID <> '@extschema@.ndd_collection'::regclass OR TG_LEVEL <> 'ROW' OR TG_WHEN <> 'AFTER' THEN
+        RAISE EXCEPTION 'ndd_collection_cascade is the trigger of @extschema@.ndd_collection only'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
     IF TG_OP = 'DELETE' THEN
         DELETE FROM @extschema@.ndd_df WHERE collection = OLD.name;
     ELSIF NEW.name IS DISTINCT FROM OLD.name THEN
@@ -288,13 +334,62 @@ BEGIN
     RETURN NULL;
 END
 $$;
+REVOKE ALL ON FUNCTION ndd_collection_cascade() FROM PUBLIC;
 CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_collection
     FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
 
+-- Refuses (42501) a collection that exists and belongs to a role the current one is not a member
+-- of: its frequencies are not the current role's to change.
+CREATE FUNCTION ndd_collection_check_owner(collection text) RETURNS void
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    o regrole;
+BEGIN
+    SELECT c.owner INTO o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
+    IF FOUND AND NOT pg_has_role(o, 'MEMBER') THEN
+        RAISE EXCEPTION 'permission denied for collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = format('It belongs to role %s; only its members may change it.', o);
+    END IF;
+END
+$$;
+
+-- Shares a collection's document frequencies with a role (reader 'public': every role), or stops
+-- sharing them. Only members of the collection's owner may. Returns the collection's readers.
+CREATE FUNCTION ndd_collection_set_reader(collection text, reader text, shared boolean) RETURNS regrole[]
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r regrole := CASE WHEN lower(reader) = 'public' THEN '-'::regrole ELSE reader::regrole END;
+    result regrole[];
+BEGIN
+    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    UPDATE @extschema@.ndd_collection AS c
+        SET readers = CASE WHEN NOT shared THEN array_remove(c.readers, r)
+                           WHEN r = ANY (c.readers) THEN c.readers ELSE c.readers || r END
+        WHERE c.name = collection RETURNING c.readers INTO result;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'collection "%" does not exist', collection USING ERRCODE = '22023';
+    END IF;
+    RETURN result;
+END
+$$;
+CREATE FUNCTION ndd_collection_grant(collection text, reader text) RETURNS regrole[]
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+RETURN @extschema@.ndd_collection_set_reader(collection, reader, true);
+CREATE FUNCTION ndd_collection_revoke(collection text, reader text) RETURNS regrole[]
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+RETURN @extschema@.ndd_collection_set_reader(collection, reader, false);
+
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
 -- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
--- Returns the number of documents. docs_sql is the caller's query and resolves through the
--- caller's search_path (see ndd_verify_job for how); everything else is schema-qualified.
+-- Returns the number of documents. A new collection belongs to the current role; an existing
+-- one keeps its owner and readers, and only members of its owner may rebuild it (42501).
+-- docs_sql is the caller's query and resolves through the caller's search_path (see
+-- ndd_verify_job for how); everything else is schema-qualified.
 CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, caller_search_path text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -303,8 +398,10 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    DELETE FROM @extschema@.ndd_collection AS c WHERE c.name = ndd_df_collect_job.collection;
-    INSERT INTO @extschema@.ndd_collection (name, ndocs) VALUES (ndd_df_collect_job.collection, 0);
+    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (ndd_df_collect_job.collection, 0)
+        ON CONFLICT (name) DO UPDATE SET ndocs = 0, built_at = now();
+    DELETE FROM @extschema@.ndd_df AS f WHERE f.collection = ndd_df_collect_job.collection;
     PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format($q$
         WITH docs AS MATERIALIZED (SELECT d.doc FROM (%s) AS d(id, doc) WHERE d.doc IS NOT NULL),
@@ -329,7 +426,8 @@ BEGIN ATOMIC
 END;
 
 -- Adds one document to a collection's frequencies (e.g. from an insert trigger); creates the
--- collection when it does not exist. Returns the collection's new document count.
+-- collection, owned by the current role, when it does not exist; only members of an existing
+-- collection's owner may add to it (42501). Returns the collection's new document count.
 CREATE FUNCTION ndd_df_add(collection text, doc text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -338,6 +436,7 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
+    PERFORM @extschema@.ndd_collection_check_owner(collection);
     INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (collection, 1)
         ON CONFLICT (name) DO UPDATE SET ndocs = c.ndocs + 1
         RETURNING c.ndocs INTO n;
@@ -352,7 +451,9 @@ $$;
 -- The document's tokens joined by single spaces, keeping only those whose inverse document
 -- frequency in the collection, ln(ndocs / df), is at least min_idf. Tokens the collection has
 -- never seen (also those over 1000 bytes, which are never counted) have an infinite IDF and are
--- kept. (The research report tried thresholds 4 and 5.)
+-- kept. (The research report tried thresholds 4 and 5.) Only for roles that may read the
+-- collection's frequencies (ndd_collection_readable); others get 42501, not a silently unfiltered
+-- text.
 CREATE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
 RETURNS text
 LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
@@ -360,11 +461,18 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
+    o regrole;
 BEGIN
-    SELECT c.ndocs INTO n FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
+    SELECT c.ndocs, c.owner INTO n, o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'collection "%" has no document frequencies', collection
             USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
+    END IF;
+    IF NOT @extschema@.ndd_collection_readable(collection) THEN
+        RAISE EXCEPTION 'permission denied for the document frequencies of collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
+                                o, collection, current_user);
     END IF;
     RETURN coalesce((
         SELECT string_agg(u.t, ' ' ORDER BY u.i)

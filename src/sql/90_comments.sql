@@ -255,6 +255,18 @@ COMMENT ON TABLE ndd_collection IS 'named collections with their number of docum
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
 COMMENT ON FUNCTION ndd_df_collect(text, text) IS
 	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
+COMMENT ON FUNCTION ndd_collection_readable(text) IS
+	'whether the current role may read the collection''s document frequencies: a member of its owner or of one of its readers (0 = PUBLIC); the rule of ndd_df''s row-level security';
+COMMENT ON FUNCTION ndd_collection_writable(text) IS
+	'whether the current role may change the collection''s document frequencies: a member of its owner; the rule of ndd_df''s row-level security';
+COMMENT ON FUNCTION ndd_collection_check_owner(text) IS
+	'raises 42501 when the collection exists and the current role is not a member of its owner';
+COMMENT ON FUNCTION ndd_collection_set_reader(text, text, boolean) IS
+	'adds (shared) or removes a reader of a collection''s document frequencies; the work of ndd_collection_grant and ndd_collection_revoke';
+COMMENT ON FUNCTION ndd_collection_grant(text, text) IS
+	'lets a role (or ''public'') read a collection''s document frequencies; only for members of its owner; returns its readers';
+COMMENT ON FUNCTION ndd_collection_revoke(text, text) IS
+	'stops a role (or ''public'') reading a collection''s document frequencies; only for members of its owner; returns its readers';
 COMMENT ON FUNCTION ndd_df_collect_job(text, text, text) IS
 	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_df_add(text, text) IS

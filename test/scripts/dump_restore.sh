@@ -54,6 +54,12 @@ done
 # a plain role: what README.md says it may use, nothing more granted than that
 # (the role's own table, and reading the documents table, which is the user's, not the extension's)
 psql -X -q -v ON_ERROR_STOP=1 -d $dst -c "GRANT CREATE ON SCHEMA public TO regress_ndd_plain" -c "GRANT SELECT ON docs TO regress_ndd_plain"
+# the collections' words are their owner's (issue 20): the plain role reads them once shared
+denied=$(psql -X -q -A -t -d $dst -U regress_ndd_plain -c "SELECT ndd_filter_low_idf('x', 'all', 5)" 2>&1 || true)
+echo "$denied" | grep -q 'permission denied for the document frequencies of collection "all"' ||
+	fail "a plain role read the restored collection's frequencies before it was shared: $denied"
+psql -X -q -A -t -v ON_ERROR_STOP=1 -d $dst \
+	-c "SELECT ndd_collection_grant('all', 'regress_ndd_plain'), ndd_collection_grant('small', 'regress_ndd_plain')" >/dev/null
 out=$(psql -X -q -A -t -v ON_ERROR_STOP=1 -d $dst -U regress_ndd_plain <<'SQL'
 CREATE TABLE mine (id bigserial PRIMARY KEY, body text, fp simhash64 GENERATED ALWAYS AS (simhash(body)) STORED, cluster_id bigint);
 CREATE INDEX ON mine USING ndd (fp);

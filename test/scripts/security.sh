@@ -298,6 +298,12 @@ ndd_df_collect(text, text)|SELECT $1.ndd_df_collect('c', 'SELECT id, body FROM s
 ndd_df_collect_job(text, text, text)|SELECT $1.ndd_df_collect_job('c2', 'SELECT id, body FROM sdocs', '"\$user", public')
 ndd_df_add(text, text)|SELECT $1.ndd_df_add('c', 'one more document')
 ndd_filter_low_idf(text, text, double precision)|SELECT $1.ndd_filter_low_idf('one alpha zzz', 'c', 0.5)
+ndd_collection_readable(text)|SELECT $1.ndd_collection_readable('c')
+ndd_collection_writable(text)|SELECT $1.ndd_collection_writable('c')
+ndd_collection_check_owner(text)|SELECT $1.ndd_collection_check_owner('c')
+ndd_collection_grant(text, text)|SELECT $1.ndd_collection_grant('c', 'regress_ndd_nobody')
+ndd_collection_revoke(text, text)|SELECT $1.ndd_collection_revoke('c', 'regress_ndd_nobody')
+ndd_collection_set_reader(text, text, boolean)|SELECT $1.ndd_collection_set_reader('c', 'public', true)
 ndd_collection_cascade()|WITH r AS (UPDATE $1.ndd_collection SET name = 'c3' WHERE name = 'c2' RETURNING 1) SELECT count(*) FROM r
 ndd_distributed_job(text, text, integer, integer, integer, text)|SELECT count(*) FROM $1.ndd_distributed_job('SELECT id, fp FROM sdocs', NULL, 3, 0, 64, '"\$user", public')
 ndd_distributed_pairs(text, integer, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_pairs('SELECT id, fp FROM sdocs', 3)

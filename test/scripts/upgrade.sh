@@ -64,6 +64,13 @@ df=$($PSQL -d $OLD -c "SELECT string_agg(c.name || ' ' || c.ndocs || ' ' || f.to
 [ "$df" = "short 1 alpha=1, $(printf 'é%.0s' $(seq 480)) ~$(printf 'é%.0s' $(seq 750) | md5sum | cut -c1-32) 1 alpha=1, $(printf 'é%.0s' $(seq 480)) ~$(printf 'é%.0s' $(seq 750) | md5sum | cut -c1-32) 1 beta=1" ] ||
 	{ echo "FAIL: the document frequencies after the update are: $df"; exit 1; }
 echo "the 0.1 collection with a 1500-byte name was renamed to 994 bytes with its frequencies"
+# 0.1 recorded no owner: the collections now belong to the role that ran the update, shared with nobody
+owners=$($PSQL -d $OLD -c "SELECT string_agg(DISTINCT owner::text || ' ' || readers::text, ', ') FROM ndd_collection")
+[ "$owners" = "$(whoami_db=$($PSQL -d $OLD -c 'SELECT current_user'); echo "$whoami_db") {}" ] ||
+	{ echo "FAIL: the 0.1 collections' owners and readers after the update: $owners"; exit 1; }
+grep -q 'the 2 existing document-frequency collections now belong to role' "$work/update.log" ||
+	{ echo "FAIL: the update did not say who owns the 0.1 collections now"; exit 1; }
+echo "the 0.1 collections belong to the updating role, readers none: $owners"
 $PSQL -d $NEW -c "CREATE EXTENSION ndd"
 version=$($PSQL -d $NEW -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")
 [ "$($PSQL -d $OLD -c "SELECT extversion FROM pg_extension WHERE extname = 'ndd'")" = "$version" ] ||
@@ -155,6 +162,14 @@ JOIN pg_index AS i ON i.indrelid = c.oid;
 SELECT 'table ' || c.oid::regclass || ' trigger ' || pg_get_triggerdef(t.oid) || ' enabled=' || t.tgenabled::text
 FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
 JOIN pg_trigger AS t ON t.tgrelid = c.oid AND NOT t.tgisinternal;
+-- row-level security: whether it is on, and each policy
+SELECT 'table ' || c.oid::regclass || ' rowsecurity=' || c.relrowsecurity || ' force=' || c.relforcerowsecurity
+FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid AND c.relkind = 'r';
+SELECT 'table ' || c.oid::regclass || ' policy ' || p.polname || ' cmd=' || p.polcmd::text || ' permissive=' || p.polpermissive
+       || ' roles=' || p.polroles::text || ' using=' || coalesce(pg_get_expr(p.polqual, p.polrelid), '-')
+       || ' check=' || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '-')
+FROM member AS m JOIN pg_class AS c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+JOIN pg_policy AS p ON p.polrelid = c.oid;
 
 -- privileges: each member's ACL (NULL: the default), each column's, and the initial privileges
 -- pg_dump compares them with; items sorted, since their order in an ACL is not meaningful
