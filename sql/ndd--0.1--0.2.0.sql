@@ -5,6 +5,20 @@
 \echo Use "ALTER EXTENSION ndd UPDATE TO '0.2.0'" to load this file. \quit
 
 ---------------------------------------------------------------------------------------------------
+-- Types (src/sql/10_types.sql): a hamming_ball's radius is never negative (hamming_ball(), text
+-- input and binary receive refuse one with 22023; 0.1 accepted it and matched nothing, silently);
+-- the index condition of `fp <~> q <= k` for a k known at run time uses ndd_within_ball, NULL for
+-- k < 0. (A 0.1 table storing a ball of negative radius can no longer be dumped and restored as is.)
+---------------------------------------------------------------------------------------------------
+
+-- The index condition the planner builds for ndd_within(fp, q, k) when k is known only at run time:
+-- hamming_ball(q, k), or NULL (matches nothing) when k < 0, since a ball's radius is never negative.
+CREATE FUNCTION ndd_within_ball(simhash64, integer) RETURNS hamming_ball
+	AS 'MODULE_PATHNAME', 'ndd_within_ball_simhash64' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ndd_within_ball(fp128, integer) RETURNS hamming_ball
+	AS 'MODULE_PATHNAME', 'ndd_within_ball_fp128' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+---------------------------------------------------------------------------------------------------
 -- Client casts (new in 0.2.0, src/sql/15_client_casts.sql): bytea both ways for simhash64 and
 -- fp128, numeric both ways for simhash64 (unsigned 0 .. 2^64-1).
 ---------------------------------------------------------------------------------------------------
@@ -906,6 +920,8 @@ COMMENT ON OPERATOR <~> (fp128, fp128) IS
 -- hamming_ball and <@, @>
 COMMENT ON FUNCTION hamming_ball(simhash64, integer) IS 'the ball of every simhash64 within k bits of a center';
 COMMENT ON FUNCTION hamming_ball(fp128, integer) IS 'the ball of every fp128 within k bits of a center';
+COMMENT ON FUNCTION ndd_within_ball(simhash64, integer) IS 'the index condition of ndd_within(fp, q, k) for a k known at run time: hamming_ball(q, k), NULL (nothing) for k < 0';
+COMMENT ON FUNCTION ndd_within_ball(fp128, integer) IS 'the index condition of ndd_within(fp, q, k) for a k known at run time: hamming_ball(q, k), NULL (nothing) for k < 0';
 COMMENT ON FUNCTION hamming_ball_sel(internal, oid, internal, integer) IS
 	'selectivity estimate of fp <@ hamming_ball(q, k) from the radius and the fingerprint width';
 COMMENT ON FUNCTION hamming_ball_joinsel(internal, oid, internal, smallint, internal) IS

@@ -43,6 +43,8 @@ PG_FUNCTION_INFO_V1(hamming_ball_recv);
 PG_FUNCTION_INFO_V1(hamming_ball_send);
 PG_FUNCTION_INFO_V1(hamming_ball_simhash64);
 PG_FUNCTION_INFO_V1(hamming_ball_fp128);
+PG_FUNCTION_INFO_V1(ndd_within_ball_simhash64);
+PG_FUNCTION_INFO_V1(ndd_within_ball_fp128);
 PG_FUNCTION_INFO_V1(simhash64_in_ball);
 PG_FUNCTION_INFO_V1(fp128_in_ball);
 PG_FUNCTION_INFO_V1(ball_contains_simhash64);
@@ -96,6 +98,23 @@ clamp_radius(int64 k)
 	return (int32) k;
 }
 
+/*
+ * A ball's radius is 0 or more: a negative one would hold nothing, silently (issue 20), so every
+ * way in (hamming_ball(), text input, binary receive) refuses it. The comparison `fp <~> q <= k`
+ * with k < 0 is a different thing, a valid test that no row passes: its index condition is built
+ * with ndd_within_ball(), which gives NULL (nothing) there instead of a ball.
+ */
+static void
+check_radius(int32 radius)
+{
+	if (radius < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the radius of a hamming_ball must not be negative"),
+				 errdetail("The radius is %d.", radius),
+				 errhint("A ball of radius 0 holds its center only; fp <~> q <= k with k < 0 matches nothing.")));
+}
+
 /* Parses "(center,radius)"; the center's digit count decides 64 or 128 bits. */
 Datum
 hamming_ball_in(PG_FUNCTION_ARGS)
@@ -133,6 +152,7 @@ hamming_ball_in(PG_FUNCTION_ARGS)
 	ball->bits = ndigits > 16 ? 128 : 64;
 	ndd_parse_hex_fingerprint(center, ball->bits / 64, ball->words, ball->bits == 64 ? "simhash64" : "fp128");
 	ball->radius = pg_strtoint32(comma + 1);
+	check_radius(ball->radius);
 	PG_RETURN_POINTER(ball);
 }
 
@@ -164,6 +184,7 @@ hamming_ball_recv(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid width %d in external hamming_ball value", ball->bits)));
 	ball->radius = pq_getmsgint(buf, 4);
+	check_radius(ball->radius);
 	for (i = 0; i < ball->bits / 64; i++)
 		ball->words[i] = (uint64) pq_getmsgint64(buf);
 	PG_RETURN_POINTER(ball);
@@ -192,6 +213,7 @@ hamming_ball_simhash64(PG_FUNCTION_ARGS)
 
 	ball->words[0] = PG_GETARG_SIMHASH64(0);
 	ball->radius = PG_GETARG_INT32(1);
+	check_radius(ball->radius);
 	ball->bits = 64;
 	PG_RETURN_POINTER(ball);
 }
@@ -206,8 +228,30 @@ hamming_ball_fp128(PG_FUNCTION_ARGS)
 	ball->words[0] = q->hi;
 	ball->words[1] = q->lo;
 	ball->radius = PG_GETARG_INT32(1);
+	check_radius(ball->radius);
 	ball->bits = 128;
 	PG_RETURN_POINTER(ball);
+}
+
+/*
+ * ndd_within_ball(q, k): the index condition of ndd_within(fp, q, k) when k is known only at run
+ * time: hamming_ball(q, k) for k >= 0, NULL for k < 0 (no fingerprint is within a negative
+ * distance; <@ NULL matches nothing, in a scan and in the index alike).
+ */
+Datum
+ndd_within_ball_simhash64(PG_FUNCTION_ARGS)
+{
+	if (PG_GETARG_INT32(1) < 0)
+		PG_RETURN_NULL();
+	return hamming_ball_simhash64(fcinfo);
+}
+
+Datum
+ndd_within_ball_fp128(PG_FUNCTION_ARGS)
+{
+	if (PG_GETARG_INT32(1) < 0)
+		PG_RETURN_NULL();
+	return hamming_ball_fp128(fcinfo);
 }
 
 /* Raises an error unless the ball is as wide as the fingerprint tested against it. */
@@ -720,10 +764,18 @@ ndd_within_support(PG_FUNCTION_ARGS)
 		if (!is_pseudo_constant_for_index(req->root, other, req->index) ||
 			!is_pseudo_constant_for_index(req->root, k, req->index))
 			PG_RETURN_POINTER(NULL);
+		/*
+		 * A constant k: hamming_ball(other, k), or no index condition when k < 0 (the clause stays
+		 * a filter no row passes). Otherwise ndd_within_ball, which tolerates a negative k at run
+		 * time (hamming_ball refuses a negative radius).
+		 */
+		if (IsA(k, Const) && !((Const *) k)->constisnull && DatumGetInt32(((Const *) k)->constvalue) < 0)
+			PG_RETURN_POINTER(NULL);
 		fptype = exprType(col);
 		argtypes[0] = fptype;
 		argtypes[1] = INT4OID;
-		ballfn = sibling_function(support_namespace(fcinfo), "hamming_ball", 2, argtypes);
+		ballfn = sibling_function(support_namespace(fcinfo), IsA(k, Const) ? "hamming_ball" : "ndd_within_ball",
+								  2, argtypes);
 		if (!OidIsValid(ballfn))
 			PG_RETURN_POINTER(NULL);
 		balltype = get_func_rettype(ballfn);

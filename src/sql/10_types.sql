@@ -307,6 +307,12 @@ CREATE FUNCTION hamming_ball(simhash64, integer) RETURNS hamming_ball
 	AS 'MODULE_PATHNAME', 'hamming_ball_simhash64' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION hamming_ball(fp128, integer) RETURNS hamming_ball
 	AS 'MODULE_PATHNAME', 'hamming_ball_fp128' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- The index condition the planner builds for ndd_within(fp, q, k) when k is known only at run time:
+-- hamming_ball(q, k), or NULL (matches nothing) when k < 0, since a ball's radius is never negative.
+CREATE FUNCTION ndd_within_ball(simhash64, integer) RETURNS hamming_ball
+	AS 'MODULE_PATHNAME', 'ndd_within_ball_simhash64' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ndd_within_ball(fp128, integer) RETURNS hamming_ball
+	AS 'MODULE_PATHNAME', 'ndd_within_ball_fp128' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION hamming_ball_sel(internal, oid, internal, integer) RETURNS double precision
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;

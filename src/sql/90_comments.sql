@@ -137,6 +137,8 @@ COMMENT ON OPERATOR <~> (fp128, fp128) IS
 -- hamming_ball and <@, @>
 COMMENT ON FUNCTION hamming_ball(simhash64, integer) IS 'the ball of every simhash64 within k bits of a center';
 COMMENT ON FUNCTION hamming_ball(fp128, integer) IS 'the ball of every fp128 within k bits of a center';
+COMMENT ON FUNCTION ndd_within_ball(simhash64, integer) IS 'the index condition of ndd_within(fp, q, k) for a k known at run time: hamming_ball(q, k), NULL (nothing) for k < 0';
+COMMENT ON FUNCTION ndd_within_ball(fp128, integer) IS 'the index condition of ndd_within(fp, q, k) for a k known at run time: hamming_ball(q, k), NULL (nothing) for k < 0';
 COMMENT ON FUNCTION hamming_ball_sel(internal, oid, internal, integer) IS
 	'selectivity estimate of fp <@ hamming_ball(q, k) from the radius and the fingerprint width';
 COMMENT ON FUNCTION hamming_ball_joinsel(internal, oid, internal, smallint, internal) IS

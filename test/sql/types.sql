@@ -84,7 +84,7 @@ SELECT '(ff,x)'::hamming_ball;
 SELECT 'ff,3'::hamming_ball;
 SELECT 'f'::simhash64 <@ hamming_ball('0'::simhash64, 4), 'f'::simhash64 <@ hamming_ball('0'::simhash64, 3),
        hamming_ball('0'::simhash64, 4) @> 'f'::simhash64,
-       'f'::fp128 <@ hamming_ball('0'::fp128, 4), 'f'::fp128 <@ hamming_ball('0'::fp128, -1);
+       'f'::fp128 <@ hamming_ball('0'::fp128, 4), 'f'::fp128 <@ hamming_ball('0'::fp128, 0);
 SELECT '1'::simhash64 <@ hamming_ball('1'::fp128, 3);
 
 -- ndd_within, NULLs and extreme radii
