@@ -143,7 +143,8 @@ LANGUAGE C VOLATILE;
 -- Exact measures of each pair of pairs_sql (a, b, ...) over the texts of docs_sql (id, doc):
 -- Jaccard resemblance and containment of word shingle sets (both directions), the word edit
 -- distance, and edit_similarity = 1 - distance / (tokens of a + tokens of b) (the corpus ground
--- truth's definition). A pair whose document is missing gets NULL measures.
+-- truth's definition). A pair whose document is missing gets NULL measures. docs_sql is read once
+-- (a materialized CTE, spilling beyond work_mem), so a volatile query gives consistent measures.
 CREATE FUNCTION ndd_verify_job(pairs_sql text, docs_sql text, shingle int, caller_search_path text)
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
               word_edit_distance int, edit_similarity float8)
@@ -153,17 +154,18 @@ AS $$
 BEGIN
     PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
+        WITH docs AS MATERIALIZED (SELECT docs_sql.id::bigint AS id, docs_sql.doc FROM (%s) AS docs_sql(id, doc))
         SELECT p.a, p.b,
                @extschema@.jaccard(x.doc, y.doc, $1), @extschema@.containment(x.doc, y.doc, $1), @extschema@.containment(y.doc, x.doc, $1),
                w.d, CASE WHEN w.n OPERATOR(pg_catalog.=) 0 THEN NULL
                          ELSE 1::float8 OPERATOR(pg_catalog.-) (w.d::float8 OPERATOR(pg_catalog./) w.n::float8) END
         FROM (SELECT pairs_sql.a::bigint, pairs_sql.b::bigint FROM (%s) AS pairs_sql(a, b)) AS p(a, b)
-        LEFT JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS x(id, doc) ON x.id OPERATOR(pg_catalog.=) p.a
-        LEFT JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS y(id, doc) ON y.id OPERATOR(pg_catalog.=) p.b
+        LEFT JOIN docs AS x ON x.id OPERATOR(pg_catalog.=) p.a
+        LEFT JOIN docs AS y ON y.id OPERATOR(pg_catalog.=) p.b
         CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d,
                                    pg_catalog.cardinality(@extschema@.ndd_tokens(x.doc))
                                    OPERATOR(pg_catalog.+) pg_catalog.cardinality(@extschema@.ndd_tokens(y.doc)) AS n) AS w
-        ORDER BY 1, 2 $q$, pairs_sql, docs_sql, docs_sql) USING shingle;
+        ORDER BY 1, 2 $q$, docs_sql, pairs_sql) USING shingle;
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
