@@ -698,6 +698,43 @@ spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, ReturnSetInfo
 }
 
 /*
+ * Moves the documents the job holds to disk, starting the disk path the first time (n documents
+ * read so far, for the message). Returns the spill.
+ */
+static JaccardSpill *
+to_disk(JaccardSpill *spill, MemoryContext work, int measure, NddJaccardJob *job, size_t n, const char *fname)
+{
+	if (!spill)
+	{
+		ereport(DEBUG1,
+				(errmsg("%s: %zu documents exceed maintenance_work_mem (%d kB), continuing on disk",
+						fname, n, maintenance_work_mem)));
+		spill = spill_begin(work, measure);
+	}
+	spill_flush(spill, job, fname);
+	return spill;
+}
+
+/*
+ * Bytes the core's job needs to add one document of len bytes beyond what it holds: the token
+ * stream (its text and offsets), the shingle hashes, and the document's entries in the job's sets,
+ * whose vector may double while they are appended. A token takes at least two bytes of input, so
+ * 26 bytes per input byte bound it without reading the text; past a thirty-second of the budget
+ * the text is read once to count it (ndd_fp_shingle_set_bytes: token bytes, offsets, and 16
+ * bytes per shingle), twice that covering the hashes and the doubling.
+ */
+static size_t
+document_bytes(const char *body, size_t len, int32 shingle, const char *fname)
+{
+	size_t		set_bytes;
+
+	if ((double) len * 26.0 <= (double) maintenance_work_mem * 1024.0 / 32.0)
+		return len * 26;
+	ndd_raise_status(ndd_fp_shingle_set_bytes(body, len, shingle, &set_bytes, ndd_interrupt_pending), fname);
+	return len + 2 * set_bytes;
+}
+
+/*
  * The shared body: read (id, body[, sketch]) rows of docs_sql into a core job (moving it to disk
  * whenever it outgrows its share of maintenance_work_mem), check ids, then stream the pairs into
  * the result tuplestore.
@@ -730,6 +767,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	int64_t		dup = 0;
 	JaccardSpill *spill = NULL;
 	size_t		budget = (size_t) maintenance_work_mem * 1024;
+	size_t		need;
 
 	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
 	if (measure == NDD_MEASURE_JACCARD)
@@ -817,6 +855,21 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 			}
 		}
 		MemoryContextSwitchTo(old);
+
+		/*
+		 * One document's own working memory (its token stream, its shingle hashes, its share of
+		 * the job's sets as they grow) is counted too (issue 20: two 90 MB texts took 529 MB at
+		 * maintenance_work_mem = 64MB): the documents held so far go to disk first when both
+		 * would not fit, and a document that alone needs more than the budget is refused. (Small
+		 * documents overshoot the budget by their own need at most, checked after each below.)
+		 */
+		need = document_bytes(body, len, shingle, fname);
+		if (need > budget)
+			ndd_input_too_large(fname, psprintf("document " INT64_FORMAT " (%zu bytes of text)", id, len), need);
+		if (n > 0 && need > budget / 8 && ndd_jaccard_job_bytes(*job) + need > budget)
+		{
+			spill = to_disk(spill, work, measure, *job, n, fname);
+		}
 		status = ndd_jaccard_job_add(*job, id, body, len, (const uint64_t *) sketch, ndd_interrupt_pending);
 		ndd_raise_status(status, fname);
 		MemoryContextReset(row_cxt);
@@ -835,14 +888,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 		 */
 		if (ndd_jaccard_job_bytes(*job) > (spill ? spill->flush_bytes : budget))
 		{
-			if (!spill)
-			{
-				ereport(DEBUG1,
-						(errmsg("%s: %zu documents exceed maintenance_work_mem (%d kB), continuing on disk",
-								fname, n, maintenance_work_mem)));
-				spill = spill_begin(work, measure);
-			}
-			spill_flush(spill, *job, fname);
+			spill = to_disk(spill, work, measure, *job, n, fname);
 		}
 		if ((n & 255) == 0)
 			maybe_progress(&last, fname, "reading: document", n, 0, 0);

@@ -8,6 +8,7 @@
 
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type_d.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/tuplesort.h"
@@ -18,6 +19,7 @@
 PG_FUNCTION_INFO_V1(ndd_jaccard);
 PG_FUNCTION_INFO_V1(ndd_containment);
 PG_FUNCTION_INFO_V1(ndd_word_edit_distance);
+PG_FUNCTION_INFO_V1(ndd_verify_pair);
 
 /*
  * Memory. The in-memory comparison (the core's ShingleSet) needs about 16 bytes per shingle plus a
@@ -179,15 +181,10 @@ overlap_fits_in_memory(const char *a, size_t alen, const char *b, size_t blen, i
 	return (double) abytes + (double) bbytes <= budget;
 }
 
-/* Exact comparison of the shingle sets of the first two (text) arguments. */
+/* Exact comparison of the shingle sets of a and b, within work_mem. */
 static NddShingleOverlap
-overlap_of_args(FunctionCallInfo fcinfo, const char *what)
+overlap_of(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, const char *what)
 {
-	size_t		alen,
-				blen;
-	const char *a = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &alen);
-	const char *b = ndd_text_utf8(PG_GETARG_TEXT_PP(1), &blen);
-	int32		shingle = PG_GETARG_INT32(2);
 	NddShingleOverlap o;
 
 	memset(&o, 0, sizeof(o));
@@ -196,6 +193,59 @@ overlap_of_args(FunctionCallInfo fcinfo, const char *what)
 		return spilled_overlap(a, alen, b, blen, shingle, what);
 	ndd_raise_status(ndd_fp_shingle_overlap(a, alen, b, blen, shingle, &o, ndd_interrupt_pending), what);
 	return o;
+}
+
+/* Exact comparison of the shingle sets of the first two (text) arguments. */
+static NddShingleOverlap
+overlap_of_args(FunctionCallInfo fcinfo, const char *what)
+{
+	size_t		alen,
+				blen;
+	const char *a = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &alen);
+	const char *b = ndd_text_utf8(PG_GETARG_TEXT_PP(1), &blen);
+
+	return overlap_of(a, alen, b, blen, PG_GETARG_INT32(2), what);
+}
+
+/* The number of tokens of doc (what cardinality(ndd_tokens(doc)) is), read one at a time. */
+static int64
+token_count(const char *doc, size_t len, const char *what)
+{
+	NddCursorGuard *cursor = ndd_cursor_open(doc, len, 1, what);
+	const char *text;
+	size_t		tlen;
+	uint64		hash;
+	int64		n = 0;
+
+	while (ndd_cursor_next(cursor, &text, &tlen, &hash))
+		n++;
+	ndd_cursor_close(cursor);
+	return n;
+}
+
+/*
+ * Refuses (53200) a word edit distance of texts of alen and blen bytes with na and nb tokens when
+ * the core would need more than work_mem: 4 bytes per token in each token array (up to three
+ * times that while the arrays grow), a row of 4 bytes per token of the shorter one, and each
+ * distinct token once in a hash map (at most about twice the texts). Its time is O(n * distance)
+ * and it is cancellable; its memory grew with the texts unchecked (issue 20: ndd_verify of two
+ * 90 MB texts took 1.6 GB).
+ */
+static void
+check_edit_distance_memory(size_t alen, int64 na, size_t blen, int64 nb, const char *what)
+{
+	double		need = 12.0 * (double) (na + nb) + 4.0 * (double) Min(na, nb) + 2.0 * ((double) alen + (double) blen);
+
+	if (need > (double) work_mem * 1024.0)
+	{
+		size_t		need_mb = (size_t) (need / (1 << 20)) + 1;
+
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("%s needs %zu MB of memory for the word edit distance of texts of " INT64_FORMAT " and " INT64_FORMAT " words, more than work_mem (%d kB)",
+						what, need_mb, na, nb, work_mem),
+				 errhint("Raise work_mem to at least %zuMB for this call (SET work_mem = '%zuMB').", need_mb, need_mb)));
+	}
 }
 
 /*
@@ -234,8 +284,61 @@ ndd_word_edit_distance(PG_FUNCTION_ARGS)
 	int64		distance = 0;
 
 	ndd_check_param("substitution_cost", cost, 1, 2);
-	ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, cost, &distance, ndd_interrupt_pending),
-					 "word_edit_distance");
+	/* small texts skip the count: a token takes at least two bytes, so 10 per byte bound the need */
+	if (10.0 * ((double) alen + (double) blen) <= (double) work_mem * 1024.0)
+		ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, cost, &distance, ndd_interrupt_pending),
+						 "word_edit_distance");
+	else
+	{
+		check_edit_distance_memory(alen, token_count(a, alen, "word_edit_distance"),
+								   blen, token_count(b, blen, "word_edit_distance"), "word_edit_distance");
+		ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, cost, &distance, ndd_interrupt_pending),
+						 "word_edit_distance");
+	}
 	/* at most the number of tokens of both texts, which 1 GB values keep far below INT32_MAX */
 	PG_RETURN_INT32((int32) distance);
+}
+
+/*
+ * ndd_verify_pair(a text, b text, shingle int) -> (jaccard, a_in_b, b_in_a, word_edit_distance,
+ * edit_similarity): every measure of ndd_verify for one pair, from one copy of each text (separate
+ * calls each detoasted both, and cardinality(ndd_tokens()) built every token as an array):
+ * the shingle overlap within work_mem (spilling as jaccard() does), the word edit distance within
+ * work_mem or 53200. edit_similarity = 1 - distance / (tokens of a + tokens of b), NULL when both
+ * have no token.
+ */
+Datum
+ndd_verify_pair(PG_FUNCTION_ARGS)
+{
+	size_t		alen,
+				blen;
+	const char *a = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &alen);
+	const char *b = ndd_text_utf8(PG_GETARG_TEXT_PP(1), &blen);
+	int32		shingle = PG_GETARG_INT32(2);
+	int64		na = token_count(a, alen, "ndd_verify");
+	int64		nb = token_count(b, blen, "ndd_verify");
+	NddShingleOverlap o;
+	int64		distance = 0;
+	TupleDesc	desc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+
+	/* the cheap refusal first, before the shingle sets are compared */
+	check_edit_distance_memory(alen, na, blen, nb, "ndd_verify");
+	o = overlap_of(a, alen, b, blen, shingle, "ndd_verify");
+	ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, 1, &distance, ndd_interrupt_pending), "ndd_verify");
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "ndd_verify_pair must return a composite");
+	desc = BlessTupleDesc(desc);
+	values[0] = Float8GetDatum(o.jaccard);
+	values[1] = Float8GetDatum(o.containment);
+	/* containment(b, a): the same intersection over b's set; 1 when b has no shingle */
+	values[2] = Float8GetDatum(o.size_b == 0 ? 1.0 : (double) o.inter / (double) o.size_b);
+	values[3] = Int32GetDatum((int32) distance);
+	if (na + nb == 0)
+		nulls[4] = true;
+	else
+		values[4] = Float8GetDatum(1.0 - (double) distance / (double) (na + nb));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

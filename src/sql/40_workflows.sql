@@ -155,6 +155,16 @@ LANGUAGE C VOLATILE;
 -- and float8 / int4 are polymorphic, variadic or need a cast, so an exact-typed one in any schema
 -- on that path would otherwise win, and run with the caller's rights (issue 20).
 
+-- Every measure of ndd_verify for one pair of texts, from one copy of each (the separate functions
+-- would each read both): jaccard and containment both ways as jaccard() and containment() give
+-- them (within work_mem), the word edit distance (refused with 53200 beyond work_mem), and
+-- edit_similarity = 1 - distance / (tokens of a + tokens of b), NULL when neither has a token.
+CREATE FUNCTION ndd_verify_pair(a text, b text, shingle int DEFAULT 4,
+                                OUT jaccard float8, OUT a_in_b float8, OUT b_in_a float8,
+                                OUT word_edit_distance int, OUT edit_similarity float8)
+AS 'MODULE_PATHNAME', 'ndd_verify_pair'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- Exact measures of each pair of pairs_sql (a, b, ...) over the texts of docs_sql (id, doc):
 -- Jaccard resemblance and containment of word shingle sets (both directions), the word edit
 -- distance, and edit_similarity = 1 - distance / (tokens of a + tokens of b) (the corpus ground
@@ -170,16 +180,11 @@ BEGIN
     PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         WITH docs AS MATERIALIZED (SELECT docs_sql.id::bigint AS id, docs_sql.doc FROM (%s) AS docs_sql(id, doc))
-        SELECT p.a, p.b,
-               @extschema@.jaccard(x.doc, y.doc, $1), @extschema@.containment(x.doc, y.doc, $1), @extschema@.containment(y.doc, x.doc, $1),
-               w.d, CASE WHEN w.n OPERATOR(pg_catalog.=) 0 THEN NULL
-                         ELSE 1::float8 OPERATOR(pg_catalog.-) (w.d::float8 OPERATOR(pg_catalog./) w.n::float8) END
+        SELECT p.a, p.b, m.jaccard, m.a_in_b, m.b_in_a, m.word_edit_distance, m.edit_similarity
         FROM (SELECT pairs_sql.a::bigint, pairs_sql.b::bigint FROM (%s) AS pairs_sql(a, b)) AS p(a, b)
         LEFT JOIN docs AS x ON x.id OPERATOR(pg_catalog.=) p.a
         LEFT JOIN docs AS y ON y.id OPERATOR(pg_catalog.=) p.b
-        CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(x.doc, y.doc) AS d,
-                                   pg_catalog.cardinality(@extschema@.ndd_tokens(x.doc))
-                                   OPERATOR(pg_catalog.+) pg_catalog.cardinality(@extschema@.ndd_tokens(y.doc)) AS n) AS w
+        CROSS JOIN LATERAL @extschema@.ndd_verify_pair(x.doc, y.doc, $1) AS m
         ORDER BY 1, 2 $q$, docs_sql, pairs_sql) USING shingle;
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
@@ -215,12 +220,8 @@ BEGIN
                    @extschema@.jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
             FROM m x JOIN m y ON y.cluster_id OPERATOR(pg_catalog.=) x.cluster_id AND y.id OPERATOR(pg_catalog.>) x.id
             ORDER BY x.cluster_id, 5, x.id, y.id)
-        SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.d,
-               CASE WHEN e.n OPERATOR(pg_catalog.=) 0 THEN NULL
-                    ELSE 1::float8 OPERATOR(pg_catalog.-) (e.d::float8 OPERATOR(pg_catalog./) e.n::float8) END
-        FROM worst w CROSS JOIN LATERAL (SELECT @extschema@.word_edit_distance(w.da, w.db) AS d,
-                                                pg_catalog.cardinality(@extschema@.ndd_tokens(w.da))
-                                                OPERATOR(pg_catalog.+) pg_catalog.cardinality(@extschema@.ndd_tokens(w.db)) AS n) e
+        SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.word_edit_distance, e.edit_similarity
+        FROM worst w CROSS JOIN LATERAL @extschema@.ndd_verify_pair(w.da, w.db, $1) AS e
         ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END

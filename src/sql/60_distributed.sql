@@ -190,6 +190,10 @@ AS $$
 DECLARE
     work text;
     work_schema name;
+    idtype regtype;
+    ftype regtype;
+    message text;
+    null_id boolean;
     dup bigint;
     skipped bigint;
 BEGIN
@@ -219,28 +223,65 @@ BEGIN
     work := pg_catalog.format('%I.%I', work_schema,
                    pg_catalog.format('ndd_distributed_work_%s_%s', pg_catalog.pg_backend_pid(),
                                      pg_catalog.substr(pg_catalog.md5(pg_catalog.random()::text), 1, 8)));
-    EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint NOT NULL, feature bigint NOT NULL)', work);
-    PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
-    -- the ids, checked unique first: one row per document with features
+    -- docs_sql's columns, without running it (WITH NO DATA), refused as ndd_feature_pairs refuses
+    -- them, with the same errors
     PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
-    EXECUTE pg_catalog.format('INSERT INTO %s (id, feature) SELECT s.id, 0 FROM (%s) AS s(id, features) WHERE s.features IS NOT NULL',
+    BEGIN
+        EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s AS SELECT docs_sql.id, docs_sql.features
+                                   FROM (%s) AS docs_sql(id, features) WITH NO DATA', work, docs_sql);
+    EXCEPTION WHEN invalid_column_reference THEN
+        GET STACKED DIAGNOSTICS message = MESSAGE_TEXT;
+        IF message LIKE 'table "docs_sql" has % columns available but 2 columns specified' THEN
+            RAISE EXCEPTION 'docs_sql must return at least 2 columns' USING ERRCODE = 'invalid_parameter_value',
+                DETAIL = pg_catalog.format('It returns %s.', pg_catalog.substring(message, '"docs_sql" has ([0-9]+)'));
+        END IF;
+        RAISE;
+    END;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    SELECT atttypid::regtype INTO idtype FROM pg_catalog.pg_attribute
+        WHERE attrelid OPERATOR(pg_catalog.=) work::regclass AND attname OPERATOR(pg_catalog.=) 'id';
+    SELECT atttypid::regtype INTO ftype FROM pg_catalog.pg_attribute
+        WHERE attrelid OPERATOR(pg_catalog.=) work::regclass AND attname OPERATOR(pg_catalog.=) 'features';
+    EXECUTE pg_catalog.format('DROP TABLE %s', work);
+    IF idtype::oid OPERATOR(pg_catalog.<>) ALL (ARRAY['bigint'::regtype, 'integer'::regtype, 'smallint'::regtype]::oid[]) THEN
+        RAISE EXCEPTION 'column 1 of docs_sql must be the document id of type bigint, integer or smallint'
+            USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('It has type %s.', idtype);
+    END IF;
+    IF ftype::oid OPERATOR(pg_catalog.<>) 'bigint[]'::regtype::oid THEN
+        RAISE EXCEPTION 'column 2 of docs_sql must be the features, of type bigint[]'
+            USING ERRCODE = 'datatype_mismatch', DETAIL = pg_catalog.format('It has type %s.', ftype);
+    END IF;
+    -- One reading of docs_sql (a volatile query gives consistent pairs): per document, a row per
+    -- distinct feature, and one row marked first (the group of the array's first element, or a row
+    -- of its own, feature NULL, for a null or empty array) whose id is checked not null and unique,
+    -- as ndd_feature_pairs checks it. ROWS FROM (unnest(features), unnest(ARRAY[true])) marks the first; Citus
+    -- pushes the whole INSERT .. SELECT down to the workers (a UNION inside it it cannot).
+    EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint, feature bigint NOT NULL, is_feature boolean NOT NULL,
+                                                         first boolean NOT NULL, has_features boolean NOT NULL)', work);
+    PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    EXECUTE pg_catalog.format('INSERT INTO %s (id, feature, is_feature, first, has_features)
+                    SELECT s.id, COALESCE(f.feature, s.id::bigint, 0::bigint), f.feature IS NOT NULL,
+                           COALESCE(f.first, false), s.features IS NOT NULL
+                    FROM (%s) AS s(id, features)
+                    CROSS JOIN LATERAL (SELECT u.feature, pg_catalog.bool_or(u.first)
+                                        FROM ROWS FROM (pg_catalog.unnest(s.features), pg_catalog.unnest(ARRAY[true])) AS u(feature, first)
+                                        GROUP BY u.feature
+                                        HAVING u.feature IS NOT NULL OR pg_catalog.bool_or(u.first)) AS f(feature, first)',
                    work, docs_sql);
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-    EXECUTE pg_catalog.format('SELECT id FROM %s GROUP BY id HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1', work)
+    EXECUTE pg_catalog.format('SELECT true FROM %s WHERE first AND id IS NULL LIMIT 1', work) INTO null_id;
+    IF null_id THEN
+        RAISE EXCEPTION 'docs_sql returned a null id' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    EXECUTE pg_catalog.format('SELECT id FROM %s WHERE first AND has_features GROUP BY id
+                               HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 1 LIMIT 1', work)
         INTO dup;
     IF dup IS NOT NULL THEN
         RAISE EXCEPTION 'docs_sql returned the id % more than once', dup
             USING ERRCODE = 'invalid_parameter_value', HINT = 'Each row is one document: make the ids unique.';
     END IF;
-    EXECUTE pg_catalog.format('TRUNCATE %s', work);
-    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
-    EXECUTE pg_catalog.format('INSERT INTO %s (id, feature)
-                    SELECT s.id, f.feature FROM (%s) AS s(id, features)
-                    CROSS JOIN LATERAL (SELECT DISTINCT u.feature FROM pg_catalog.unnest(s.features::bigint[]) AS u(feature)
-                                        WHERE u.feature IS NOT NULL) AS f',
-                   work, docs_sql);
-    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s GROUP BY feature
+    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM (SELECT feature FROM %s WHERE is_feature GROUP BY feature
                                HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) $1) x', work)
         INTO skipped USING max_df;
     IF skipped OPERATOR(pg_catalog.>) 0 THEN
@@ -251,7 +292,8 @@ BEGIN
         'SELECT c.a, c.b, pg_catalog.count(*)::int
          FROM (SELECT x.id AS a, y.id AS b
                FROM %1$s x JOIN %1$s y ON x.feature OPERATOR(pg_catalog.=) y.feature AND x.id OPERATOR(pg_catalog.<) y.id
-               WHERE x.feature OPERATOR(pg_catalog.=) ANY (SELECT feature FROM %1$s GROUP BY feature
+               WHERE x.is_feature AND y.is_feature
+                 AND x.feature OPERATOR(pg_catalog.=) ANY (SELECT feature FROM %1$s WHERE is_feature GROUP BY feature
                                                           HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>=) 2
                                                              AND pg_catalog.count(*) OPERATOR(pg_catalog.<=) $1)) AS c
          GROUP BY c.a, c.b HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>=) $2', work)

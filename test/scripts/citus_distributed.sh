@@ -178,6 +178,38 @@ if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 
 else
 	echo "FAIL duplicate id: $err (work tables left: $left)"; fail=1
 fi
+# issue 20: ndd_distributed_feature_pairs accepts and refuses exactly what ndd_feature_pairs does,
+# with the same SQLSTATE and message (it cast int[] and text to bigint[], and a null id failed
+# with 23502 naming its work table); each error leaves no work table behind
+sqlstate() { coord -v VERBOSITY=sqlstate -c "SELECT count(*) FROM $1" 2>&1 | head -1; }
+message() { coord -c "SELECT count(*) FROM $1" 2>&1 | grep -m1 ERROR; }
+for q in "SELECT id, feats::int[] FROM fdocs" "SELECT id, feats::text FROM fdocs" "SELECT id::numeric, feats FROM fdocs" \
+	"SELECT NULL::bigint AS id, feats FROM fdocs" "SELECT CASE WHEN id = 7 THEN NULL ELSE id END, feats FROM fdocs" \
+	"SELECT id FROM fdocs" "SELECT 5::bigint, feats FROM fdocs WHERE id IN (5, 6)"; do
+	local_q=${q//fdocs/local_fdocs}
+	d=$(message "ndd_distributed_feature_pairs(\$\$$q\$\$, 2, 100)"); l=$(message "ndd_feature_pairs(\$\$$local_q\$\$, 2, 100)")
+	ds=$(sqlstate "ndd_distributed_feature_pairs(\$\$$q\$\$, 2, 100)"); ls=$(sqlstate "ndd_feature_pairs(\$\$$local_q\$\$, 2, 100)")
+	left=$(coord -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'ndd_distributed_work%'")
+	if [ -n "$d" ] && [ "$d" = "$l" ] && [ "$ds" = "$ls" ] && [ "$left" = 0 ]; then
+		echo "ok   refused as ndd_feature_pairs refuses it ($ds): $q"
+	else
+		echo "FAIL $q: distributed '$d' ($ds), single node '$l' ($ls), work tables left $left"; fail=1
+	fi
+done
+# what ndd_feature_pairs accepts: a multi-dimensional array (its elements), smallint ids
+PGOPTIONS="-c client_min_messages=warning" \
+check "ndd_distributed_feature_pairs = ndd_feature_pairs on two-dimensional feature arrays and smallint ids" \
+	"$(fdigest "ndd_distributed_feature_pairs('SELECT id::smallint, ARRAY[feats[1:2], feats[3:4]] FROM fdocs WHERE id <= 3000', 2, 100)")" \
+	"$(fdigest "ndd_feature_pairs('SELECT id::smallint, ARRAY[feats[1:2], feats[3:4]] FROM local_fdocs WHERE id <= 3000', 2, 100)")"
+# docs_sql is read once: here its second reading (only) adds a row that gives id 5 a second set of
+# features; read once, there is no such row and the pairs are those of ndd_feature_pairs (read
+# twice, the id check saw the first reading and the pairs came from the second: wrong pairs, no error)
+coord -c "CREATE SEQUENCE ndd_reads" >/dev/null
+PGOPTIONS="-c client_min_messages=warning" \
+check "ndd_distributed_feature_pairs reads docs_sql once (a volatile query gives the pairs of one reading)" \
+	"$(fdigest "ndd_distributed_feature_pairs('SELECT id, feats FROM local_fdocs WHERE id <= 300 UNION ALL SELECT 5, feats FROM local_fdocs WHERE id = 6 AND nextval(''ndd_reads'') = 2', 2, 100)")" \
+	"$(fdigest "ndd_feature_pairs('SELECT id, feats FROM local_fdocs WHERE id <= 300', 2, 100)")"
+coord -c "DROP SEQUENCE ndd_reads" >/dev/null
 err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT NULLIF(id, 7), fp FROM docs', 3)" 2>&1)
 if grep -q "docs_sql returned a null id" <<<"$err"; then
 	echo "ok   a null id is an error naming docs_sql, as in ndd_pairs"

@@ -162,7 +162,9 @@ SELECT word_edit_distance(NULL, 'x'), word_edit_distance('x', 'y', NULL);
 SELECT word_edit_distance('x', 'y', 0);
 SELECT word_edit_distance('x', 'y', 3);
 
--- a large text: bounded results, consistent answers (6.9 MB, a million words)
+-- a large text: bounded results, consistent answers (6.9 MB, a million words); the word edit
+-- distance of two such texts needs about 53 MB, more than the default work_mem (refused, 53200)
+SET work_mem = '64MB';
 CREATE TEMP TABLE big AS
     SELECT repeat('lorem ipsum dolor sit amet consectetur adipiscing elit ', 125000) AS doc;
 SELECT length(doc) AS bytes, cardinality(ndd_tokens(doc)) AS tokens,
@@ -174,6 +176,8 @@ SELECT length(doc) AS bytes, cardinality(ndd_tokens(doc)) AS tokens,
        word_edit_distance(doc, doc || ' extra') AS one_insertion,
        content_hash(doc) = content_hash(upper(doc)) AS content_case_blind
 FROM big;
+RESET work_mem;
+SELECT word_edit_distance(doc, doc || ' extra') FROM big;
 
 -- past work_mem, jaccard and containment sort the shingles through tuplesorts (on disk at 64kB):
 -- the same answers as the in-memory comparison
