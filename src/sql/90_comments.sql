@@ -259,10 +259,10 @@ COMMENT ON TABLE ndd_collection IS 'named collections with their number of docum
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
 COMMENT ON FUNCTION ndd_df_collect(text, text) IS
 	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
-COMMENT ON FUNCTION ndd_collection_readable(text) IS
-	'whether the current role may read the collection''s document frequencies: a member of its owner or of one of its readers (0 = PUBLIC); the rule of ndd_df''s row-level security';
-COMMENT ON FUNCTION ndd_collection_writable(text) IS
-	'whether the current role may change the collection''s document frequencies: a member of its owner; the rule of ndd_df''s row-level security';
+COMMENT ON FUNCTION ndd_collections_readable() IS
+	'the collections whose document frequencies the current role may read: a member of the owner or of one of the readers (0 = PUBLIC); the rule of ndd_df''s row-level security';
+COMMENT ON FUNCTION ndd_collections_writable() IS
+	'the collections whose document frequencies the current role may change: a member of the owner; the rule of ndd_df''s row-level security';
 COMMENT ON FUNCTION ndd_collection_check_owner(text) IS
 	'raises 42501 when the collection exists and the current role is not a member of its owner';
 COMMENT ON FUNCTION ndd_collection_set_reader(text, text, boolean) IS
