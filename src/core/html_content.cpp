@@ -1,0 +1,102 @@
+// html_content.cpp
+//    Main-content selection over the text blocks of a page; the rules are in html_content.hpp.
+#include "html_content.hpp"
+
+namespace ndd {
+
+namespace {
+
+constexpr uint64_t kShortChars = 70;   // jusText's length_low
+constexpr uint64_t kLongChars = 200;   // jusText's length_high
+// jusText's max_link_density is 0.2; reference documentation links inline heavily ("see
+// os.path.join()"), so a block is bad only above 1/3 and good only at 0.2 or below.
+constexpr double kGoodLinkDensity = 0.2;
+constexpr double kBadLinkDensity = 1.0 / 3.0;
+
+BlockClass initial_class(const HtmlBlock& b) {
+    if (b.context < 0) return BlockClass::Bad;
+    double ld = b.chars ? static_cast<double>(b.link_chars) / static_cast<double>(b.chars) : 0.0;
+    if (ld > kBadLinkDensity) return BlockClass::Bad;
+    BlockClass c;
+    if (b.chars >= kLongChars && ld <= kGoodLinkDensity) c = BlockClass::Good;
+    else if (b.chars < kShortChars) c = b.kind == HtmlBlockKind::Heading ? BlockClass::NearGood : BlockClass::Short;
+    else c = BlockClass::NearGood;
+    if (b.context > 0) {
+        if (c == BlockClass::Short) c = BlockClass::NearGood;
+        else if (c == BlockClass::NearGood) c = BlockClass::Good;
+    }
+    return c;
+}
+
+std::string join_blocks(const HtmlDocument& doc, const std::vector<BlockClass>* keep) {
+    std::string out;
+    size_t n = 0;
+    for (size_t i = 0; i < doc.blocks.size(); i++)
+        if (!keep || (*keep)[i] == BlockClass::Good) n += doc.blocks[i].end - doc.blocks[i].begin + 1;
+    out.reserve(n);
+    for (size_t i = 0; i < doc.blocks.size(); i++) {
+        if (keep && (*keep)[i] != BlockClass::Good) continue;
+        if (!out.empty()) out.push_back('\n');
+        out.append(doc.text, doc.blocks[i].begin, doc.blocks[i].end - doc.blocks[i].begin);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
+    const size_t n = doc.blocks.size();
+    std::vector<BlockClass> first(n);
+    for (size_t i = 0; i < n; i++) first[i] = initial_class(doc.blocks[i]);
+
+    // Nearest class on each side, in O(n): `gb` skips short and near-good blocks (the nearest good
+    // or bad one), `any` skips short ones only. The page's edges count as bad.
+    std::vector<BlockClass> prev_gb(n), next_gb(n), prev_any(n), next_any(n);
+    BlockClass gb = BlockClass::Bad, any = BlockClass::Bad;
+    for (size_t i = 0; i < n; i++) {
+        prev_gb[i] = gb;
+        prev_any[i] = any;
+        if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
+        if (first[i] != BlockClass::Short) any = first[i];
+    }
+    gb = any = BlockClass::Bad;
+    for (size_t i = n; i-- > 0;) {
+        next_gb[i] = gb;
+        next_any[i] = any;
+        if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
+        if (first[i] != BlockClass::Short) any = first[i];
+    }
+
+    std::vector<BlockClass> out(first);
+    for (size_t i = 0; i < n; i++) {
+        const BlockClass p = prev_gb[i], q = next_gb[i];
+        if (first[i] == BlockClass::Short) {
+            if (p == BlockClass::Good && q == BlockClass::Good) out[i] = BlockClass::Good;
+            else if (p == BlockClass::Bad && q == BlockClass::Bad) out[i] = BlockClass::Bad;
+            else if ((p == BlockClass::Bad && prev_any[i] == BlockClass::NearGood) ||
+                     (q == BlockClass::Bad && next_any[i] == BlockClass::NearGood))
+                out[i] = BlockClass::Good;
+            else out[i] = BlockClass::Bad;
+        } else if (first[i] == BlockClass::NearGood) {
+            out[i] = (p == BlockClass::Bad && q == BlockClass::Bad) ? BlockClass::Bad : BlockClass::Good;
+        }
+    }
+    return out;
+}
+
+std::string html_text(const char* html, size_t len, InterruptPoller& poller) {
+    HtmlDocument doc = html_blocks(html, len, poller);
+    std::string text = std::move(doc.text);  // the blocks each followed by '\n' already
+    if (!text.empty()) text.pop_back();
+    return text;
+}
+
+std::string html_content(const char* html, size_t len, InterruptPoller& poller) {
+    HtmlDocument doc = html_blocks(html, len, poller);
+    std::vector<BlockClass> cls = html_classify(doc);
+    bool any_good = false;
+    for (BlockClass c : cls) any_good |= c == BlockClass::Good;
+    return join_blocks(doc, any_good ? &cls : nullptr);
+}
+
+}  // namespace ndd
