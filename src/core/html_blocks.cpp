@@ -27,6 +27,7 @@ enum TagFlag : uint8_t {
     kBoiler = 8,    // boilerplate context (nav, footer, aside...)
     kContent = 16,  // content context (main, article)
     kHeader = 32,   // <header>: boilerplate unless inside content
+    kRoot = 64,     // html, body: their class and id describe the page, not a part of it
 };
 
 struct TagInfo {
@@ -42,7 +43,7 @@ constexpr TagInfo kTags[] = {
     {"article", kBlock | kContent, HtmlBlockKind::Other},
     {"aside", kBlock | kBoiler, HtmlBlockKind::Other},
     {"blockquote", kBlock, HtmlBlockKind::Paragraph},
-    {"body", kBlock, HtmlBlockKind::Other},
+    {"body", kBlock | kRoot, HtmlBlockKind::Other},
     {"br", kBlock, HtmlBlockKind::Other},
     {"button", kBlock | kBoiler, HtmlBlockKind::Other},
     {"caption", kBlock, HtmlBlockKind::Cell},
@@ -70,7 +71,7 @@ constexpr TagInfo kTags[] = {
     {"header", kBlock | kHeader, HtmlBlockKind::Other},
     {"hgroup", kBlock, HtmlBlockKind::Heading},
     {"hr", kBlock, HtmlBlockKind::Other},
-    {"html", kBlock, HtmlBlockKind::Other},
+    {"html", kBlock | kRoot, HtmlBlockKind::Other},
     {"iframe", kSkip, HtmlBlockKind::Other},
     {"legend", kBlock, HtmlBlockKind::Other},
     {"li", kBlock, HtmlBlockKind::ListItem},
@@ -293,10 +294,12 @@ struct Builder {
                 if (!std::strcmp(an, "hidden")) f.skip = true;
                 else if (!std::strcmp(an, "aria-hidden") && !std::strcmp(av, "true")) f.skip = true;
                 else if (!std::strcmp(an, "href")) href = true;
-                else if (!std::strcmp(an, "class") || !std::strcmp(an, "id")) {
-                    // a content word does not lift a boilerplate context (<span class="text">
-                    // in a banner); main, article and role="main" do
-                    int h = html_class_hint(av, std::strlen(av));
+                else if ((!std::strcmp(an, "class") || !std::strcmp(an, "id")) && !(info && (info->flags & kRoot))) {
+                    // An id counts only when it has at most two words: longer ones are mostly
+                    // slugs of headings (id="module-email.header" is no page header). A content
+                    // word does not lift a boilerplate context (<span class="text"> in a
+                    // banner); main, article and role="main" do.
+                    int h = html_class_hint(av, std::strlen(av), an[0] == 'i' ? 2 : 0);
                     if (h < 0 || (h > 0 && parent.context >= 0 && hint == 0)) hint = h;
                 } else if (!std::strcmp(an, "role")) {
                     int h = role_hint(av);
@@ -365,9 +368,20 @@ struct CtxtDeleter {
 
 }  // namespace
 
-int html_class_hint(const char* value, size_t len) {
+int html_class_hint(const char* value, size_t len, size_t max_words) {
     // only the first 256 bytes count: a huge attribute costs no more than a small one
     len = std::min<size_t>(len, 256);
+    if (max_words) {
+        size_t words = 0;
+        bool in = false;
+        for (size_t i = 0; i < len; i++) {
+            unsigned char c = static_cast<unsigned char>(value[i]);
+            bool w = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+            words += w && !in;
+            in = w;
+        }
+        if (words > max_words) return 0;
+    }
     char word[257];
     size_t wl = 0;
     int hint = 0;
@@ -409,25 +423,45 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) 
 
     Builder b;
     b.doc.text.reserve(len / 4 + 64);
-    std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt(
-        htmlCreatePushParserCtxt(&sax, &b, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
-    if (!ctxt) throw std::bad_alloc();
-    b.ctxt = ctxt.get();
-    htmlCtxtUseOptions(ctxt.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-                                       HTML_PARSE_IGNORE_ENC | HTML_PARSE_NOIMPLIED | HTML_PARSE_COMPACT);
-
     auto rethrow = [&] {
         if (b.failure == Builder::Failure::NoMemory) throw std::bad_alloc();
         if (b.failure == Builder::Failure::Other) throw std::runtime_error("html parse");
     };
+    // libxml2 ends the document at </html> (or at a stray </body></html> early in a broken page)
+    // and ignores the rest; browsers put the rest into the body. So when the parser has stopped
+    // before the end of the input, a new parser goes on from where it stopped, into the same
+    // blocks. Each restart consumes at least one byte, so this ends.
     constexpr size_t kChunk = 65536;
-    for (size_t off = 0; off < len; off += kChunk) {
-        poller.check();
-        htmlParseChunk(ctxt.get(), html + off, static_cast<int>(std::min(kChunk, len - off)), 0);
-        rethrow();
+    size_t start = 0;
+    while (start < len) {
+        std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt(
+            htmlCreatePushParserCtxt(&sax, &b, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
+        if (!ctxt) throw std::bad_alloc();
+        b.ctxt = ctxt.get();
+        htmlCtxtUseOptions(ctxt.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+                                           HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+        size_t off = start;
+        bool stopped = false;
+        while (off < len && !stopped) {
+            poller.check();
+            size_t n = std::min(kChunk, len - off);
+            htmlParseChunk(ctxt.get(), html + off, static_cast<int>(n), 0);
+            rethrow();
+            off += n;
+            stopped = ctxt->instate == XML_PARSER_EOF;
+        }
+        if (!stopped) {
+            htmlParseChunk(ctxt.get(), nullptr, 0, 1);
+            rethrow();
+        }
+        // where the parser stopped: bytes it consumed from `start` on (all of them normally)
+        const htmlParserInput* in = ctxt->input;
+        size_t used = in && in->cur && in->base
+                          ? static_cast<size_t>(in->consumed) + static_cast<size_t>(in->cur - in->base)
+                          : len - start;
+        start += std::max<size_t>(used, 1);
+        for (size_t i = b.stack.size(); i-- > 0;) b.end();  // the parser closed its elements silently
     }
-    htmlParseChunk(ctxt.get(), nullptr, 0, 1);
-    rethrow();
     b.end_block();
     return std::move(b.doc);
 }

@@ -56,8 +56,9 @@ struct HtmlDocument {
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller);
 
 // Classifies a class or id attribute value: -1 when one of its words names boilerplate, +1 when
-// one names content, 0 otherwise (exposed for the unit tests; the word lists are in the .cpp).
-int html_class_hint(const char* value, size_t len);
+// one names content, 0 otherwise, and 0 when it has more than max_words words (0: no limit).
+// Exposed for the unit tests; the word lists are in the .cpp.
+int html_class_hint(const char* value, size_t len, size_t max_words = 0);
 
 }  // namespace ndd
 

@@ -12,6 +12,7 @@ constexpr uint64_t kLongChars = 200;   // jusText's length_high
 // os.path.join()"), so a block is bad only above 1/3 and good only at 0.2 or below.
 constexpr double kGoodLinkDensity = 0.2;
 constexpr double kBadLinkDensity = 1.0 / 3.0;
+constexpr uint64_t kHeadingDistance = 200;  // jusText's max_heading_distance
 
 BlockClass initial_class(const HtmlBlock& b) {
     if (b.context < 0) return BlockClass::Bad;
@@ -21,10 +22,6 @@ BlockClass initial_class(const HtmlBlock& b) {
     if (b.chars >= kLongChars && ld <= kGoodLinkDensity) c = BlockClass::Good;
     else if (b.chars < kShortChars) c = b.kind == HtmlBlockKind::Heading ? BlockClass::NearGood : BlockClass::Short;
     else c = BlockClass::NearGood;
-    if (b.context > 0) {
-        if (c == BlockClass::Short) c = BlockClass::NearGood;
-        else if (c == BlockClass::NearGood) c = BlockClass::Good;
-    }
     return c;
 }
 
@@ -79,6 +76,20 @@ std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
             else out[i] = BlockClass::Bad;
         } else if (first[i] == BlockClass::NearGood) {
             out[i] = (p == BlockClass::Bad && q == BlockClass::Bad) ? BlockClass::Bad : BlockClass::Good;
+        }
+    }
+    // Headings: one that is not bad by itself and comes at most 200 code points before a good
+    // block is good (jusText's max_heading_distance): a title belongs with the text it heads.
+    for (size_t i = 0; i < n; i++) {
+        if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good || first[i] == BlockClass::Bad)
+            continue;
+        uint64_t distance = 0;
+        for (size_t j = i + 1; j < n && distance <= kHeadingDistance; j++) {
+            if (out[j] == BlockClass::Good) {
+                out[i] = BlockClass::Good;
+                break;
+            }
+            distance += doc.blocks[j].chars;
         }
     }
     return out;

@@ -15,7 +15,8 @@
 //   2. Neighbours decide the rest, looking at the nearest good-or-bad block on each side (the
 //      page's edges count as bad): a short block between two good ones is good, between two bad
 //      ones bad, and otherwise good only when a near-good block lies between it and the good side;
-//      a near-good block is bad when both sides are bad and good otherwise.
+//      a near-good block is bad when both sides are bad and good otherwise. A heading that is not
+//      bad by itself and lies at most 200 code points before a good block is good.
 //   3. The content is the good blocks in document order, one a line. A page with no good block has
 //      no identifiable main content: its whole text is returned (html_text), never nothing.
 #ifndef NDD_HTML_CONTENT_HPP
