@@ -204,6 +204,7 @@ std::string utf8_sanitized(const char* s, size_t n, InterruptPoller& poller) {
 // ---- the SAX builder ----
 
 struct Frame {
+    size_t first_block;     // blocks.size() when the element started
     uint8_t flags;          // TagFlag of the element
     bool skip;              // inside a dropped element
     bool link;              // inside <a href>
@@ -224,7 +225,7 @@ struct Builder {
     enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     const Frame& top() const {
-        static const Frame root{0, false, false, 0, HtmlBlockKind::Other};
+        static const Frame root{0, 0, false, false, 0, HtmlBlockKind::Other};
         return stack.empty() ? root : stack.back();
     }
 
@@ -283,7 +284,7 @@ struct Builder {
     void start(const char* name, const char** atts) {
         const TagInfo* info = find_tag(name);
         const Frame& parent = top();
-        Frame f{info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.kind};
+        Frame f{0, info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.kind};
         if (info && (info->flags & kSkip)) f.skip = true;
         int hint = 0;
         bool href = false;
@@ -318,14 +319,19 @@ struct Builder {
             f.kind = info->kind;
             if (!parent.skip) end_block();
         }
+        f.first_block = doc.blocks.size();
         stack.push_back(f);
     }
 
     void end() {
         if (stack.empty()) return;
         Frame f = stack.back();
+        size_t depth = stack.size();
         stack.pop_back();
-        if ((f.flags & kBlock) && !f.skip) end_block();
+        if ((f.flags & kBlock) && !f.skip) {
+            end_block();
+            if (doc.blocks.size() > f.first_block) doc.regions.push_back({f.first_block, doc.blocks.size(), depth});
+        }
     }
 
     template <typename F>

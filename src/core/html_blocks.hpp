@@ -46,9 +46,18 @@ struct HtmlBlock {
     HtmlBlockKind kind = HtmlBlockKind::Other;
 };
 
+// A block-level element holding blocks [first, last) of the document, at nesting depth `depth`
+// (html_content.cpp picks the main region among them).
+struct HtmlRegion {
+    size_t first;
+    size_t last;
+    size_t depth;
+};
+
 struct HtmlDocument {
-    std::string text;               // the blocks, each followed by '\n'
-    std::vector<HtmlBlock> blocks;  // in document order
+    std::string text;                 // the blocks, each followed by '\n'
+    std::vector<HtmlBlock> blocks;    // in document order
+    std::vector<HtmlRegion> regions;  // the block-level elements that hold at least one block
 };
 
 // Parses html (len bytes, any content) into its blocks. Throws Cancelled when the interrupt

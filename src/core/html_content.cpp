@@ -13,6 +13,7 @@ constexpr uint64_t kLongChars = 200;   // jusText's length_high
 constexpr double kGoodLinkDensity = 0.2;
 constexpr double kBadLinkDensity = 1.0 / 3.0;
 constexpr uint64_t kHeadingDistance = 200;  // jusText's max_heading_distance
+constexpr double kMinContentShare = 0.05;
 
 BlockClass initial_class(const HtmlBlock& b) {
     if (b.context < 0) return BlockClass::Bad;
@@ -78,6 +79,33 @@ std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
             out[i] = (p == BlockClass::Bad && q == BlockClass::Bad) ? BlockClass::Bad : BlockClass::Good;
         }
     }
+    // The main region (the body text extraction of Finn, Kushmerick and Smyth 2001, on blocks):
+    // the block-level element that maximizes the text of its blocks good by themselves (step 1)
+    // minus the text of its blocks bad by themselves, the outer one on a tie (what a tie adds is
+    // short or near-good text the neighbours decide on, not boilerplate), holding at least
+    // half of all the good text. Good blocks outside it are bad: a long footer disclaimer in
+    // another table cell than the article is not part of it, even when nothing in its markup says
+    // so, while the sections of one article stay together (their headings and short blocks count
+    // for nothing, and each section alone scores less than the article).
+    std::vector<uint64_t> good(n + 1, 0), bad(n + 1, 0);
+    for (size_t i = 0; i < n; i++) {
+        good[i + 1] = good[i] + (first[i] == BlockClass::Good ? doc.blocks[i].chars : 0);
+        bad[i + 1] = bad[i] + (first[i] == BlockClass::Bad ? doc.blocks[i].chars : 0);
+    }
+    const HtmlRegion* main = nullptr;
+    int64_t best = 0;
+    for (const HtmlRegion& r : doc.regions) {
+        uint64_t g = good[r.last] - good[r.first];
+        if (2 * g < good[n]) continue;
+        int64_t score = static_cast<int64_t>(g) - static_cast<int64_t>(bad[r.last] - bad[r.first]);
+        if (!main || score > best || (score == best && r.depth < main->depth)) {
+            main = &r;
+            best = score;
+        }
+    }
+    if (main)
+        for (size_t i = 0; i < n; i++)
+            if (i < main->first || i >= main->last) out[i] = BlockClass::Bad;
     // Headings: one that is not bad by itself and comes at most 200 code points before a good
     // block is good (jusText's max_heading_distance): a title belongs with the text it heads.
     for (size_t i = 0; i < n; i++) {
@@ -105,9 +133,16 @@ std::string html_text(const char* html, size_t len, InterruptPoller& poller) {
 std::string html_content(const char* html, size_t len, InterruptPoller& poller) {
     HtmlDocument doc = html_blocks(html, len, poller);
     std::vector<BlockClass> cls = html_classify(doc);
-    bool any_good = false;
-    for (BlockClass c : cls) any_good |= c == BlockClass::Good;
-    return join_blocks(doc, any_good ? &cls : nullptr);
+    // No identifiable main content: no good block, or good blocks holding less than
+    // kMinContentShare of the page's text outside marked boilerplate (context -1): a lone footer
+    // paragraph on a page of link lists.
+    uint64_t good = 0, all = 0;
+    for (size_t i = 0; i < cls.size(); i++) {
+        if (doc.blocks[i].context >= 0) all += doc.blocks[i].chars;
+        if (cls[i] == BlockClass::Good) good += doc.blocks[i].chars;
+    }
+    bool content = good > 0 && static_cast<double>(good) >= kMinContentShare * static_cast<double>(all);
+    return join_blocks(doc, content ? &cls : nullptr);
 }
 
 }  // namespace ndd

@@ -120,3 +120,20 @@ TEST(HtmlApi, CancelledAndArguments) {
     EXPECT_EQ(std::string(out + 4, len), "a & b");
     std::free(out);
 }
+
+TEST(HtmlContent, MainRegionLeavesOutAnUnmarkedFooter) {
+    // no tag or class says what the footer is: it is long, has no link, and sits in another cell
+    std::string footer = "This page is an unofficial copy kept for archival purposes; the archive makes no claim to "
+                         "the documents it keeps and removes any of them on request, write to the webmaster for that.";
+    std::string nav = "<a href=/1>first link</a> <a href=/2>second link</a> <a href=/3>third link</a> <a href=/4>fourth</a>";
+    std::string page = "<table><tr><td>" + nav + "</td></tr><tr><td><h1>Title</h1><p>" + kLong + "</p><p>Short.</p><p>" +
+                       kLong + "</p></td></tr><tr><td>" + footer + "</td></tr></table>";
+    EXPECT_EQ(content(page), "Title\n" + kLong + "\nShort.\n" + kLong);
+}
+
+TEST(HtmlContent, LoneGoodBlockOnAPageOfLinksIsNoMainContent) {
+    std::string links;
+    for (int i = 0; i < 200; i++) links += "<li><a href=/" + std::to_string(i) + ">a link to another page number " + std::to_string(i) + "</a></li>";
+    std::string page = "<ul>" + links + "</ul><p>" + kLong + "</p>";
+    EXPECT_EQ(content(page), text(page));  // the long paragraph is under 5 % of the text
+}
