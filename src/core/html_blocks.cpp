@@ -330,7 +330,16 @@ struct Builder {
         stack.pop_back();
         if ((f.flags & kBlock) && !f.skip) {
             end_block();
-            if (doc.blocks.size() > f.first_block) doc.regions.push_back({f.first_block, doc.blocks.size(), depth});
+            // Regions of two blocks or more (one block is no region to choose), and of the
+            // elements holding the same blocks only the outermost (a wrapper div adds nothing):
+            // the list stays well below the number of elements.
+            size_t last = doc.blocks.size();
+            if (last >= f.first_block + 2) {
+                if (!doc.regions.empty() && doc.regions.back().first == f.first_block && doc.regions.back().last == last)
+                    doc.regions.back().depth = depth;
+                else
+                    doc.regions.push_back({f.first_block, last, depth});
+            }
         }
     }
 
