@@ -30,8 +30,11 @@ REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 # No -mpopcnt or -march: a package built here must run on any CPU of its architecture. The bit
 # count instruction is chosen at run time (src/core/popcount.h).
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
+# libxml2's headers: the HTML parser of src/core/html_blocks.cpp
+PG_CPPFLAGS += $(shell xml2-config --cflags)
 PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden
 SHLIB_LINK  = -lxxhash -lstdc++
+SHLIB_LINK += -lxml2
 
 # No JIT bitcode: PGXS would compile the C++ core with clang++ without our C++ flags, and
 # inlining these functions into JIT-compiled expressions buys nothing. `override`, because
@@ -49,10 +52,13 @@ $(DATA_built): $(SCRIPT_PARTS)
 UNIT_SRCS   = $(sort $(wildcard test/unit/*.cpp))
 UNIT_BIN    = build/unit_tests
 UNIT_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Isrc/core
+UNIT_CXXFLAGS += $(shell xml2-config --cflags)
+UNIT_LIBS   = -lgtest -lgtest_main -lxxhash -pthread
+UNIT_LIBS  += -lxml2
 
 $(UNIT_BIN): $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp src/core/*.h)
 	@mkdir -p build
-	$(CXX) $(UNIT_CXXFLAGS) -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lgtest -lgtest_main -lxxhash -pthread
+	$(CXX) $(UNIT_CXXFLAGS) -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(UNIT_LIBS)
 
 unit: $(UNIT_BIN)
 	./$(UNIT_BIN)

@@ -11,7 +11,8 @@ NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
 # through PostgreSQL::Test::Cluster of postgresql-server-dev; python3-psycopg: the fuzz suite).
 NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION
   libxxhash-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2 perl libipc-run-perl
-  python3-psycopg"
+  python3-psycopg
+  libxml2-dev"
 
 ndd_log() { printf '==> %s\n' "$*" >&2; }
 

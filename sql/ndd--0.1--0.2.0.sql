@@ -1143,3 +1143,20 @@ COMMENT ON FUNCTION ndd_distributed_feature_pairs_job(text, int, int, text) IS
 	'the work of ndd_distributed_feature_pairs, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
 	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';
+
+---------------------------------------------------------------------------------------------------
+-- The web (new in 0.2.0, src/sql/70_html.sql): HTML pages in, text out.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION ndd_html_text(html text) RETURNS text
+	AS 'MODULE_PATHNAME', 'ndd_html_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 400;
+
+CREATE FUNCTION ndd_html_content(html text) RETURNS text
+	AS 'MODULE_PATHNAME', 'ndd_html_content'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 400;
+
+COMMENT ON FUNCTION ndd_html_text(text) IS
+	'all visible text of an HTML page in document order, one block (paragraph, heading, list item, cell...) a line, whitespace collapsed, character references decoded; script, style, template, noscript, head, hidden elements and comments dropped';
+COMMENT ON FUNCTION ndd_html_content(text) IS
+	'the main content of an HTML page: its text blocks scored by length, link density, tag and class/id context and neighbours (jusText family), navigation, headers, footers, sidebars, link lists, ads and cookie banners left out; the whole text when no block qualifies';

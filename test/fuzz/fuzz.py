@@ -121,6 +121,31 @@ def rand_text():
     return q(" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))))
 
 
+def rand_html():
+    """Broken and hostile HTML for ndd_html_text and ndd_html_content (issue 22, point 5)."""
+    r = rng.random()
+    if r < 0.08:  # deep nesting: a parser that recursed would overflow the stack
+        tag = rng.choice(["div", "span", "b", "table", "li", "p", "a href=x", "nav"])
+        n = rng.choice([1000, 100000])
+        close = f" || repeat('</{tag.split()[0]}>', {n})" if rng.random() < 0.5 else ""
+        return f"repeat('<{tag}>', {n}) || 'deep'{close}"
+    if r < 0.12:  # a huge attribute and a huge page
+        return rng.choice(["'<div class=\"' || repeat('sidebar ', 200000) || '\">x</div>'",
+                           "repeat('<p>word <a href=\"/x\">link</a> text &amp; more</p>', 100000)",
+                           "'<script>' || repeat('x', 1000000)", "'<!--' || repeat('<p>', 100000)"])
+    if r < 0.2:  # every byte value (SQL_ASCII takes them as they are; elsewhere an encoding error)
+        return "(SELECT string_agg(chr(1 + (g * 7919) % 254), '') FROM generate_series(1, 5000) g)"
+    if r < 0.3:
+        return rand_text()
+    parts = ["<p>", "</p>", "<div class=\"content\">", "</div>", "<nav>", "<li>", "<table><tr><td>", "<b><i>",
+             "</b>", "&amp;", "&#0;", "&#xD800;", "&#x110000;", "&#99999999999;", "&bogus;", "&nGt;", "&",
+             "<script>evil()</script>", "<style>p{}</style>", "<template>t</template>", "<noscript>n</noscript>",
+             "<!-- c -->", "<!--", "<![CDATA[x]]>", "<br>", "<", ">", "</", "<a href='x'>", "<?php ?>",
+             "<!DOCTYPE html>", "<meta charset=latin1>", "<svg><path/></svg>", "<div hidden>h</div>", "\u00e9\u65e5",
+             "word", " ", "\n", "<title>", "<head>", "<body>", "</html>", "<frameset>", "<plaintext>"]
+    return q("".join(rng.choice(parts) for _ in range(rng.randint(1, 60))))
+
+
 def rand_sql_text():
     return q(rng.choice([
         "SELECT id, doc FROM fuzz.t", "SELECT id, fp FROM fuzz.t", "SELECT id, f128 FROM fuzz.t",
@@ -158,6 +183,8 @@ def rand_value(typ, argname):
         return "NULL"
     if typ == "text" and argname.endswith("_sql"):
         return rand_sql_text()
+    if typ == "text" and argname == "html":
+        return rand_html()
     if typ in ("integer", "smallint", "bigint", "hamming_distance"):
         v = rng.choice(BOUNDARY_INTS + [str(rng.randint(-5, 200)), "t.k", "t.id"])
         return v if typ == "integer" else f"({v})::{typ}"

@@ -1,0 +1,30 @@
+// html_api.cpp
+//    The extern "C" boundary of the HTML text extraction.
+#include "html_api.h"
+
+#include <cstring>
+#include <new>
+
+#include "guard.hpp"
+#include "html_content.hpp"
+
+extern "C" {
+
+NDD_API NddStatus ndd_html_extract(const char* html, size_t len, NddHtmlMode mode, size_t header,
+                                   NddAllocFn alloc, char** out, size_t* out_len, NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        if ((!html && len > 0) || !alloc || !out || !out_len) throw ndd::InvalidArgument("null buffer");
+        if (mode != NDD_HTML_TEXT && mode != NDD_HTML_CONTENT) throw ndd::InvalidArgument("mode");
+        ndd::InterruptPoller poller(interrupt);
+        std::string text = mode == NDD_HTML_TEXT ? ndd::html_text(len ? html : "", len, poller)
+                                                 : ndd::html_content(len ? html : "", len, poller);
+        char* buf = static_cast<char*>(alloc(header + text.size() + 1));
+        if (!buf) throw std::bad_alloc();
+        std::memcpy(buf + header, text.data(), text.size());
+        buf[header + text.size()] = '\0';
+        *out = buf;
+        *out_len = text.size();
+    });
+}
+
+}  // extern "C"

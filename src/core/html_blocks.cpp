@@ -1,0 +1,484 @@
+// html_blocks.cpp
+//    libxml2's HTML parser (SAX, push mode) turned into a sequence of text blocks; rules in
+//    html_blocks.hpp. libxml2 is C: no exception may cross its frames, so every callback catches
+//    and stops the parser, and the error is rethrown once htmlParseChunk has returned.
+#include "html_blocks.hpp"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string_view>
+
+namespace ndd {
+
+namespace {
+
+// ---- element table ----
+
+enum TagFlag : uint8_t {
+    kBlock = 1,     // ends the current block where it starts and where it ends
+    kSkip = 2,      // dropped with its whole content
+    kLink = 4,      // <a>: text inside counts as link text when it has an href
+    kBoiler = 8,    // boilerplate context (nav, footer, aside...)
+    kContent = 16,  // content context (main, article)
+    kHeader = 32,   // <header>: boilerplate unless inside content
+    kRoot = 64,     // html, body: their class and id describe the page, not a part of it
+};
+
+struct TagInfo {
+    const char* name;
+    uint8_t flags;
+    HtmlBlockKind kind;
+};
+
+// Sorted by name (binary search). Elements not listed are inline.
+constexpr TagInfo kTags[] = {
+    {"a", kLink, HtmlBlockKind::Other},
+    {"address", kBlock, HtmlBlockKind::Other},
+    {"article", kBlock | kContent, HtmlBlockKind::Other},
+    {"aside", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"blockquote", kBlock, HtmlBlockKind::Paragraph},
+    {"body", kBlock | kRoot, HtmlBlockKind::Other},
+    {"br", kBlock, HtmlBlockKind::Other},
+    {"button", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"caption", kBlock, HtmlBlockKind::Cell},
+    {"center", kBlock, HtmlBlockKind::Other},
+    {"dd", kBlock, HtmlBlockKind::ListItem},
+    {"details", kBlock, HtmlBlockKind::Other},
+    {"dialog", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"dir", kBlock, HtmlBlockKind::Other},
+    {"div", kBlock, HtmlBlockKind::Other},
+    {"dl", kBlock, HtmlBlockKind::Other},
+    {"dt", kBlock, HtmlBlockKind::ListItem},
+    {"fieldset", kBlock, HtmlBlockKind::Other},
+    {"figcaption", kBlock, HtmlBlockKind::Paragraph},
+    {"figure", kBlock, HtmlBlockKind::Other},
+    {"footer", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"form", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"frameset", kBlock, HtmlBlockKind::Other},
+    {"h1", kBlock, HtmlBlockKind::Heading},
+    {"h2", kBlock, HtmlBlockKind::Heading},
+    {"h3", kBlock, HtmlBlockKind::Heading},
+    {"h4", kBlock, HtmlBlockKind::Heading},
+    {"h5", kBlock, HtmlBlockKind::Heading},
+    {"h6", kBlock, HtmlBlockKind::Heading},
+    {"head", kSkip, HtmlBlockKind::Other},
+    {"header", kBlock | kHeader, HtmlBlockKind::Other},
+    {"hgroup", kBlock, HtmlBlockKind::Heading},
+    {"hr", kBlock, HtmlBlockKind::Other},
+    {"html", kBlock | kRoot, HtmlBlockKind::Other},
+    {"iframe", kSkip, HtmlBlockKind::Other},
+    {"legend", kBlock, HtmlBlockKind::Other},
+    {"li", kBlock, HtmlBlockKind::ListItem},
+    {"listing", kBlock, HtmlBlockKind::Pre},
+    {"main", kBlock | kContent, HtmlBlockKind::Other},
+    {"menu", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"nav", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"noframes", kSkip, HtmlBlockKind::Other},
+    {"noscript", kSkip, HtmlBlockKind::Other},
+    {"ol", kBlock, HtmlBlockKind::Other},
+    {"option", kBlock, HtmlBlockKind::Other},
+    {"p", kBlock, HtmlBlockKind::Paragraph},
+    {"plaintext", kBlock, HtmlBlockKind::Pre},
+    {"pre", kBlock, HtmlBlockKind::Pre},
+    {"script", kSkip, HtmlBlockKind::Other},
+    {"section", kBlock, HtmlBlockKind::Other},
+    {"select", kBlock, HtmlBlockKind::Other},
+    {"style", kSkip, HtmlBlockKind::Other},
+    {"summary", kBlock, HtmlBlockKind::Other},
+    {"table", kBlock, HtmlBlockKind::Other},
+    {"tbody", kBlock, HtmlBlockKind::Other},
+    {"td", kBlock, HtmlBlockKind::Cell},
+    {"template", kSkip, HtmlBlockKind::Other},
+    {"textarea", kBlock, HtmlBlockKind::Other},
+    {"tfoot", kBlock, HtmlBlockKind::Other},
+    {"th", kBlock, HtmlBlockKind::Cell},
+    {"thead", kBlock, HtmlBlockKind::Other},
+    {"title", kSkip, HtmlBlockKind::Other},
+    {"tr", kBlock, HtmlBlockKind::Other},
+    {"ul", kBlock, HtmlBlockKind::Other},
+    {"xmp", kBlock, HtmlBlockKind::Pre},
+};
+
+const TagInfo* find_tag(const char* name) {
+    auto it = std::lower_bound(std::begin(kTags), std::end(kTags), name,
+                               [](const TagInfo& t, const char* n) { return std::strcmp(t.name, n) < 0; });
+    return (it != std::end(kTags) && std::strcmp(it->name, name) == 0) ? it : nullptr;
+}
+
+// ---- class, id and role words ----
+
+// A word of a class or id names boilerplate when it starts or ends with one of these roots
+// ("navbar", "docnav", "site-footer" -> "footer", "cookieConsent" -> "cookieconsent"), or equals
+// one of the short words below (so "ad" does not match "header" or "download").
+constexpr std::string_view kBoilerRoots[] = {
+    "nav",      "menu",   "footer",  "header",    "sidebar",    "banner",    "cookie",
+    "consent",  "advert", "sponsor", "promo",     "breadcrumb", "pagination", "pager",
+    "share",    "sharing", "social", "related",   "comment",    "widget",    "popup",
+    "modal",    "newsletter", "subscribe", "signup", "login",   "toolbar",   "masthead",
+    "disclaimer", "copyright", "skiplink",
+};
+constexpr std::string_view kBoilerWords[] = {"ad", "ads", "adbox", "gdpr", "tags", "skip"};
+// A word names content when it equals one of these.
+constexpr std::string_view kContentWords[] = {"content", "main", "article", "post", "entry", "story",
+                                              "body", "text", "prose", "document"};
+
+// ARIA landmark roles.
+int role_hint(std::string_view role) {
+    if (role == "main" || role == "article") return 1;
+    if (role == "navigation" || role == "banner" || role == "contentinfo" || role == "complementary" ||
+        role == "search" || role == "menu" || role == "menubar" || role == "dialog" || role == "alertdialog")
+        return -1;
+    return 0;
+}
+
+int word_hint(std::string_view w) {
+    for (auto r : kBoilerWords)
+        if (w == r) return -1;
+    for (auto r : kBoilerRoots)
+        if (w.size() >= r.size() && (w.compare(0, r.size(), r) == 0 || w.compare(w.size() - r.size(), r.size(), r) == 0))
+            return -1;
+    for (auto r : kContentWords)
+        if (w == r) return 1;
+    return 0;
+}
+
+bool is_space_byte(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// ---- UTF-8 validation ----
+
+// Length of the valid UTF-8 sequence at p (at most n bytes), 0 when it is not one.
+size_t utf8_valid_len(const unsigned char* p, size_t n) {
+    unsigned char c = p[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    uint32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return len;
+}
+
+// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
+// when the input is valid (the common case: no copy).
+std::string utf8_sanitized(const char* s, size_t n, InterruptPoller& poller) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s);
+    size_t i = 0;
+    while (i < n) {
+        size_t l = utf8_valid_len(p + i, n - i);
+        if (l == 0) break;
+        i += l;
+        if ((i & 0xFFFF) < 4) poller.tick();
+    }
+    if (i == n) return {};
+    std::string out;
+    out.reserve(n + 64);
+    out.append(s, i);
+    while (i < n) {
+        size_t l = utf8_valid_len(p + i, n - i);
+        if (l == 0) {
+            out += "\xEF\xBF\xBD";
+            i++;
+        } else {
+            out.append(s + i, l);
+            i += l;
+        }
+        if ((i & 0xFFFF) < 4) poller.tick();
+    }
+    return out;
+}
+
+// ---- the SAX builder ----
+
+struct Frame {
+    size_t first_block;     // blocks.size() when the element started
+    uint8_t flags;          // TagFlag of the element
+    bool skip;              // inside a dropped element
+    bool link;              // inside <a href>
+    int8_t context;         // nearest hinted ancestor's context, this element included
+    HtmlBlockKind kind;     // nearest block ancestor's kind, this element included
+};
+
+struct Builder {
+    HtmlDocument doc;
+    std::vector<Frame> stack;
+    htmlParserCtxtPtr ctxt = nullptr;
+    // the block being filled
+    size_t block_begin = 0;
+    bool in_block = false;      // the current block has text
+    bool pending_space = false;
+    HtmlBlock cur;
+    // an exception from a callback, rethrown after the parser returned
+    enum class Failure { None, NoMemory, Other } failure = Failure::None;
+
+    const Frame& top() const {
+        static const Frame root{0, 0, false, false, 0, HtmlBlockKind::Other};
+        return stack.empty() ? root : stack.back();
+    }
+
+    void end_block() {
+        if (in_block) {
+            cur.begin = block_begin;
+            cur.end = doc.text.size();
+            doc.blocks.push_back(cur);
+            doc.text.push_back('\n');
+        }
+        in_block = false;
+        pending_space = false;
+    }
+
+    void text(const unsigned char* s, size_t n) {
+        const Frame& f = top();
+        if (f.skip) return;
+        for (size_t i = 0; i < n;) {
+            unsigned char c = s[i];
+            if (is_space_byte(c)) {
+                pending_space = in_block;
+                i++;
+                continue;
+            }
+            if (c == 0xC2 && i + 1 < n && s[i + 1] == 0xA0) {  // U+00A0, no-break space
+                pending_space = in_block;
+                i += 2;
+                continue;
+            }
+            if (!in_block) {
+                in_block = true;
+                block_begin = doc.text.size();
+                cur = HtmlBlock{};
+                cur.context = f.context;
+                cur.kind = f.kind;
+            } else if (pending_space) {
+                doc.text.push_back(' ');
+                cur.chars++;
+                if (f.link) cur.link_chars++;
+            }
+            pending_space = false;
+            // copy the run of non-space bytes up to the next space
+            size_t j = i;
+            uint64_t cps = 0;
+            while (j < n && !is_space_byte(s[j]) && !(s[j] == 0xC2 && j + 1 < n && s[j + 1] == 0xA0)) {
+                cps += (s[j] & 0xC0) != 0x80;
+                j++;
+            }
+            doc.text.append(reinterpret_cast<const char*>(s + i), j - i);
+            cur.chars += cps;
+            if (f.link) cur.link_chars += cps;
+            i = j;
+        }
+    }
+
+    void start(const char* name, const char** atts) {
+        const TagInfo* info = find_tag(name);
+        const Frame& parent = top();
+        Frame f{0, info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.kind};
+        if (info && (info->flags & kSkip)) f.skip = true;
+        int hint = 0;
+        bool href = false;
+        if (atts) {
+            for (size_t i = 0; atts[i]; i += 2) {
+                const char* an = atts[i];
+                const char* av = atts[i + 1] ? atts[i + 1] : "";
+                if (!std::strcmp(an, "hidden")) f.skip = true;
+                else if (!std::strcmp(an, "aria-hidden") && !std::strcmp(av, "true")) f.skip = true;
+                else if (!std::strcmp(an, "href")) href = true;
+                else if ((!std::strcmp(an, "class") || !std::strcmp(an, "id")) && !(info && (info->flags & kRoot))) {
+                    // An id counts only when it has at most two words: longer ones are mostly
+                    // slugs of headings (id="module-email.header" is no page header). A content
+                    // word does not lift a boilerplate context (<span class="text"> in a
+                    // banner); main, article and role="main" do.
+                    int h = html_class_hint(av, std::strlen(av), an[0] == 'i' ? 2 : 0);
+                    if (h < 0 || (h > 0 && parent.context >= 0 && hint == 0)) hint = h;
+                } else if (!std::strcmp(an, "role")) {
+                    int h = role_hint(av);
+                    if (h < 0 || (h > 0 && hint >= 0)) hint = h;
+                }
+            }
+        }
+        if (info) {
+            if (info->flags & kBoiler) hint = -1;
+            else if ((info->flags & kHeader) && parent.context <= 0) hint = -1;
+            else if ((info->flags & kContent) && hint == 0) hint = 1;  // main, article
+        }
+        if (hint != 0) f.context = static_cast<int8_t>(hint);
+        if (info && (info->flags & kLink) && href) f.link = true;
+        if (info && (info->flags & kBlock)) {
+            f.kind = info->kind;
+            if (!parent.skip) end_block();
+        }
+        f.first_block = doc.blocks.size();
+        stack.push_back(f);
+    }
+
+    void end() {
+        if (stack.empty()) return;
+        Frame f = stack.back();
+        size_t depth = stack.size();
+        stack.pop_back();
+        if ((f.flags & kBlock) && !f.skip) {
+            end_block();
+            // Regions of two blocks or more (one block is no region to choose), and of the
+            // elements holding the same blocks only the outermost (a wrapper div adds nothing):
+            // the list stays well below the number of elements.
+            size_t last = doc.blocks.size();
+            if (last >= f.first_block + 2) {
+                if (!doc.regions.empty() && doc.regions.back().first == f.first_block && doc.regions.back().last == last)
+                    doc.regions.back().depth = depth;
+                else
+                    doc.regions.push_back({f.first_block, last, depth});
+            }
+        }
+    }
+
+    template <typename F>
+    void guard(F&& body) noexcept {
+        if (failure != Failure::None) return;
+        try {
+            body();
+        } catch (const std::bad_alloc&) {
+            failure = Failure::NoMemory;
+            xmlStopParser(ctxt);
+        } catch (...) {
+            failure = Failure::Other;
+            xmlStopParser(ctxt);
+        }
+    }
+};
+
+extern "C" {
+static void sax_start(void* ud, const xmlChar* name, const xmlChar** atts) {
+    auto* b = static_cast<Builder*>(ud);
+    b->guard([&] { b->start(reinterpret_cast<const char*>(name), reinterpret_cast<const char**>(atts)); });
+}
+static void sax_end(void* ud, const xmlChar*) {
+    auto* b = static_cast<Builder*>(ud);
+    b->guard([&] { b->end(); });
+}
+static void sax_characters(void* ud, const xmlChar* s, int n) {
+    auto* b = static_cast<Builder*>(ud);
+    b->guard([&] { b->text(s, n > 0 ? static_cast<size_t>(n) : 0); });
+}
+// script and style content arrives here: dropped.
+static void sax_cdata(void*, const xmlChar*, int) {}
+// parse errors are expected on real pages: ignored, the parser recovers as browsers do.
+static void sax_error(void*, xmlErrorPtr) {}
+}
+
+struct CtxtDeleter {
+    void operator()(htmlParserCtxt* c) const { htmlFreeParserCtxt(c); }
+};
+
+}  // namespace
+
+int html_class_hint(const char* value, size_t len, size_t max_words) {
+    // only the first 256 bytes count: a huge attribute costs no more than a small one
+    len = std::min<size_t>(len, 256);
+    if (max_words) {
+        size_t words = 0;
+        bool in = false;
+        for (size_t i = 0; i < len; i++) {
+            unsigned char c = static_cast<unsigned char>(value[i]);
+            bool w = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+            words += w && !in;
+            in = w;
+        }
+        if (words > max_words) return 0;
+    }
+    char word[257];
+    size_t wl = 0;
+    int hint = 0;
+    for (size_t i = 0; i <= len; i++) {
+        unsigned char c = i < len ? static_cast<unsigned char>(value[i]) : ' ';
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+            word[wl++] = static_cast<char>(c);
+        } else if (c >= 'A' && c <= 'Z') {
+            word[wl++] = static_cast<char>(c - 'A' + 'a');
+        } else if (wl > 0) {
+            int h = word_hint(std::string_view(word, wl));
+            if (h < 0) return -1;  // boilerplate wins over content ("post-footer")
+            if (h > 0) hint = 1;
+            wl = 0;
+        }
+    }
+    return hint;
+}
+
+HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) {
+    static std::once_flag init;
+    std::call_once(init, [] { xmlInitParser(); });
+
+    std::string clean = utf8_sanitized(html, len, poller);
+    if (!clean.empty()) {
+        html = clean.data();
+        len = clean.size();
+    }
+
+    htmlSAXHandler sax;
+    std::memset(&sax, 0, sizeof sax);
+    sax.startElement = sax_start;
+    sax.endElement = sax_end;
+    sax.characters = sax_characters;
+    sax.ignorableWhitespace = sax_characters;
+    sax.cdataBlock = sax_cdata;
+    sax.serror = sax_error;
+    sax.initialized = XML_SAX2_MAGIC;  // so that serror is used
+
+    Builder b;
+    b.doc.text.reserve(len / 4 + 64);
+    auto rethrow = [&] {
+        if (b.failure == Builder::Failure::NoMemory) throw std::bad_alloc();
+        if (b.failure == Builder::Failure::Other) throw std::runtime_error("html parse");
+    };
+    // libxml2 ends the document at </html> (or at a stray </body></html> early in a broken page)
+    // and ignores the rest; browsers put the rest into the body. So when the parser has stopped
+    // before the end of the input, a new parser goes on from where it stopped, into the same
+    // blocks. Each restart consumes at least one byte, so this ends.
+    constexpr size_t kChunk = 65536;
+    size_t start = 0;
+    while (start < len) {
+        std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt(
+            htmlCreatePushParserCtxt(&sax, &b, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
+        if (!ctxt) throw std::bad_alloc();
+        b.ctxt = ctxt.get();
+        htmlCtxtUseOptions(ctxt.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+                                           HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+        size_t off = start;
+        bool stopped = false;
+        while (off < len && !stopped) {
+            poller.check();
+            size_t n = std::min(kChunk, len - off);
+            htmlParseChunk(ctxt.get(), html + off, static_cast<int>(n), 0);
+            rethrow();
+            off += n;
+            stopped = ctxt->instate == XML_PARSER_EOF;
+        }
+        if (!stopped) {
+            htmlParseChunk(ctxt.get(), nullptr, 0, 1);
+            rethrow();
+        }
+        // where the parser stopped: bytes it consumed from `start` on (all of them normally)
+        const htmlParserInput* in = ctxt->input;
+        size_t used = in && in->cur && in->base
+                          ? static_cast<size_t>(in->consumed) + static_cast<size_t>(in->cur - in->base)
+                          : len - start;
+        start += std::max<size_t>(used, 1);
+        for (size_t i = b.stack.size(); i-- > 0;) b.end();  // the parser closed its elements silently
+    }
+    b.end_block();
+    return std::move(b.doc);
+}
+
+}  // namespace ndd

@@ -1,0 +1,74 @@
+// html_blocks.hpp
+//    An HTML page as the sequence of its text blocks: the parse step of ndd_html_text and
+//    ndd_html_content (doc/web.md has the rules and the measurement behind the parser choice).
+//
+// The page goes through libxml2's HTML parser in push mode (64 kB chunks, the interrupt polled
+// between them) with SAX callbacks: no tree is built, so memory is the block text plus a stack of
+// open elements, and nothing recurses on the nesting depth (100,000 nested elements are a stack of
+// 100,000 small frames, not 100,000 C frames). Rules:
+//   - dropped with everything inside: script, style, template, noscript, head (title, meta),
+//     iframe, and elements with the `hidden` attribute or aria-hidden="true"; comments;
+//   - character references are decoded by the parser; numeric references to no character (&#0;,
+//     surrogates, beyond U+10FFFF) are dropped, unknown named ones kept as written;
+//   - block elements (p, div, li, headings, br, hr, table cells and rows, pre, blockquote, sections,
+//     lists, forms...) end the current block; inline elements (a, b, span, code...) do not, so
+//     `<b>wo</b>rd` is one word;
+//   - whitespace (ASCII space, tab, CR, LF, FF and U+00A0) collapses to one space; a block has no
+//     leading or trailing space; empty blocks are dropped;
+//   - input that is not valid UTF-8 (binary junk in a SQL_ASCII database) has each invalid byte
+//     replaced by U+FFFD first, so the text out is always valid UTF-8; a <meta charset> is ignored
+//     (the text was decoded when it entered the database).
+#ifndef NDD_HTML_BLOCKS_HPP
+#define NDD_HTML_BLOCKS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "guard.hpp"
+
+namespace ndd {
+
+// What kind of element holds a block (the nearest block-level ancestor).
+enum class HtmlBlockKind : uint8_t { Other, Paragraph, Heading, ListItem, Cell, Pre };
+
+// One text block: text[begin, end) of HtmlDocument::text.
+struct HtmlBlock {
+    size_t begin = 0;
+    size_t end = 0;
+    uint64_t chars = 0;       // code points, single spaces included
+    uint64_t link_chars = 0;  // code points inside <a href>
+    // Context of the nearest ancestor that says something about itself: -1 boilerplate (nav,
+    // footer, aside, a class or id such as "sidebar" or "cookie-banner", role="navigation"...),
+    // +1 content (main, article, role="main", class or id "content", "article"...), 0 neither.
+    int8_t context = 0;
+    HtmlBlockKind kind = HtmlBlockKind::Other;
+};
+
+// A block-level element holding blocks [first, last) of the document, at nesting depth `depth`
+// (html_content.cpp picks the main region among them).
+struct HtmlRegion {
+    size_t first;
+    size_t last;
+    size_t depth;
+};
+
+struct HtmlDocument {
+    std::string text;                 // the blocks, each followed by '\n'
+    std::vector<HtmlBlock> blocks;    // in document order
+    std::vector<HtmlRegion> regions;  // the block-level elements that hold at least one block
+};
+
+// Parses html (len bytes, any content) into its blocks. Throws Cancelled when the interrupt
+// fires, std::bad_alloc when memory runs out.
+HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller);
+
+// Classifies a class or id attribute value: -1 when one of its words names boilerplate, +1 when
+// one names content, 0 otherwise, and 0 when it has more than max_words words (0: no limit).
+// Exposed for the unit tests; the word lists are in the .cpp.
+int html_class_hint(const char* value, size_t len, size_t max_words = 0);
+
+}  // namespace ndd
+
+#endif  // NDD_HTML_BLOCKS_HPP

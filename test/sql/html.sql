@@ -1,0 +1,85 @@
+-- ndd_html_text and ndd_html_content (issue 22, point 1): each rule of doc/web.md on a small page,
+-- the boilerplate families, the no-main-content fallback, broken and hostile HTML. The outputs are
+-- frozen: a change in them changes stored texts and fingerprints (a new function name, not an edit).
+
+-- dropped: script, style, template, noscript, head (title), comments, hidden elements
+SELECT ndd_html_text('<html><head><title>Title</title><style>p {}</style><script>var x;</script></head>'
+  || '<body><p>kept</p><script>alert(1)</script><!-- a comment --><template>tpl</template>'
+  || '<noscript>enable js</noscript><div hidden>hidden</div><span aria-hidden="true">icon</span>'
+  || '<iframe>frame</iframe><p>also kept</p></body></html>');
+-- character references: named, numeric, hex; invalid numeric ones dropped; unknown named kept
+SELECT ndd_html_text('<p>&amp; &lt;tag&gt; &quot;q&quot; &eacute;t&eacute; &#233;&#xE9; &euro;&nbsp;5 &#0;&#xD800;&#x110000;|&bogus; &copy;</p>');
+-- blocks separate words and lines; inline elements do not
+SELECT ndd_html_text('<div>one</div><div>two<br>three</div><p>fo<b>u</b>r <i>five</i></p><ul><li>six<li>seven</ul>'
+  || '<table><tr><td>c1</td><td>c2</td></tr><tr><th>h</th></tr></table><h1>head</h1>tail');
+-- whitespace collapsed (spaces, tabs, newlines, no-break spaces), no empty lines
+SELECT ndd_html_text(E'<p>  a \t\n b&nbsp;&nbsp;c  </p>\n\n<p>   </p><div> <span> d </span> </div>');
+-- a <meta charset> is ignored: the text was decoded when it entered the database
+SELECT ndd_html_text('<meta charset="iso-8859-1"><p>naïve café 日本語</p>');
+-- empty and text-only input, NULL
+SELECT ndd_html_text('') AS empty, ndd_html_text('plain text') AS plain, ndd_html_text(NULL) IS NULL AS null_in;
+
+-- ndd_html_content: the boilerplate families. One page, its article between navigation, a cookie
+-- banner, an ad block, a sidebar of links, a footer; every family is left out.
+CREATE TABLE html_pages (name text PRIMARY KEY, html text NOT NULL);
+INSERT INTO html_pages VALUES ('semantic', $$<html><body>
+<div class="cookie-banner"><p>We use cookies to improve your experience and to show you personalised advertising. By continuing to browse you agree to our use of cookies and to our privacy policy.</p><button>OK</button></div>
+<header><a href="/">Site</a> <nav><a href="/a">News</a> <a href="/b">Sport</a> <a href="/c">Weather</a></nav></header>
+<main><h1>The article title</h1>
+<p>The first paragraph of the article is long enough to count as content on its own: it has well over two hundred characters of running text with only <a href="/ref">one link</a> in it, as an article paragraph would have.</p>
+<p>Short line.</p>
+<p>The second paragraph goes on with more running text, again long enough to be content by its length alone, and it ends the article. Nothing after it belongs to the article, so everything after it should go.</p></main>
+<aside><h3>Popular</h3><ul><li><a href="/1">First popular story of the week</a></li><li><a href="/2">Second popular story</a></li></ul>
+<div class="ad-slot">Sponsored: <a href="https://ads.example/">buy the best servers now with free shipping</a></div></aside>
+<footer><p>Copyright 2024 Example Media. All rights reserved. Terms of use, privacy policy and the imprint apply to every page of this site and to every article published on it.</p></footer>
+</body></html>$$);
+-- the same article in a layout of tables without one telling tag or class: length and link density
+INSERT INTO html_pages VALUES ('tables', $$<table><tr><td><a href="/">HOME</a> | <a href="/x">ALL</a> | <a href="/y">NEW</a></td></tr>
+<tr><td><a href="/1">First popular story of the week</a><br><a href="/2">Second popular story</a><br><a href="/3">Third story</a></td>
+<td><h1>The article title</h1>
+<p>The first paragraph of the article is long enough to count as content on its own: it has well over two hundred characters of running text with only <a href="/ref">one link</a> in it, as an article paragraph would have.</p>
+<p>Short line.</p>
+<p>The second paragraph goes on with more running text, again long enough to be content by its length alone, and it ends the article. Nothing after it belongs to the article, so everything after it should go.</p></td></tr>
+<tr><td><a href="/t">Terms</a> | <a href="/p">Privacy</a> | <a href="/c">Contact</a></td></tr></table>$$);
+-- class and id words, and ARIA roles, name boilerplate without semantic tags
+INSERT INTO html_pages VALUES ('classes', $$<div id="sidebar"><p>A sidebar paragraph that is long and has no links at all, so only its id tells that it is not part of the article: it describes the site and its authors in many words.</p></div>
+<div class="post-content"><p>The only paragraph of this article is long enough to count as content on its own: it has well over two hundred characters of running text with only <a href="/ref">one link</a> in it, as an article paragraph would have. It ends here.</p></div>
+<div role="contentinfo"><p>A contentinfo landmark paragraph that is long and has no links at all, so only its role tells that it is the page footer and not part of the article at all.</p></div>
+<div class="newsletter-signup"><p>Subscribe to our newsletter to get the best articles every week in your inbox, free of charge and without any advertising, cancel at any time.</p></div>$$);
+-- no identifiable main content (only short lines and links): the whole text, not nothing
+INSERT INTO html_pages VALUES ('no_content', '<ul><li><a href="/a">Home</a></li><li><a href="/b">About</a></li></ul><p>Hello.</p>');
+INSERT INTO html_pages VALUES ('empty', '');
+SELECT name, ndd_html_content(html) FROM html_pages ORDER BY name;
+-- the content is a subset of the text, in the same order
+SELECT name, position(ndd_html_content(html) IN ndd_html_text(html)) > 0 OR ndd_html_content(html) = '' AS in_text
+FROM html_pages WHERE name IN ('no_content', 'empty') ORDER BY name;
+-- the same article under two unrelated templates: the same content, the same fingerprint
+SELECT a.ndd_html_content = b.ndd_html_content AS same_content,
+       simhash(a.ndd_html_content, 4) <~> simhash(b.ndd_html_content, 4) AS content_bits,
+       simhash(a.html, 4) <~> simhash(b.html, 4) AS raw_html_bits
+FROM (SELECT html, ndd_html_content(html) FROM html_pages WHERE name = 'semantic') a,
+     (SELECT html, ndd_html_content(html) FROM html_pages WHERE name = 'tables') b;
+-- frozen fingerprints of the content
+SELECT name, simhash(ndd_html_content(html), 4) AS content_fp, simhash(ndd_html_text(html), 4) AS text_fp
+FROM html_pages ORDER BY name;
+
+-- usable everywhere a text is: a generated column (IMMUTABLE), an expression index, the batch pairs
+CREATE TABLE html_docs (id bigint PRIMARY KEY, html text,
+  content text GENERATED ALWAYS AS (ndd_html_content(html)) STORED);
+INSERT INTO html_docs (id, html) SELECT row_number() OVER (ORDER BY name), html FROM html_pages;
+CREATE INDEX ON html_docs USING ndd (simhash(ndd_html_content(html), 4));
+SELECT id, left(content, 30) AS content FROM html_docs ORDER BY id;
+SELECT * FROM ndd_jaccard_pairs('SELECT id, ndd_html_content(html) FROM html_docs', 0.8) ORDER BY a, b;
+SELECT provolatile, proparallel, proisstrict FROM pg_proc WHERE proname IN ('ndd_html_text', 'ndd_html_content');
+
+-- broken and hostile HTML: an answer, never a crash
+SELECT ndd_html_text('<p>one<p>two<li>three<table><tr><td>four<td>five<b><i>six</b>seven</i><div>eight');
+SELECT ndd_html_text('</p></div></body></html>text after the end</html><p>more');
+SELECT ndd_html_text('<scr<script>ipt>x</script><p>a<!-- unclosed comment <p>b');
+SELECT ndd_html_text('<a href="x>broken attribute</a><p>after');
+-- 100,000 nested elements, closed and unclosed: no recursion, no stack overflow
+SELECT ndd_html_text(repeat('<div>', 100000) || 'deep' || repeat('</div>', 100000)) AS closed,
+       ndd_html_content(repeat('<div><span>', 100000) || 'deep unclosed') AS unclosed;
+-- a huge attribute (10 MB) and a long page (10 MB)
+SELECT ndd_html_text('<div class="' || repeat('a', 10000000) || '">x</div>') AS huge_attribute;
+SELECT length(ndd_html_text(repeat('<p>word &amp; <a href="/x">link</a></p>', 300000))) AS long_page_chars;
