@@ -33,7 +33,8 @@ PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
 # libxml2's headers: the HTML parser of src/core/html_blocks.cpp
 PG_CPPFLAGS += $(shell xml2-config --cflags)
 PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden
-SHLIB_LINK  = -lxxhash -lstdc++
+# ICU: the word boundaries of the tokenizer 'unicode' (src/core/word_breaks.cpp)
+SHLIB_LINK  = -lxxhash -licuuc -lstdc++
 SHLIB_LINK += -lxml2
 
 # No JIT bitcode: PGXS would compile the C++ core with clang++ without our C++ flags, and

@@ -60,27 +60,27 @@ int main(int argc, char** argv) {
     NddFp128 fp;
     measure("tokens (ndd_tokens)", docs, runs, [&](const std::string& s) {
         NddTokens t;
-        NddStatus st = ndd_fp_tokens(s.data(), s.size(), plain_alloc, &t, nullptr);
+        NddStatus st = ndd_fp_tokens(s.data(), s.size(), plain_alloc, &t, NDD_TOKENIZER_WORDS, nullptr);
         std::free(t.text);
         std::free(t.starts);
         return st;
     });
     measure("simhash(doc)", docs, runs,
-            [&](const std::string& s) { return ndd_fp_simhash_text(s.data(), s.size(), 1, &h, nullptr); });
+            [&](const std::string& s) { return ndd_fp_simhash_text(s.data(), s.size(), 1, &h, NDD_TOKENIZER_WORDS, nullptr); });
     measure("simhash(doc, 4)", docs, runs,
-            [&](const std::string& s) { return ndd_fp_simhash_text(s.data(), s.size(), 4, &h, nullptr); });
+            [&](const std::string& s) { return ndd_fp_simhash_text(s.data(), s.size(), 4, &h, NDD_TOKENIZER_WORDS, nullptr); });
     measure("simhash_chars(doc, 4)", docs, runs,
-            [&](const std::string& s) { return ndd_fp_simhash_chars(s.data(), s.size(), 4, &h, nullptr); });
+            [&](const std::string& s) { return ndd_fp_simhash_chars(s.data(), s.size(), 4, &h, NDD_TOKENIZER_WORDS, nullptr); });
     measure("shingle_minhash(doc, 4, 84)", docs, runs, [&](const std::string& s) {
-        return ndd_fp_shingle_minhash(s.data(), s.size(), 4, 84, sketch, nullptr);
+        return ndd_fp_shingle_minhash(s.data(), s.size(), 4, 84, sketch, NDD_TOKENIZER_WORDS, nullptr);
     });
     measure("bitflip_fp(doc, 64, 128)", docs, runs,
             [&](const std::string& s) { return ndd_fp_bitflip_fp(s.data(), s.size(), 64, 128, &fp, nullptr); });
     measure("word_list_fingerprints(doc, 4)", docs, runs, [&](const std::string& s) {
         int32_t n;
-        return ndd_fp_word_list_fingerprints(s.data(), s.size(), 4, sketch, &n, nullptr);
+        return ndd_fp_word_list_fingerprints(s.data(), s.size(), 4, sketch, &n, NDD_TOKENIZER_WORDS, nullptr);
     });
     measure("content_hash(doc)", docs, runs,
-            [&](const std::string& s) { return ndd_fp_content_hash(s.data(), s.size(), &fp, nullptr); });
+            [&](const std::string& s) { return ndd_fp_content_hash(s.data(), s.size(), &fp, NDD_TOKENIZER_WORDS, nullptr); });
     return 0;
 }

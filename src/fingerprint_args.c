@@ -43,6 +43,23 @@ ndd_text_from_utf8(const char *data, size_t len)
 	return cstring_to_text_with_len(server, server == data ? (int) len : (int) strlen(server));
 }
 
+int32
+ndd_tokenizer_arg(FunctionCallInfo fcinfo, int argno)
+{
+	text	   *name;
+	int32		tokenizer = NDD_TOKENIZER_WORDS;
+
+	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
+		return NDD_TOKENIZER_WORDS;
+	name = PG_GETARG_TEXT_PP(argno);
+	if (ndd_tokenizer_from_name(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), &tokenizer) != NDD_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown tokenizer \"%s\"", text_to_cstring(name)),
+				 errhint("The tokenizers are 'words' and 'unicode'.")));
+	return tokenizer;
+}
+
 void
 ndd_check_param(const char *name, int32 value, int32 lo, int32 hi)
 {
@@ -88,7 +105,7 @@ cursor_guard_reset(void *arg)
 }
 
 NddCursorGuard *
-ndd_cursor_open(const char *doc, size_t len, int32 shingle, const char *what)
+ndd_cursor_open(const char *doc, size_t len, int32 shingle, int32 tokenizer, const char *what)
 {
 	NddCursorGuard *g = palloc0(sizeof(NddCursorGuard));
 
@@ -96,7 +113,7 @@ ndd_cursor_open(const char *doc, size_t len, int32 shingle, const char *what)
 	g->callback.func = cursor_guard_reset;
 	g->callback.arg = g;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &g->callback);
-	ndd_raise_status(ndd_shingle_cursor_open(doc, len, shingle, &g->cursor), what);
+	ndd_raise_status(ndd_shingle_cursor_open(doc, len, shingle, tokenizer, &g->cursor), what);
 	return g;
 }
 

@@ -27,6 +27,14 @@ extern const char *ndd_text_utf8(text *t, size_t *outlen);
 /* A server-encoding text value made from UTF-8 bytes (the inverse conversion, for output). */
 extern text *ndd_text_from_utf8(const char *data, size_t len);
 
+/*
+ * The tokenizer (tokenizer_api.h) named by the text argument argno, the trailing `tokenizer text
+ * DEFAULT 'words'` of every function that tokenizes: 'words' when the call has fewer arguments (an
+ * expression stored by ndd 0.1, before the argument existed, calls the function without it) or the
+ * argument is NULL (non-strict functions only); 22023 for an unknown name.
+ */
+extern int32 ndd_tokenizer_arg(FunctionCallInfo fcinfo, int argno);
+
 /* Raises 22023 naming the parameter unless lo <= value <= hi. */
 extern void ndd_check_param(const char *name, int32 value, int32 lo, int32 hi);
 
@@ -51,7 +59,8 @@ typedef struct NddCursorGuard
 	const char *what;			/* names the computation in errors */
 } NddCursorGuard;
 
-extern NddCursorGuard *ndd_cursor_open(const char *doc, size_t len, int32 shingle, const char *what);
+extern NddCursorGuard *ndd_cursor_open(const char *doc, size_t len, int32 shingle, int32 tokenizer,
+									   const char *what);
 
 /* The next shingle (*text, *len valid until the next call) and its hash; false after the last. */
 extern bool ndd_cursor_next(NddCursorGuard *g, const char **text, size_t *len, uint64 *hash);

@@ -44,33 +44,35 @@ PG_FUNCTION_INFO_V1(ndd_filter);
 
 /* simhash of the words (shingle 1) or word shingles of a text argument. */
 static Datum
-simhash_of_text(text *doc, int32 shingle)
+simhash_of_text(text *doc, int32 shingle, int32 tokenizer)
 {
 	size_t		len;
 	const char *bytes = ndd_text_utf8(doc, &len);
 	uint64		fp = 0;
 
 	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
-	ndd_raise_status(ndd_fp_simhash_text(bytes, len, shingle, &fp, ndd_interrupt_pending), "simhash");
+	ndd_raise_status(ndd_fp_simhash_text(bytes, len, shingle, &fp, tokenizer, ndd_interrupt_pending), "simhash");
 	PG_RETURN_SIMHASH64(fp);
 }
 
 /*
- * simhash(doc text) -> simhash64: every word votes, with weight its number of occurrences.
+ * simhash(doc text, tokenizer text DEFAULT 'words') -> simhash64: every word votes, with weight
+ * its number of occurrences.
  */
 Datum
 ndd_simhash_text(PG_FUNCTION_ARGS)
 {
-	return simhash_of_text(PG_GETARG_TEXT_PP(0), 1);
+	return simhash_of_text(PG_GETARG_TEXT_PP(0), 1, ndd_tokenizer_arg(fcinfo, 1));
 }
 
 /*
- * simhash(doc text, shingle int) -> simhash64: every word shingle of that size votes.
+ * simhash(doc text, shingle int, tokenizer text DEFAULT 'words') -> simhash64: every word shingle of
+ * that size votes.
  */
 Datum
 ndd_simhash_text_shingles(PG_FUNCTION_ARGS)
 {
-	return simhash_of_text(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1));
+	return simhash_of_text(PG_GETARG_TEXT_PP(0), PG_GETARG_INT32(1), ndd_tokenizer_arg(fcinfo, 2));
 }
 
 /* One lexeme occurrence of a tsvector, for sorting into document order. */
@@ -267,7 +269,7 @@ ndd_simhash_features(PG_FUNCTION_ARGS)
 }
 
 /*
- * simhash_chars(doc text, n int DEFAULT 4) -> simhash64: every character n-gram of the normalized
+ * simhash_chars(doc text, n int DEFAULT 4, tokenizer text DEFAULT 'words') -> simhash64: every character n-gram of the normalized
  * token stream (the tokens joined by single spaces; n counts characters) votes.
  */
 Datum
@@ -276,15 +278,17 @@ ndd_simhash_chars(PG_FUNCTION_ARGS)
 	size_t		len;
 	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
 	int32		n = PG_GETARG_INT32(1);
+	int32		tokenizer = ndd_tokenizer_arg(fcinfo, 2);
 	uint64		fp = 0;
 
 	ndd_check_param("n", n, 1, NDD_MAX_SHINGLE);
-	ndd_raise_status(ndd_fp_simhash_chars(bytes, len, n, &fp, ndd_interrupt_pending), "simhash_chars");
+	ndd_raise_status(ndd_fp_simhash_chars(bytes, len, n, &fp, tokenizer, ndd_interrupt_pending), "simhash_chars");
 	PG_RETURN_SIMHASH64(fp);
 }
 
 /*
- * shingle_minhash(doc text, shingle int DEFAULT 4, hashes int DEFAULT 84) -> bigint[]: the minima of
+ * shingle_minhash(doc text, shingle int DEFAULT 4, hashes int DEFAULT 84, tokenizer text DEFAULT
+ * 'words') -> bigint[]: the minima of
  * `hashes` independent permutations over the distinct word shingles. A text without words gives
  * `hashes` copies of -1 (all bits set: the minimum over nothing), so empty texts resemble each other.
  */
@@ -295,12 +299,13 @@ ndd_shingle_minhash(PG_FUNCTION_ARGS)
 	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
 	int32		shingle = PG_GETARG_INT32(1);
 	int32		hashes = PG_GETARG_INT32(2);
+	int32		tokenizer = ndd_tokenizer_arg(fcinfo, 3);
 	int64	   *sketch;
 
 	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
 	ndd_check_param("hashes", hashes, 1, NDD_MAX_MINHASHES);
 	sketch = palloc(sizeof(int64) * hashes);
-	ndd_raise_status(ndd_fp_shingle_minhash(bytes, len, shingle, hashes, sketch, ndd_interrupt_pending),
+	ndd_raise_status(ndd_fp_shingle_minhash(bytes, len, shingle, hashes, sketch, tokenizer, ndd_interrupt_pending),
 					 "shingle_minhash");
 	PG_RETURN_ARRAYTYPE_P(ndd_int8_array(sketch, hashes));
 }
@@ -329,7 +334,7 @@ ndd_bitflip_fp(PG_FUNCTION_ARGS)
 }
 
 /*
- * word_list_fingerprints(doc text, lists int DEFAULT 4) -> bigint[]: one fingerprint per non-empty
+ * word_list_fingerprints(doc text, lists int DEFAULT 4, tokenizer text DEFAULT 'words') -> bigint[]: one fingerprint per non-empty
  * word list, in list order; the low 8 bits of each are its list number. Empty for a text without
  * words.
  */
@@ -339,17 +344,18 @@ ndd_word_list_fingerprints(PG_FUNCTION_ARGS)
 	size_t		len;
 	const char *bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
 	int32		lists = PG_GETARG_INT32(1);
+	int32		tokenizer = ndd_tokenizer_arg(fcinfo, 2);
 	int64		fps[NDD_MAX_WORD_LISTS];
 	int32		count = 0;
 
 	ndd_check_param("lists", lists, 1, NDD_MAX_WORD_LISTS);
-	ndd_raise_status(ndd_fp_word_list_fingerprints(bytes, len, lists, fps, &count, ndd_interrupt_pending),
+	ndd_raise_status(ndd_fp_word_list_fingerprints(bytes, len, lists, fps, &count, tokenizer, ndd_interrupt_pending),
 					 "word_list_fingerprints");
 	PG_RETURN_ARRAYTYPE_P(ndd_int8_array(fps, count));
 }
 
 /*
- * content_hash(doc text) -> fp128: XXH3-128 of the normalized token stream, the key for exact
+ * content_hash(doc text, tokenizer text DEFAULT 'words') -> fp128: XXH3-128 of the normalized token stream, the key for exact
  * duplicates up to case, punctuation and spacing.
  */
 Datum
@@ -360,7 +366,7 @@ ndd_content_hash(PG_FUNCTION_ARGS)
 	NddFp128	fp = {0, 0};
 	Fp128	   *result;
 
-	ndd_raise_status(ndd_fp_content_hash(bytes, len, &fp, ndd_interrupt_pending), "content_hash");
+	ndd_raise_status(ndd_fp_content_hash(bytes, len, &fp, ndd_tokenizer_arg(fcinfo, 1), ndd_interrupt_pending), "content_hash");
 	result = palloc(sizeof(Fp128));
 	result->hi = fp.hi;
 	result->lo = fp.lo;
@@ -415,7 +421,7 @@ tokens_array_in_place(const NddTokens *tokens)
 }
 
 /*
- * ndd_tokens(doc text) -> text[]: the tokens every word-level function sees, in order.
+ * ndd_tokens(doc text, tokenizer text DEFAULT 'words') -> text[]: the tokens every word-level function sees, in order.
  */
 Datum
 ndd_tokens(PG_FUNCTION_ARGS)
@@ -427,7 +433,8 @@ ndd_tokens(PG_FUNCTION_ARGS)
 	size_t		i;
 	int			enc = GetDatabaseEncoding();
 
-	ndd_raise_status(ndd_fp_tokens(bytes, len, ndd_alloc_noerror, &tokens, ndd_interrupt_pending), "ndd_tokens");
+	ndd_raise_status(ndd_fp_tokens(bytes, len, ndd_alloc_noerror, &tokens, ndd_tokenizer_arg(fcinfo, 1),
+								   ndd_interrupt_pending), "ndd_tokens");
 	if (tokens.count == 0)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(TEXTOID));
 	if (enc == PG_UTF8 || enc == PG_SQL_ASCII)
@@ -541,10 +548,11 @@ is_number(const char *token, size_t len)
 }
 
 /*
- * ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL) -> text:
+ * ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL, tokenizer text
+ * DEFAULT 'words') -> text:
  * doc's tokens (ndd_tokens), in order and joined by single spaces, without the tokens of ASCII
  * digits only (numbers) and without those to_tsvector(stopwords, token) reduces to nothing.
- * NULL doc gives NULL; NULL numbers means false, NULL stopwords no stop words.
+ * NULL doc gives NULL; NULL numbers means false, NULL stopwords no stop words, NULL tokenizer 'words'.
  *
  * Memory: the detoasted text, the result (built in place: at most the text's normalized size),
  * one token, and the stop-word cache (bounded by work_mem). Tokens are read one at a time (the
@@ -578,7 +586,7 @@ ndd_filter(PG_FUNCTION_ARGS)
 		stopword_cache_reset(&cache);
 	}
 	bytes = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &len);
-	cursor = ndd_cursor_open(bytes, len, 1, "ndd_filter");
+	cursor = ndd_cursor_open(bytes, len, 1, ndd_tokenizer_arg(fcinfo, 3), "ndd_filter");
 
 	/*
 	 * The result is written after room for a varlena header, so that in UTF8 and SQL_ASCII

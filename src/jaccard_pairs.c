@@ -741,7 +741,7 @@ document_bytes(const char *body, size_t len, int32 shingle, const char *fname)
  */
 static void
 pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle, int32 hashes,
-		  const char *fname)
+		  int32 tokenizer, const char *fname)
 {
 	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	ReturnSetInfo *rsinfo;
@@ -792,7 +792,8 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	cb->func = free_job;
 	cb->arg = job;
 	MemoryContextRegisterResetCallback(work, cb);
-	ndd_raise_status(ndd_jaccard_job_create(measure, threshold, shingle, hashes, NDD_JACCARD_DEFAULT_MISS, job),
+	ndd_raise_status(ndd_jaccard_job_create(measure, threshold, shingle, hashes, NDD_JACCARD_DEFAULT_MISS, tokenizer,
+											job),
 					 fname);
 
 	SPI_connect();
@@ -932,29 +933,32 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 }
 
 /*
- * ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4, hashes int DEFAULT 128)
+ * ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4, hashes int DEFAULT 128,
+ *                   tokenizer text DEFAULT 'words')
  *    RETURNS TABLE(a bigint, b bigint, jaccard float8)
- * Every pair of rows of docs_sql (id, body) with jaccard(a.body, b.body, shingle) >= threshold,
+ * Every pair of rows of docs_sql (id, body) with jaccard(a.body, b.body, shingle, tokenizer) >= threshold,
  * once, a < b.
  */
 Datum
 ndd_jaccard_pairs(PG_FUNCTION_ARGS)
 {
 	pairs_srf(fcinfo, NDD_MEASURE_JACCARD, PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2), PG_GETARG_INT32(3),
-			  "ndd_jaccard_pairs");
+			  ndd_tokenizer_arg(fcinfo, 4), "ndd_jaccard_pairs");
 	return (Datum) 0;
 }
 
 /*
- * ndd_containment_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4)
+ * ndd_containment_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
+ *                       tokenizer text DEFAULT 'words')
  *    RETURNS TABLE(a bigint, b bigint, containment float8)
- * Every ordered pair of distinct rows with containment(a.body, b.body, shingle) >= threshold.
+ * Every ordered pair of distinct rows with containment(a.body, b.body, shingle, tokenizer) >=
+ * threshold.
  */
 Datum
 ndd_containment_pairs(PG_FUNCTION_ARGS)
 {
 	pairs_srf(fcinfo, NDD_MEASURE_CONTAINMENT, PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2), 1,
-			  "ndd_containment_pairs");
+			  ndd_tokenizer_arg(fcinfo, 3), "ndd_containment_pairs");
 	return (Datum) 0;
 }
 

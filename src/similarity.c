@@ -55,9 +55,9 @@ shingle_key(const char *text, size_t len, uint64 hash, const char *what)
 
 /* Every shingle of doc (repeats included), sorted by key with at most work_kb of memory. */
 static Tuplesortstate *
-sorted_shingles(const char *doc, size_t len, int32 shingle, int work_kb, const char *what)
+sorted_shingles(const char *doc, size_t len, int32 shingle, int32 tokenizer, int work_kb, const char *what)
 {
-	NddCursorGuard *cursor = ndd_cursor_open(doc, len, shingle, what);
+	NddCursorGuard *cursor = ndd_cursor_open(doc, len, shingle, tokenizer, what);
 	Tuplesortstate *sort;
 	const char *text;
 	size_t		tlen;
@@ -127,11 +127,12 @@ advance(SortedSide *side)
 
 /* The overlap of a's and b's shingle sets through two tuplesorts, within work_mem. */
 static NddShingleOverlap
-spilled_overlap(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, const char *what)
+spilled_overlap(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, int32 tokenizer,
+				const char *what)
 {
 	int			work_kb = Max(work_mem / 2, 64);
-	SortedSide	sa = {sorted_shingles(a, alen, shingle, work_kb, what), NULL, 0};
-	SortedSide	sb = {sorted_shingles(b, blen, shingle, work_kb, what), NULL, 0};
+	SortedSide	sa = {sorted_shingles(a, alen, shingle, tokenizer, work_kb, what), NULL, 0};
+	SortedSide	sb = {sorted_shingles(b, blen, shingle, tokenizer, work_kb, what), NULL, 0};
 	NddShingleOverlap o;
 
 	memset(&o, 0, sizeof(o));
@@ -166,7 +167,8 @@ spilled_overlap(const char *a, size_t alen, const char *b, size_t blen, int32 sh
  * reading the texts; only past that bound does the core count it exactly.
  */
 static bool
-overlap_fits_in_memory(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, const char *what)
+overlap_fits_in_memory(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, int32 tokenizer,
+					   const char *what)
 {
 	double		budget = (double) work_mem * 1024.0;
 	size_t		abytes,
@@ -174,28 +176,30 @@ overlap_fits_in_memory(const char *a, size_t alen, const char *b, size_t blen, i
 
 	if (24.0 * ((double) alen + (double) blen) <= budget)
 		return true;
-	ndd_raise_status(ndd_fp_shingle_set_bytes(a, alen, shingle, &abytes, ndd_interrupt_pending), what);
+	ndd_raise_status(ndd_fp_shingle_set_bytes(a, alen, shingle, &abytes, tokenizer, ndd_interrupt_pending), what);
 	if ((double) abytes > budget)
 		return false;
-	ndd_raise_status(ndd_fp_shingle_set_bytes(b, blen, shingle, &bbytes, ndd_interrupt_pending), what);
+	ndd_raise_status(ndd_fp_shingle_set_bytes(b, blen, shingle, &bbytes, tokenizer, ndd_interrupt_pending), what);
 	return (double) abytes + (double) bbytes <= budget;
 }
 
 /* Exact comparison of the shingle sets of a and b, within work_mem. */
 static NddShingleOverlap
-overlap_of(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, const char *what)
+overlap_of(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, int32 tokenizer,
+		   const char *what)
 {
 	NddShingleOverlap o;
 
 	memset(&o, 0, sizeof(o));
 	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
-	if (!overlap_fits_in_memory(a, alen, b, blen, shingle, what))
-		return spilled_overlap(a, alen, b, blen, shingle, what);
-	ndd_raise_status(ndd_fp_shingle_overlap(a, alen, b, blen, shingle, &o, ndd_interrupt_pending), what);
+	if (!overlap_fits_in_memory(a, alen, b, blen, shingle, tokenizer, what))
+		return spilled_overlap(a, alen, b, blen, shingle, tokenizer, what);
+	ndd_raise_status(ndd_fp_shingle_overlap(a, alen, b, blen, shingle, &o, tokenizer, ndd_interrupt_pending), what);
 	return o;
 }
 
-/* Exact comparison of the shingle sets of the first two (text) arguments. */
+/* Exact comparison of the shingle sets of the first two (text) arguments (shingle, tokenizer: the third
+ * and fourth). */
 static NddShingleOverlap
 overlap_of_args(FunctionCallInfo fcinfo, const char *what)
 {
@@ -204,14 +208,14 @@ overlap_of_args(FunctionCallInfo fcinfo, const char *what)
 	const char *a = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &alen);
 	const char *b = ndd_text_utf8(PG_GETARG_TEXT_PP(1), &blen);
 
-	return overlap_of(a, alen, b, blen, PG_GETARG_INT32(2), what);
+	return overlap_of(a, alen, b, blen, PG_GETARG_INT32(2), ndd_tokenizer_arg(fcinfo, 3), what);
 }
 
 /* The number of tokens of doc (what cardinality(ndd_tokens(doc)) is), read one at a time. */
 static int64
-token_count(const char *doc, size_t len, const char *what)
+token_count(const char *doc, size_t len, int32 tokenizer, const char *what)
 {
-	NddCursorGuard *cursor = ndd_cursor_open(doc, len, 1, what);
+	NddCursorGuard *cursor = ndd_cursor_open(doc, len, 1, tokenizer, what);
 	const char *text;
 	size_t		tlen;
 	uint64		hash;
@@ -249,7 +253,7 @@ check_edit_distance_memory(size_t alen, int64 na, size_t blen, int64 nb, const c
 }
 
 /*
- * jaccard(a text, b text, shingle int DEFAULT 4) -> float8: |S(a) n S(b)| / |S(a) u S(b)| over the
+ * jaccard(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words') -> float8: |S(a) n S(b)| / |S(a) u S(b)| over the
  * distinct word shingles; 1 when neither text has a word.
  */
 Datum
@@ -259,7 +263,7 @@ ndd_jaccard(PG_FUNCTION_ARGS)
 }
 
 /*
- * containment(a text, b text, shingle int DEFAULT 4) -> float8: |S(a) n S(b)| / |S(a)|, how much of
+ * containment(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words') -> float8: |S(a) n S(b)| / |S(a)|, how much of
  * a is in b; 1 when a has no word.
  */
 Datum
@@ -269,7 +273,7 @@ ndd_containment(PG_FUNCTION_ARGS)
 }
 
 /*
- * word_edit_distance(a text, b text, substitution_cost int DEFAULT 1) -> int: the fewest token
+ * word_edit_distance(a text, b text, substitution_cost int DEFAULT 1, tokenizer text DEFAULT 'words') -> int: the fewest token
  * insertions, deletions and substitutions turning a's tokens into b's. Substitution cost 1 is the
  * Levenshtein distance; 2 gives the insert/delete distance (that of the evaluation corpus).
  */
@@ -281,18 +285,24 @@ ndd_word_edit_distance(PG_FUNCTION_ARGS)
 	const char *a = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &alen);
 	const char *b = ndd_text_utf8(PG_GETARG_TEXT_PP(1), &blen);
 	int32		cost = PG_GETARG_INT32(2);
+	int32		tokenizer = ndd_tokenizer_arg(fcinfo, 3);
 	int64		distance = 0;
 
 	ndd_check_param("substitution_cost", cost, 1, 2);
-	/* small texts skip the count: a token takes at least two bytes, so 10 per byte bound the need */
+	/*
+	 * small texts skip the count: a token takes at least two bytes (and a unit character of
+	 * 'unicode', three), so 10 per byte bound the need
+	 */
 	if (10.0 * ((double) alen + (double) blen) <= (double) work_mem * 1024.0)
-		ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, cost, &distance, ndd_interrupt_pending),
+		ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, cost, &distance, tokenizer,
+												   ndd_interrupt_pending),
 						 "word_edit_distance");
 	else
 	{
-		check_edit_distance_memory(alen, token_count(a, alen, "word_edit_distance"),
-								   blen, token_count(b, blen, "word_edit_distance"), "word_edit_distance");
-		ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, cost, &distance, ndd_interrupt_pending),
+		check_edit_distance_memory(alen, token_count(a, alen, tokenizer, "word_edit_distance"),
+								   blen, token_count(b, blen, tokenizer, "word_edit_distance"), "word_edit_distance");
+		ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, cost, &distance, tokenizer,
+												   ndd_interrupt_pending),
 						 "word_edit_distance");
 	}
 	/* at most the number of tokens of both texts, which 1 GB values keep far below INT32_MAX */
@@ -300,7 +310,7 @@ ndd_word_edit_distance(PG_FUNCTION_ARGS)
 }
 
 /*
- * ndd_verify_pair(a text, b text, shingle int) -> (jaccard, a_in_b, b_in_a, word_edit_distance,
+ * ndd_verify_pair(a text, b text, shingle int, tokenizer text) -> (jaccard, a_in_b, b_in_a, word_edit_distance,
  * edit_similarity): every measure of ndd_verify for one pair, from one copy of each text (separate
  * calls each detoasted both, and cardinality(ndd_tokens()) built every token as an array):
  * the shingle overlap within work_mem (spilling as jaccard() does), the word edit distance within
@@ -315,8 +325,9 @@ ndd_verify_pair(PG_FUNCTION_ARGS)
 	const char *a = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &alen);
 	const char *b = ndd_text_utf8(PG_GETARG_TEXT_PP(1), &blen);
 	int32		shingle = PG_GETARG_INT32(2);
-	int64		na = token_count(a, alen, "ndd_verify");
-	int64		nb = token_count(b, blen, "ndd_verify");
+	int32		tokenizer = ndd_tokenizer_arg(fcinfo, 3);
+	int64		na = token_count(a, alen, tokenizer, "ndd_verify");
+	int64		nb = token_count(b, blen, tokenizer, "ndd_verify");
 	NddShingleOverlap o;
 	int64		distance = 0;
 	TupleDesc	desc;
@@ -325,8 +336,9 @@ ndd_verify_pair(PG_FUNCTION_ARGS)
 
 	/* the cheap refusal first, before the shingle sets are compared */
 	check_edit_distance_memory(alen, na, blen, nb, "ndd_verify");
-	o = overlap_of(a, alen, b, blen, shingle, "ndd_verify");
-	ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, 1, &distance, ndd_interrupt_pending), "ndd_verify");
+	o = overlap_of(a, alen, b, blen, shingle, tokenizer, "ndd_verify");
+	ndd_raise_status(ndd_fp_word_edit_distance(a, alen, b, blen, 1, &distance, tokenizer, ndd_interrupt_pending),
+					 "ndd_verify");
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "ndd_verify_pair must return a composite");

@@ -12,8 +12,8 @@ Fingerprint128 content_hash(const TokenStream& ts) {
     return Fingerprint128{h.high64, h.low64};
 }
 
-Fingerprint128 content_hash(const char* doc, size_t len, InterruptPoller& poller) {
-    TokenCursor tokens(doc, len);
+Fingerprint128 content_hash(const char* doc, size_t len, InterruptPoller& poller, Tokenizer tokenizer) {
+    TokenCursor tokens(doc, len, tokenizer);
     XXH3_state_t state;
     XXH3_128bits_reset_withSeed(&state, kContentSeed);
     bool first = true;

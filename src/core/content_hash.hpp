@@ -14,7 +14,8 @@ namespace ndd {
 Fingerprint128 content_hash(const TokenStream& ts);
 
 // The same for document doc, read token by token (TokenCursor): memory does not grow with it.
-Fingerprint128 content_hash(const char* doc, size_t len, InterruptPoller& poller);
+Fingerprint128 content_hash(const char* doc, size_t len, InterruptPoller& poller,
+                            Tokenizer tokenizer = Tokenizer::Words);
 
 }  // namespace ndd
 

@@ -5,6 +5,8 @@
 
 #include <cstring>
 #include <new>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "bitflip.hpp"
@@ -14,6 +16,9 @@
 #include "similarity.hpp"
 #include "simhash.hpp"
 #include "tokenize.hpp"
+#include "tokenizer_api.h"
+#include "unicode_tables.hpp"
+#include "word_breaks.hpp"
 #include "wordlists.hpp"
 
 static_assert(NDD_MAX_MINHASHES == ndd::kMaxMinhashes, "limits must agree");
@@ -35,9 +40,9 @@ void require_buffer(const void* p, size_t len) {
 }
 
 // The token stream of a text argument.
-void tokenize_arg(ndd::TokenStream& ts, const char* doc, size_t len, ndd::InterruptPoller& poller) {
+void tokenize_arg(ndd::TokenStream& ts, const char* doc, size_t len, ndd::InterruptPoller& poller, int32_t tokenizer) {
     require_buffer(doc, len);
-    ts.tokenize(len ? doc : "", len, poller);
+    ts.tokenize(len ? doc : "", len, poller, ndd::tokenizer_of(tokenizer));
 }
 
 // Sketch values cross the boundary as int64 (SQL bigint) and are unsigned inside.
@@ -52,21 +57,21 @@ std::vector<uint64_t> as_unsigned(const int64_t* v, size_t n) {
 extern "C" {
 
 NDD_API NddStatus ndd_fp_simhash_text(const char* doc, size_t len, int32_t shingle, uint64_t* out,
-                                   NddInterruptFn interrupt) {
+                                   int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
         require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        *out = ndd::simhash_shingles(doc, len, static_cast<size_t>(shingle), poller);
+        *out = ndd::simhash_shingles(doc, len, static_cast<size_t>(shingle), poller, ndd::tokenizer_of(tokenizer));
     });
 }
 
-NDD_API NddStatus ndd_fp_simhash_chars(const char* doc, size_t len, int32_t n, uint64_t* out, NddInterruptFn interrupt) {
+NDD_API NddStatus ndd_fp_simhash_chars(const char* doc, size_t len, int32_t n, uint64_t* out, int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(n, 1, NDD_MAX_SHINGLE, "n");
         require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        *out = ndd::simhash_chars(doc, len, static_cast<size_t>(n), poller);
+        *out = ndd::simhash_chars(doc, len, static_cast<size_t>(n), poller, ndd::tokenizer_of(tokenizer));
     });
 }
 
@@ -94,14 +99,15 @@ NDD_API NddStatus ndd_fp_simhash_sequence(size_t count, const char* const* items
 }
 
 NDD_API NddStatus ndd_fp_shingle_minhash(const char* doc, size_t len, int32_t shingle, int32_t hashes, int64_t* out,
-                                      NddInterruptFn interrupt) {
+                                      int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
         require_range(hashes, 1, NDD_MAX_MINHASHES, "hashes");
         require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
         uint64_t sketch[ndd::kMaxMinhashes];
-        ndd::shingle_minhash(doc, len, static_cast<size_t>(shingle), static_cast<size_t>(hashes), sketch, poller);
+        ndd::shingle_minhash(doc, len, static_cast<size_t>(shingle), static_cast<size_t>(hashes), sketch, poller,
+                             ndd::tokenizer_of(tokenizer));
         std::memcpy(out, sketch, static_cast<size_t>(hashes) * sizeof(uint64_t));
     });
 }
@@ -153,36 +159,37 @@ NDD_API NddStatus ndd_fp_bitflip_fp(const char* doc, size_t len, int32_t window,
 }
 
 NDD_API NddStatus ndd_fp_word_list_fingerprints(const char* doc, size_t len, int32_t lists, int64_t* out, int32_t* count,
-                                             NddInterruptFn interrupt) {
+                                             int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(lists, 1, NDD_MAX_WORD_LISTS, "lists");
         require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
         uint64_t fps[ndd::kMaxWordLists];
-        size_t n = ndd::word_list_fingerprints(doc, len, static_cast<size_t>(lists), fps, poller);
+        size_t n = ndd::word_list_fingerprints(doc, len, static_cast<size_t>(lists), fps, poller,
+                                               ndd::tokenizer_of(tokenizer));
         std::memcpy(out, fps, n * sizeof(uint64_t));
         *count = static_cast<int32_t>(n);
     });
 }
 
-NDD_API NddStatus ndd_fp_content_hash(const char* doc, size_t len, NddFp128* out, NddInterruptFn interrupt) {
+NDD_API NddStatus ndd_fp_content_hash(const char* doc, size_t len, NddFp128* out, int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        ndd::Fingerprint128 fp = ndd::content_hash(doc, len, poller);
+        ndd::Fingerprint128 fp = ndd::content_hash(doc, len, poller, ndd::tokenizer_of(tokenizer));
         out->hi = fp.hi;
         out->lo = fp.lo;
     });
 }
 
 NDD_API NddStatus ndd_fp_shingle_overlap(const char* a, size_t alen, const char* b, size_t blen, int32_t shingle,
-                                      NddShingleOverlap* out, NddInterruptFn interrupt) {
+                                      NddShingleOverlap* out, int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
         ndd::InterruptPoller poller(interrupt);
         ndd::TokenStream ta, tb;
-        tokenize_arg(ta, a, alen, poller);
-        tokenize_arg(tb, b, blen, poller);
+        tokenize_arg(ta, a, alen, poller, tokenizer);
+        tokenize_arg(tb, b, blen, poller, tokenizer);
         ndd::ShingleOverlap o = ndd::shingle_overlap(ta, tb, static_cast<size_t>(shingle), poller);
         out->size_a = static_cast<int64_t>(o.size_a);
         out->size_b = static_cast<int64_t>(o.size_b);
@@ -192,12 +199,12 @@ NDD_API NddStatus ndd_fp_shingle_overlap(const char* a, size_t alen, const char*
 }
 
 NDD_API NddStatus ndd_fp_shingle_set_bytes(const char* doc, size_t len, int32_t shingle, size_t* bytes,
-                                          NddInterruptFn interrupt) {
+                                          int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
         require_buffer(doc, len);
         ndd::InterruptPoller poller(interrupt);
-        *bytes = ndd::shingle_set_bytes(doc, len, static_cast<size_t>(shingle), poller);
+        *bytes = ndd::shingle_set_bytes(doc, len, static_cast<size_t>(shingle), poller, ndd::tokenizer_of(tokenizer));
     });
 }
 
@@ -208,11 +215,13 @@ NDD_API void ndd_fp_overlap_measures(NddShingleOverlap* out) {
     out->containment = ndd::containment_of(o);
 }
 
-NDD_API NddStatus ndd_shingle_cursor_open(const char* doc, size_t len, int32_t shingle, NddShingleCursor** out) {
+NDD_API NddStatus ndd_shingle_cursor_open(const char* doc, size_t len, int32_t shingle, int32_t tokenizer,
+                                          NddShingleCursor** out) {
     return ndd::guarded([&] {
         require_range(shingle, 1, NDD_MAX_SHINGLE, "shingle");
         require_buffer(doc, len);
-        *out = reinterpret_cast<NddShingleCursor*>(new ndd::ShingleCursor(doc, len, static_cast<size_t>(shingle)));
+        *out = reinterpret_cast<NddShingleCursor*>(new ndd::ShingleCursor(doc, len, static_cast<size_t>(shingle),
+                                                                                     ndd::tokenizer_of(tokenizer)));
     });
 }
 
@@ -233,24 +242,25 @@ NDD_API void ndd_shingle_cursor_close(NddShingleCursor* cursor) {
 }
 
 NDD_API NddStatus ndd_fp_word_edit_distance(const char* a, size_t alen, const char* b, size_t blen,
-                                         int32_t substitution_cost, int64_t* out, NddInterruptFn interrupt) {
+                                         int32_t substitution_cost, int64_t* out, int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         require_range(substitution_cost, 1, 2, "substitution_cost");
         require_buffer(a, alen);
         require_buffer(b, blen);
         ndd::InterruptPoller poller(interrupt);
         *out = static_cast<int64_t>(
-            ndd::word_edit_distance(a, alen, b, blen, static_cast<unsigned>(substitution_cost), poller));
+            ndd::word_edit_distance(a, alen, b, blen, static_cast<unsigned>(substitution_cost), poller,
+                                    ndd::tokenizer_of(tokenizer)));
     });
 }
 
 NDD_API NddStatus ndd_fp_tokens(const char* doc, size_t len, NddAllocFn alloc, NddTokens* out,
-                             NddInterruptFn interrupt) {
+                             int32_t tokenizer, NddInterruptFn interrupt) {
     return ndd::guarded([&] {
         if (!alloc) throw ndd::InvalidArgument("no allocator");
         ndd::InterruptPoller poller(interrupt);
         ndd::TokenStream ts;
-        tokenize_arg(ts, doc, len, poller);
+        tokenize_arg(ts, doc, len, poller, tokenizer);
         std::string_view text = ts.text();
         NddTokens result{nullptr, text.size(), nullptr, ts.size()};
         if (!text.empty()) {
@@ -264,6 +274,29 @@ NDD_API NddStatus ndd_fp_tokens(const char* doc, size_t len, NddAllocFn alloc, N
             std::memcpy(result.starts, ts.starts().data(), ts.size() * sizeof(uint32_t));
         }
         *out = result;
+    });
+}
+
+NDD_API NddStatus ndd_tokenizer_from_name(const char* name, size_t len, int32_t* out) {
+    return ndd::guarded([&] {
+        require_buffer(name, len);
+        std::string_view n(len ? name : "", len);
+        if (n == "words")
+            *out = NDD_TOKENIZER_WORDS;
+        else if (n == "unicode")
+            *out = NDD_TOKENIZER_UNICODE;
+        else
+            throw ndd::InvalidArgument("unknown tokenizer");
+    });
+}
+
+NDD_API NddStatus ndd_tokenizer_version(int32_t tokenizer, char* buf, size_t cap) {
+    return ndd::guarded([&] {
+        if (!buf || cap == 0) throw ndd::InvalidArgument("no buffer");
+        std::string v = std::string("ndd-1/unicode-") + ndd::unicode::kUnicodeVersion;
+        if (ndd::tokenizer_of(tokenizer) != ndd::Tokenizer::Words) v += "/" + ndd::icu_version();
+        if (v.size() >= cap) throw ndd::InvalidArgument("buffer too small");
+        std::memcpy(buf, v.c_str(), v.size() + 1);
     });
 }
 

@@ -9,6 +9,9 @@
  * NUL-terminated); bytes that are not valid UTF-8 act as separators. Parameters outside the limits
  * below give NDD_INVALID_ARGUMENT; the SQL layer validates them first to raise a proper error.
  *
+ * Every function that tokenizes takes `tokenizer`, a number of tokenizer_api.h (NDD_TOKENIZER_*);
+ * another number gives NDD_INVALID_ARGUMENT.
+ *
  * Normalization, seeds and every definition are documented in the core headers: tokenize.hpp,
  * hashing.hpp, simhash.hpp, minhash.hpp, bitflip.hpp, wordlists.hpp, similarity.hpp.
  */
@@ -19,6 +22,7 @@
 #include <stdint.h>
 
 #include "ndd_status.h"
+#include "tokenizer_api.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,11 +68,11 @@ typedef struct NddTokens
 
 /* simhash of the words of doc (shingle = 1) or of its word shingles of that size. */
 NDD_API NddStatus ndd_fp_simhash_text(const char *doc, size_t len, int32_t shingle, uint64_t *out,
-								   NddInterruptFn interrupt);
+								   int32_t tokenizer, NddInterruptFn interrupt);
 
 /* simhash of the character n-grams of doc's token stream (tokens joined by single spaces). */
 NDD_API NddStatus ndd_fp_simhash_chars(const char *doc, size_t len, int32_t n, uint64_t *out,
-									NddInterruptFn interrupt);
+									int32_t tokenizer, NddInterruptFn interrupt);
 
 /*
  * simhash of count features (items[i], lens[i] bytes each, hashed as they are), feature i voting
@@ -86,7 +90,7 @@ NDD_API NddStatus ndd_fp_simhash_sequence(size_t count, const char *const *items
 
 /* out[0..hashes) = minhash sketch of doc's word shingles (values are unsigned minima, bit-cast). */
 NDD_API NddStatus ndd_fp_shingle_minhash(const char *doc, size_t len, int32_t shingle, int32_t hashes,
-									  int64_t *out, NddInterruptFn interrupt);
+									  int64_t *out, int32_t tokenizer, NddInterruptFn interrupt);
 
 /* *out = share of the n (> 0) positions where sketches a and b agree. */
 NDD_API NddStatus ndd_fp_minhash_similarity(const int64_t *a, const int64_t *b, size_t n, double *out);
@@ -107,21 +111,21 @@ NDD_API NddStatus ndd_fp_bitflip_fp(const char *doc, size_t len, int32_t window,
  * list order; *count says how many.
  */
 NDD_API NddStatus ndd_fp_word_list_fingerprints(const char *doc, size_t len, int32_t lists, int64_t *out,
-											 int32_t *count, NddInterruptFn interrupt);
+											 int32_t *count, int32_t tokenizer, NddInterruptFn interrupt);
 
 /* 128-bit hash of doc's normalized token stream. */
-NDD_API NddStatus ndd_fp_content_hash(const char *doc, size_t len, NddFp128 *out, NddInterruptFn interrupt);
+NDD_API NddStatus ndd_fp_content_hash(const char *doc, size_t len, NddFp128 *out, int32_t tokenizer, NddInterruptFn interrupt);
 
 /*
  * Exact comparison of the word-shingle sets of a and b, in C++ heap memory: the bytes
  * ndd_fp_shingle_set_bytes gives for each, on top of the inputs.
  */
 NDD_API NddStatus ndd_fp_shingle_overlap(const char *a, size_t alen, const char *b, size_t blen,
-									  int32_t shingle, NddShingleOverlap *out, NddInterruptFn interrupt);
+									  int32_t shingle, NddShingleOverlap *out, int32_t tokenizer, NddInterruptFn interrupt);
 
 /* Heap bytes ndd_fp_shingle_overlap needs for doc (one side); reads doc's tokens once. */
 NDD_API NddStatus ndd_fp_shingle_set_bytes(const char *doc, size_t len, int32_t shingle, size_t *bytes,
-										NddInterruptFn interrupt);
+										int32_t tokenizer, NddInterruptFn interrupt);
 
 /* Fills out->jaccard and out->containment from its three sizes (the definitions of similarity.hpp). */
 NDD_API void ndd_fp_overlap_measures(NddShingleOverlap *out);
@@ -134,7 +138,8 @@ NDD_API void ndd_fp_overlap_measures(NddShingleOverlap *out);
  */
 typedef struct NddShingleCursor NddShingleCursor;
 
-NDD_API NddStatus ndd_shingle_cursor_open(const char *doc, size_t len, int32_t shingle, NddShingleCursor **out);
+NDD_API NddStatus ndd_shingle_cursor_open(const char *doc, size_t len, int32_t shingle, int32_t tokenizer,
+										  NddShingleCursor **out);
 
 /*
  * The next shingle: *text (*len bytes, valid until the next call) and its 64-bit hash, the one
@@ -150,11 +155,11 @@ NDD_API void ndd_shingle_cursor_close(NddShingleCursor *cursor);
  * substitution substitution_cost (1: Levenshtein; 2: the insert/delete distance).
  */
 NDD_API NddStatus ndd_fp_word_edit_distance(const char *a, size_t alen, const char *b, size_t blen,
-										 int32_t substitution_cost, int64_t *out, NddInterruptFn interrupt);
+										 int32_t substitution_cost, int64_t *out, int32_t tokenizer, NddInterruptFn interrupt);
 
 /* The tokens of doc, allocated with alloc. */
 NDD_API NddStatus ndd_fp_tokens(const char *doc, size_t len, NddAllocFn alloc, NddTokens *out,
-							 NddInterruptFn interrupt);
+							 int32_t tokenizer, NddInterruptFn interrupt);
 
 #ifdef __cplusplus
 }

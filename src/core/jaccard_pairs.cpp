@@ -97,8 +97,8 @@ size_t sorted_intersection(const ShingleHash* a, size_t na, const ShingleHash* b
     return inter;
 }
 
-JaccardJob::JaccardJob(int measure, double threshold, int shingle, int hashes, double max_miss)
-    : measure_(measure), threshold_(threshold), shingle_(shingle), hashes_(hashes) {
+JaccardJob::JaccardJob(int measure, double threshold, int shingle, int hashes, double max_miss, Tokenizer tokenizer)
+    : measure_(measure), threshold_(threshold), shingle_(shingle), tokenizer_(tokenizer), hashes_(hashes) {
     if (measure != NDD_MEASURE_JACCARD && measure != NDD_MEASURE_CONTAINMENT) throw InvalidArgument("measure");
     if (!(threshold > 0 && threshold <= 1)) throw InvalidArgument("threshold out of range");
     if (shingle < 1) throw InvalidArgument("shingle size must be at least 1");
@@ -109,7 +109,7 @@ void JaccardJob::add(int64_t id, const char* text, size_t len, const uint64_t* g
     if (started_) throw InvalidArgument("documents must be added before the pass");
     if (ids_.size() >= std::numeric_limits<uint32_t>::max() - 1) throw InvalidArgument("too many documents");
     TokenStream ts;
-    ts.tokenize(text, len, poller);
+    ts.tokenize(text, len, poller, tokenizer_);
     std::vector<uint64_t> h1;
     h1.reserve(shingle_count(ts.size(), shingle_));
     size_t base = sets_.size();
@@ -382,9 +382,12 @@ NddStatus ndd_jaccard_band_keys(const uint64_t* sketch, int hashes, int bands, i
 }
 
 NddStatus ndd_jaccard_job_create(int measure, double threshold, int shingle, int hashes, double max_miss,
-                                 NddJaccardJob** job) {
+                                 int32_t tokenizer, NddJaccardJob** job) {
     *job = nullptr;
-    return ndd::guarded([&] { *job = new NddJaccardJob{ndd::JaccardJob(measure, threshold, shingle, hashes, max_miss)}; });
+    return ndd::guarded([&] {
+        *job = new NddJaccardJob{
+            ndd::JaccardJob(measure, threshold, shingle, hashes, max_miss, ndd::tokenizer_of(tokenizer))};
+    });
 }
 
 void ndd_jaccard_job_free(NddJaccardJob* job) { delete job; }

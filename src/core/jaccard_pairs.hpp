@@ -11,6 +11,7 @@
 
 #include "guard.hpp"
 #include "jaccard_pairs_api.h"
+#include "tokenize.hpp"
 
 namespace ndd {
 
@@ -44,7 +45,8 @@ size_t sorted_intersection(const ShingleHash* a, size_t na, const ShingleHash* b
 
 class JaccardJob {
 public:
-    JaccardJob(int measure, double threshold, int shingle, int hashes, double max_miss);
+    JaccardJob(int measure, double threshold, int shingle, int hashes, double max_miss,
+               Tokenizer tokenizer = Tokenizer::Words);
 
     // sketch: hashes_ minhash values given by the caller (a stored shingle_minhash), or null to
     // compute them from the text.
@@ -81,6 +83,7 @@ private:
     int measure_;
     double threshold_;
     int shingle_;
+    Tokenizer tokenizer_;
     int hashes_;
     Banding banding_{};
 

@@ -45,6 +45,7 @@
 #define NDD_JACCARD_PAIRS_API_H
 
 #include "ndd_status.h"
+#include "tokenizer_api.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,11 +91,11 @@ typedef struct NddJaccardJob NddJaccardJob;
 
 /*
  * A job for one collection: measure, threshold in (0, 1], shingle size >= 1, sketch size (used for
- * resemblance only) and miss bound. Fails with NDD_INVALID_ARGUMENT when no banding reaches the
+ * resemblance only), miss bound and tokenizer (tokenizer_api.h). Fails with NDD_INVALID_ARGUMENT when no banding reaches the
  * bound.
  */
 NDD_API NddStatus ndd_jaccard_job_create(int measure, double threshold, int shingle, int hashes,
-										 double max_miss, NddJaccardJob **job);
+										 double max_miss, int32_t tokenizer, NddJaccardJob **job);
 
 /* Frees a job (NULL is allowed). Never fails. */
 NDD_API void ndd_jaccard_job_free(NddJaccardJob *job);

@@ -145,9 +145,10 @@ void shingle_minhash(const TokenStream& ts, size_t k, size_t t, uint64_t* out, I
     sketch_of(hashes.data(), hashes.size(), t, out, poller);
 }
 
-void shingle_minhash(const char* doc, size_t len, size_t k, size_t t, uint64_t* out, InterruptPoller& poller) {
+void shingle_minhash(const char* doc, size_t len, size_t k, size_t t, uint64_t* out, InterruptPoller& poller,
+                     Tokenizer tokenizer) {
     if (t < 1 || t > kMaxMinhashes) throw InvalidArgument("number of hashes out of range");
-    ShingleCursor shingles(doc, len, k);
+    ShingleCursor shingles(doc, len, k, tokenizer);
     SketchFolder folder(t);
     uint64_t chunk[kChunk];
     size_t n = 0;

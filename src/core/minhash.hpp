@@ -35,7 +35,8 @@ constexpr uint64_t kEmptyMinimum = ~uint64_t(0);
 void shingle_minhash(const TokenStream& ts, size_t k, size_t t, uint64_t* out, InterruptPoller& poller);
 
 // The same for document doc, read shingle by shingle (ShingleCursor): memory does not grow with it.
-void shingle_minhash(const char* doc, size_t len, size_t k, size_t t, uint64_t* out, InterruptPoller& poller);
+void shingle_minhash(const char* doc, size_t len, size_t k, size_t t, uint64_t* out, InterruptPoller& poller,
+                     Tokenizer tokenizer = Tokenizer::Words);
 
 // The same for shingle hashes already computed (any order, repeats allowed): the permutation part.
 void minhash_of_hashes(const uint64_t* hashes, size_t n, size_t t, uint64_t* out, InterruptPoller& poller);

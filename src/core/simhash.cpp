@@ -44,8 +44,8 @@ uint64_t simhash_shingles(const TokenStream& ts, size_t k, InterruptPoller& poll
     return voter.result();
 }
 
-uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller& poller) {
-    ShingleCursor shingles(doc, len, k);
+uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller& poller, Tokenizer tokenizer) {
+    ShingleCursor shingles(doc, len, k, tokenizer);
     SimhashVoter voter;
     std::string_view s;
     uint64_t h;
@@ -53,9 +53,9 @@ uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller
     return voter.result();
 }
 
-uint64_t simhash_chars(const char* doc, size_t len, size_t n, InterruptPoller& poller) {
+uint64_t simhash_chars(const char* doc, size_t len, size_t n, InterruptPoller& poller, Tokenizer tokenizer) {
     if (n < 1) throw InvalidArgument("n-gram size must be at least 1");
-    TokenCursor tokens(doc, len);
+    TokenCursor tokens(doc, len, tokenizer);
     SimhashVoter voter;
     // The window: the last (up to) n code points of the stream, buf[start..); lens holds their byte
     // lengths, oldest first. The stream is valid UTF-8 (the tokenizer wrote it), so a code point

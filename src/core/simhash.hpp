@@ -53,12 +53,14 @@ private:
 uint64_t simhash_shingles(const TokenStream& ts, size_t k, InterruptPoller& poller);
 
 // The same for document doc, read shingle by shingle (ShingleCursor): memory does not grow with it.
-uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller& poller);
+uint64_t simhash_shingles(const char* doc, size_t len, size_t k, InterruptPoller& poller,
+                          Tokenizer tokenizer = Tokenizer::Words);
 
 // simhash of the character n-grams of the stream text of doc (tokens joined by single spaces): every
 // run of n consecutive code points, or the whole text when it has fewer than n, or nothing when
 // empty. Reads doc token by token, holding about n code points.
-uint64_t simhash_chars(const char* doc, size_t len, size_t n, InterruptPoller& poller);
+uint64_t simhash_chars(const char* doc, size_t len, size_t n, InterruptPoller& poller,
+                       Tokenizer tokenizer = Tokenizer::Words);
 
 // simhash of explicit features, feature i (bytes items[i], lens[i]) voting with weights[i], or with
 // 1 when weights is null. Every weight must be finite.

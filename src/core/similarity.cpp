@@ -115,9 +115,9 @@ ShingleOverlap shingle_overlap(const TokenStream& a, const TokenStream& b, size_
     return ShingleOverlap{sa.size(), sb.size(), sa.intersection(sb, poller)};
 }
 
-size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller& poller) {
+size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller& poller, Tokenizer tokenizer) {
     if (k < 1) throw InvalidArgument("shingle size must be at least 1");
-    TokenCursor cursor(doc, len);
+    TokenCursor cursor(doc, len, tokenizer);
     size_t n = 0, bytes = 0;
     for (std::string_view t = cursor.next(poller); !t.empty(); t = cursor.next(poller)) {
         n++;
@@ -159,13 +159,13 @@ size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t 
 }
 
 size_t word_edit_distance(const char* a, size_t alen, const char* b, size_t blen, unsigned substitution_cost,
-                          InterruptPoller& poller) {
+                          InterruptPoller& poller, Tokenizer tokenizer) {
     // Tokens become small integers (equal strings, equal ids) so the inner loop compares integers.
     // They are read with a TokenCursor, so what is kept is 4 bytes per token and each distinct token
     // once, not the two token streams.
     std::unordered_map<std::string, uint32_t, TokenHash> ids;
     auto intern = [&](const char* doc, size_t len) {
-        TokenCursor tokens(doc, len);
+        TokenCursor tokens(doc, len, tokenizer);
         std::vector<uint32_t> out;
         for (std::string_view t = tokens.next(poller); !t.empty(); t = tokens.next(poller)) {
             auto it = ids.find(std::string(t));

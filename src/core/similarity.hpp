@@ -49,7 +49,8 @@ ShingleOverlap shingle_overlap(const TokenStream& a, const TokenStream& b, size_
 // stream, its token offsets with the vector's growth, and 16 bytes per shingle), found by reading
 // its tokens once without keeping them. The caller compares it with its memory budget before
 // choosing the in-memory path (shingle_overlap) over a spilling one (ShingleCursor).
-size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller& poller);
+size_t shingle_set_bytes(const char* doc, size_t len, size_t k, InterruptPoller& poller,
+                         Tokenizer tokenizer = Tokenizer::Words);
 
 // |A n B| / |A u B|; 1 when both sets are empty (two texts without words are the same text).
 inline double jaccard_of(const ShingleOverlap& o) {
@@ -72,7 +73,8 @@ inline double containment_of(const ShingleOverlap& o) {
 // suffix (a band around the diagonal, doubled until it provably holds the answer), at worst O(n * m).
 // Memory: 4 bytes per token of each document plus each distinct token once.
 size_t word_edit_distance(const char* a, size_t alen, const char* b, size_t blen, unsigned substitution_cost,
-                          InterruptPoller& poller);
+                          InterruptPoller& poller,
+                          Tokenizer tokenizer = Tokenizer::Words);
 
 // The same over sequences of token ids (exposed for tests).
 size_t edit_distance_ids(const uint32_t* a, size_t n, const uint32_t* b, size_t m, unsigned substitution_cost,

@@ -15,6 +15,7 @@
 
 #include "hashing.hpp"
 #include "unicode_tables.hpp"
+#include "word_breaks.hpp"
 
 namespace ndd {
 
@@ -154,12 +155,39 @@ size_t encode_utf8(uint32_t cp, char* out) {
     return 4;
 }
 
-TokenCursor::TokenCursor(const char* doc, size_t len) {
+Tokenizer tokenizer_of(int32_t number) {
+    switch (number) {
+        case NDD_TOKENIZER_WORDS:
+            return Tokenizer::Words;
+        case NDD_TOKENIZER_UNICODE:
+            return Tokenizer::Unicode;
+        case static_cast<int32_t>(Tokenizer::UnicodeBigrams):
+            return Tokenizer::UnicodeBigrams;
+        case static_cast<int32_t>(Tokenizer::UnicodeDictionary):
+            return Tokenizer::UnicodeDictionary;
+        default:
+            throw InvalidArgument("unknown tokenizer");
+    }
+}
+
+TokenCursor::TokenCursor(const char* doc, size_t len, Tokenizer tokenizer) : tokenizer_(tokenizer) {
     if (len > kMaxDocumentBytes) throw InvalidArgument("document too large");
     begin_ = reinterpret_cast<const unsigned char*>(len ? doc : "");
     end_ = begin_ + len;
     p_ = begin_;
     poll_at_ = begin_;
+    if (tokenizer != Tokenizer::Words) {
+        if (len > kMaxUnicodeDocumentBytes) throw InvalidArgument("document too large");
+        breaks_.reset(new WordBreaks(reinterpret_cast<const char*>(begin_), len));
+        boundary_ = 0;
+    }
+}
+
+TokenCursor::~TokenCursor() = default;
+
+void TokenCursor::poll(InterruptPoller& poller) {
+    poller.check();
+    poll_at_ = end_ - p_ > 65536 ? p_ + 65536 : end_;
 }
 
 void TokenCursor::grow(size_t need) {
@@ -171,14 +199,11 @@ void TokenCursor::grow(size_t need) {
     cap_ = cap;
 }
 
-std::string_view TokenCursor::next(InterruptPoller& poller) {
+std::string_view TokenCursor::next_words(InterruptPoller& poller) {
     len_ = 0;
     while (p_ < end_) {
         // Poll for cancellation once per 64 kB of input; the inner loops stay branch-light.
-        if (p_ >= poll_at_) {
-            poller.check();
-            poll_at_ = end_ - p_ > 65536 ? p_ + 65536 : end_;
-        }
+        if (p_ >= poll_at_) poll(poller);
         unsigned char b = *p_;
         if (b < 0x80) {
             if (!kAscii.cls[b]) {
@@ -217,11 +242,112 @@ std::string_view TokenCursor::next(InterruptPoller& poller) {
     return std::string_view(token_.get(), len_);
 }
 
-void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller) {
-    TokenCursor cursor(doc, len);
-    // Lowercasing grows a character by at most half (2 bytes -> 3), and a separating space in the
-    // output always stands for at least one separator byte of the input: 1.5 * len bounds the output.
-    buf_.reset(new char[len + len / 2 + 4]);
+// The Unicode tokenizers: the characters are lowercased and classed exactly as next_words() does,
+// and a token also ends
+//   - at every UAX #29 word boundary (boundary_), which is what separates the words of Thai, Lao,
+//     Khmer and Myanmar (and, with UnicodeDictionary, of Chinese and Japanese);
+//   - around each unit character (is_unit_char), which is a token of its own (Unicode) or pairs
+//     with its neighbours in the run of unit characters it belongs to (UnicodeBigrams);
+// and a combining mark that follows a letter or digit of a token continues it (Thai vowel signs,
+// Devanagari vowel signs and virama are marks, and 'words' would cut the word there).
+std::string_view TokenCursor::next_unicode(InterruptPoller& poller) {
+    len_ = 0;
+    const bool units = tokenizer_ != Tokenizer::UnicodeDictionary;
+    while (p_ < end_) {
+        if (p_ >= poll_at_) poll(poller);
+        size_t at = static_cast<size_t>(p_ - begin_);
+        if (at >= boundary_) {
+            bool on_boundary = at == boundary_;
+            while (boundary_ <= at) boundary_ = breaks_->next();
+            if (on_boundary && len_) return std::string_view(token_.get(), len_);
+        }
+        unsigned char b = *p_;
+        if (b < 0x80) {
+            unit_prev_len_ = 0;
+            if (!kAscii.cls[b]) {
+                p_++;
+                if (len_) return std::string_view(token_.get(), len_);
+                continue;
+            }
+            // A run of ASCII letters and digits up to the next boundary (or poll) in one go.
+            const unsigned char* stop = std::min(begin_ + std::min(boundary_, static_cast<size_t>(end_ - begin_)), poll_at_);
+            const unsigned char* q = p_;
+            while (q < stop && *q < 0x80 && kAscii.cls[*q]) q++;
+            char* out = room(static_cast<size_t>(q - p_));
+            for (; p_ < q; p_++) *out++ = static_cast<char>(kAscii.cls[*p_] == 2 ? (*p_ | 0x20) : *p_);
+            len_ = static_cast<size_t>(out - token_.get());
+            continue;
+        }
+        uint32_t cp;
+        const unsigned char* start = p_;
+        size_t n = decode_utf8(p_, end_, &cp);
+        if (cp == kInvalidCodePoint) {
+            p_ += n;
+            unit_prev_len_ = 0;
+            if (len_) return std::string_view(token_.get(), len_);
+            continue;
+        }
+        if (units && is_unit_char(cp) && unicode::is_alnum(cp)) {
+            // Unit characters have no case: their bytes are the token.
+            if (len_) {
+                unit_prev_len_ = 0;
+                return std::string_view(token_.get(), len_);  // p_ stays: the unit comes next
+            }
+            p_ += n;
+            if (tokenizer_ == Tokenizer::UnicodeBigrams) {
+                if (unit_prev_len_) {
+                    char* out = room(unit_prev_len_ + n);
+                    std::memcpy(out, unit_prev_, unit_prev_len_);
+                    std::memcpy(out + unit_prev_len_, start, n);
+                    len_ = unit_prev_len_ + n;
+                    unit_prev_ = start;
+                    unit_prev_len_ = n;
+                    return std::string_view(token_.get(), len_);
+                }
+                // The first of its run: a bigram with the next one, or alone if none follows.
+                uint32_t next_cp = kInvalidCodePoint;
+                if (p_ < end_) decode_utf8(p_, end_, &next_cp);
+                if (next_cp != kInvalidCodePoint && is_unit_char(next_cp) && unicode::is_alnum(next_cp)) {
+                    unit_prev_ = start;
+                    unit_prev_len_ = n;
+                    continue;
+                }
+            }
+            std::memcpy(room(n), start, n);
+            len_ = n;
+            return std::string_view(token_.get(), len_);
+        }
+        unit_prev_len_ = 0;
+        p_ += n;
+        uint32_t lower;
+        if (cp == kCapitalSigma) {
+            lower = is_final_sigma(begin_, start, p_, end_) ? kFinalSigma : kSmallSigma;
+        } else if (cp == kCapitalIWithDot) {
+            // "i" and a combining dot above, which stays in the token as every mark does
+            char* out = room(3);
+            out[0] = 'i';
+            encode_utf8(0x0307, out + 1);
+            len_ += 3;
+            continue;
+        } else {
+            lower = unicode::to_lower_simple(cp);
+        }
+        if (unicode::is_alnum(lower) || (len_ && is_combining_mark(cp))) {
+            len_ += encode_utf8(lower, room(4));
+        } else if (len_) {
+            return std::string_view(token_.get(), len_);
+        }
+    }
+    return std::string_view(token_.get(), len_);
+}
+
+void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller, Tokenizer tokenizer) {
+    TokenCursor cursor(doc, len, tokenizer);
+    // Words: lowercasing grows a character by at most half (2 bytes -> 3), and a separating space in
+    // the output always stands for at least one separator byte of the input: 1.5 * len bounds the
+    // output. Unicode: a 3-byte unit character can become a 6-byte bigram and a space of its own,
+    // and no unit character is shorter: 7/3 * len does.
+    buf_.reset(new char[tokenizer == Tokenizer::Words ? len + len / 2 + 4 : len * 7 / 3 + 8]);
     starts_.clear();
     char* out = buf_.get();
     size_t o = 0;
@@ -234,7 +360,8 @@ void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller)
     len_ = o;
 }
 
-ShingleCursor::ShingleCursor(const char* doc, size_t len, size_t k) : tokens_(doc, len), k_(k) {
+ShingleCursor::ShingleCursor(const char* doc, size_t len, size_t k, Tokenizer tokenizer)
+    : tokens_(doc, len, tokenizer), k_(k) {
     if (k < 1) throw InvalidArgument("shingle size must be at least 1");
 }
 

@@ -25,8 +25,32 @@
 #include <vector>
 
 #include "guard.hpp"
+#include "tokenizer_api.h"
 
 namespace ndd {
+
+class WordBreaks;
+
+// Which tokenizer makes the tokens (tokenizer_api.h has the definitions). Words is the rule above.
+// Unicode: the same lowercasing and letters and digits, cut further at ICU's UAX #29 word
+// boundaries, combining marks kept inside their word, and each ideograph, kana and Hangul syllable
+// a token of its own (is_unit_char). The last two are variants of Unicode kept only for the
+// measurement that chose those units (bench/tokenizer_units.cpp, doc/tokenizers.md); SQL cannot
+// name them: UnicodeBigrams makes overlapping pairs of such characters instead (a run of one gives
+// that one), UnicodeDictionary leaves them in ICU's dictionary words.
+enum class Tokenizer : int32_t {
+    Words = NDD_TOKENIZER_WORDS,
+    Unicode = NDD_TOKENIZER_UNICODE,
+    UnicodeBigrams = 101,
+    UnicodeDictionary = 102,
+};
+
+// The tokenizer of a tokenizer_api.h number; throws InvalidArgument for another number.
+Tokenizer tokenizer_of(int32_t number);
+
+// Largest document the Unicode tokenizers accept: their stream can be 3 times the input (a 3-byte
+// ideograph becomes a 6-byte bigram and a space) and offsets are 32-bit.
+constexpr size_t kMaxUnicodeDocumentBytes = size_t(1) << 30;
 
 // Largest document the core accepts (bytes). Offsets in a TokenStream are 32-bit and the stream can
 // be 1.5 times the input (a 2-byte letter can lowercase to 3 bytes); PostgreSQL values stop at 1 GB.
@@ -37,13 +61,25 @@ constexpr size_t kMaxDocumentBytes = size_t(1) << 31;
 // see the same tokens. The document must outlive the cursor.
 class TokenCursor {
 public:
-    // Throws InvalidArgument for a document over kMaxDocumentBytes.
-    TokenCursor(const char* doc, size_t len);
+    // Throws InvalidArgument for a document over kMaxDocumentBytes (kMaxUnicodeDocumentBytes).
+    TokenCursor(const char* doc, size_t len, Tokenizer tokenizer = Tokenizer::Words);
+    ~TokenCursor();
 
     // The next token (valid until the next call), or an empty view after the last one.
-    std::string_view next(InterruptPoller& poller);
+    std::string_view next(InterruptPoller& poller) {
+        return breaks_ ? next_unicode(poller) : next_words(poller);
+    }
 
 private:
+    std::string_view next_words(InterruptPoller& poller);
+    std::string_view next_unicode(InterruptPoller& poller);
+    void poll(InterruptPoller& poller);
+    // Unicode tokenizers only
+    Tokenizer tokenizer_ = Tokenizer::Words;
+    std::unique_ptr<WordBreaks> breaks_;
+    size_t boundary_ = 0;                        // the next word boundary at or after p_ (offset)
+    const unsigned char* unit_prev_ = nullptr;  // UnicodeBigrams: the unit character before p_
+    size_t unit_prev_len_ = 0;
     const unsigned char* begin_;
     const unsigned char* end_;
     const unsigned char* p_;
@@ -86,7 +122,7 @@ public:
     const std::vector<uint32_t>& starts() const { return starts_; }
 
     // Builds the stream of doc[0..len) (replacing any previous content).
-    void tokenize(const char* doc, size_t len, InterruptPoller& poller);
+    void tokenize(const char* doc, size_t len, InterruptPoller& poller, Tokenizer tokenizer = Tokenizer::Words);
 
     // Builds a stream from ready-made items (e.g. tsvector lexemes, already normalized), joined by
     // single spaces in the given order.
@@ -126,7 +162,7 @@ void for_each_shingle(const TokenStream& ts, size_t k, InterruptPoller& poller, 
 // the cursor.
 class ShingleCursor {
 public:
-    ShingleCursor(const char* doc, size_t len, size_t k);
+    ShingleCursor(const char* doc, size_t len, size_t k, Tokenizer tokenizer = Tokenizer::Words);
     // Stores the next shingle (valid until the next call) and its hash64(kFeatureSeed); false after
     // the last one.
     bool next(std::string_view* shingle, uint64_t* hash, InterruptPoller& poller);

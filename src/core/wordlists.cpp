@@ -9,9 +9,10 @@
 
 namespace ndd {
 
-size_t word_list_fingerprints(const char* doc, size_t len, size_t lists, uint64_t* out, InterruptPoller& poller) {
+size_t word_list_fingerprints(const char* doc, size_t len, size_t lists, uint64_t* out, InterruptPoller& poller,
+                              Tokenizer tokenizer) {
     if (lists < 1 || lists > kMaxWordLists) throw InvalidArgument("number of lists out of range");
-    TokenCursor tokens(doc, len);
+    TokenCursor tokens(doc, len, tokenizer);
     std::vector<uint64_t> words;
     size_t distinct = 0;  // words[0..distinct) is sorted and without repeats
     auto compact = [&]() {

@@ -32,7 +32,8 @@ constexpr size_t kMaxWordLists = 256;
 // Writes the fingerprints of the non-empty lists of document doc to out (room for `lists` values);
 // returns how many. Reads doc token by token (TokenCursor), keeping the distinct words' hashes (and
 // up to a million more between compactions), not the token stream.
-size_t word_list_fingerprints(const char* doc, size_t len, size_t lists, uint64_t* out, InterruptPoller& poller);
+size_t word_list_fingerprints(const char* doc, size_t len, size_t lists, uint64_t* out, InterruptPoller& poller,
+                              Tokenizer tokenizer = Tokenizer::Words);
 
 }  // namespace ndd
 
