@@ -482,13 +482,13 @@ RETURN @extschema@.ndd_collection_set_reader(collection, reader, false);
 -- src/sql/50_jaccard.sql).
 ---------------------------------------------------------------------------------------------------
 
--- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle) >= threshold. docs_sql
+-- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle, tokenizer) >= threshold. docs_sql
 -- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs. A
--- third column, when present, holds stored sketches (shingle_minhash(body, shingle, hashes)) to
+-- third column, when present, holds stored sketches (shingle_minhash(body, shingle, hashes, tokenizer)) to
 -- take the band keys from. hashes is the sketch size the LSH bands are cut from (more hashes:
 -- fewer false candidates).
 CREATE FUNCTION ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
-                                  hashes int DEFAULT 128,
+                                  hashes int DEFAULT 128, tokenizer text DEFAULT 'words',
                                   OUT a bigint, OUT b bigint, OUT jaccard float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_jaccard_pairs'
@@ -497,6 +497,7 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
 -- Every ordered pair (a, b), a <> b, with containment(a.body, b.body, shingle) >= threshold:
 -- how much of a is in b. Exact by prefix filtering (no sketch).
 CREATE FUNCTION ndd_containment_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
+                                      tokenizer text DEFAULT 'words',
                                       OUT a bigint, OUT b bigint, OUT containment float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_containment_pairs'
@@ -832,6 +833,158 @@ BEGIN ATOMIC
 END;
 
 ---------------------------------------------------------------------------------------------------
+-- Tokenizers (new in 0.2.0, doc/tokenizers.md): every function that tokenizes takes a last
+-- argument `tokenizer text DEFAULT 'words'` ('unicode': UAX #29 word boundaries through ICU), and
+-- the tokenizers' versions are recorded (src/sql/22_tokenizers.sql).
+--
+-- The functions of 0.1 keep their oids and change signature in place. DROP FUNCTION and CREATE
+-- would fail whenever a generated column, an index expression, a view or a constraint calls the
+-- function (simhash(body) GENERATED ALWAYS is the documented way to store fingerprints), and
+-- keeping the old signature beside the new one would make every call that leaves tokenizer out
+-- ambiguous (after defaults both match). So each new definition is created under a temporary
+-- name, its catalog row (arguments, names, defaults, body and properties) is copied onto the 0.1
+-- function's row, and the temporary function is dropped. Dependent objects keep pointing at the
+-- same oid; an expression stored under 0.1 holds the old number of arguments, to which the planner
+-- adds the missing default from the catalog (expand_function_arguments), and the C functions read a
+-- missing tokenizer as 'words' as well. 'words' is 0.1's normalization: stored values stay valid.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION ndd_upgrade_take_definition(old regprocedure, new regprocedure) RETURNS void
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    UPDATE pg_catalog.pg_proc AS o
+    SET pronargs = n.pronargs, pronargdefaults = n.pronargdefaults, proargtypes = n.proargtypes,
+        proallargtypes = n.proallargtypes, proargmodes = n.proargmodes, proargnames = n.proargnames,
+        proargdefaults = n.proargdefaults, prorettype = n.prorettype, proretset = n.proretset,
+        prokind = n.prokind, prolang = n.prolang, prosrc = n.prosrc, probin = n.probin,
+        provolatile = n.provolatile, proisstrict = n.proisstrict, proparallel = n.proparallel,
+        proleakproof = n.proleakproof, prosecdef = n.prosecdef, procost = n.procost,
+        prorows = n.prorows, prosupport = n.prosupport, proconfig = n.proconfig
+    FROM pg_catalog.pg_proc AS n
+    WHERE o.oid OPERATOR(pg_catalog.=) old AND n.oid OPERATOR(pg_catalog.=) new;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'ndd upgrade: % or % is missing', old, new;
+    END IF;
+    EXECUTE pg_catalog.format('DROP FUNCTION %s', new);
+END
+$$;
+
+CREATE FUNCTION ndd_upgrade_new(doc text, tokenizer text DEFAULT 'words') RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'ndd_simhash_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('simhash(text)', 'ndd_upgrade_new(text, text)');
+
+CREATE FUNCTION ndd_upgrade_new(doc text, shingle int, tokenizer text DEFAULT 'words') RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'ndd_simhash_text_shingles'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('simhash(text, int)', 'ndd_upgrade_new(text, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(doc text, n int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'ndd_simhash_chars'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('simhash_chars(text, int)', 'ndd_upgrade_new(text, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(doc text, shingle int DEFAULT 4, hashes int DEFAULT 84,
+                                tokenizer text DEFAULT 'words') RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'ndd_shingle_minhash'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('shingle_minhash(text, int, int)', 'ndd_upgrade_new(text, int, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(doc text, lists int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'ndd_word_list_fingerprints'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('word_list_fingerprints(text, int)', 'ndd_upgrade_new(text, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(doc text, tokenizer text DEFAULT 'words') RETURNS fp128
+	AS 'MODULE_PATHNAME', 'ndd_content_hash'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('content_hash(text)', 'ndd_upgrade_new(text, text)');
+
+CREATE FUNCTION ndd_upgrade_new(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_jaccard'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('jaccard(text, text, int)', 'ndd_upgrade_new(text, text, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_containment'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('containment(text, text, int)', 'ndd_upgrade_new(text, text, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(a text, b text, substitution_cost int DEFAULT 1, tokenizer text DEFAULT 'words')
+RETURNS int
+	AS 'MODULE_PATHNAME', 'ndd_word_edit_distance'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+SELECT ndd_upgrade_take_definition('word_edit_distance(text, text, int)', 'ndd_upgrade_new(text, text, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(doc text, tokenizer text DEFAULT 'words') RETURNS text[]
+	AS 'MODULE_PATHNAME', 'ndd_tokens'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+SELECT ndd_upgrade_take_definition('ndd_tokens(text)', 'ndd_upgrade_new(text, text)');
+
+CREATE FUNCTION ndd_upgrade_new(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL,
+                                tokenizer text DEFAULT 'words')
+RETURNS text
+AS 'MODULE_PATHNAME', 'ndd_filter'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+SELECT ndd_upgrade_take_definition('ndd_filter(text, boolean, regconfig)', 'ndd_upgrade_new(text, boolean, regconfig, text)');
+
+DROP FUNCTION ndd_upgrade_take_definition(regprocedure, regprocedure);
+
+-- The version of a tokenizer in this server. STABLE, not IMMUTABLE: an ICU upgrade changes it.
+CREATE FUNCTION ndd_tokenizer_version(tokenizer text) RETURNS text
+	AS 'MODULE_PATHNAME', 'ndd_tokenizer_version_sql'
+	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+-- The version each tokenizer had when what is stored was computed (the extension's creation, or
+-- the last ndd_tokenizer_refresh_version).
+CREATE TABLE ndd_tokenizer_versions (
+	tokenizer text PRIMARY KEY,
+	version text NOT NULL
+);
+INSERT INTO ndd_tokenizer_versions
+SELECT t, ndd_tokenizer_version(t) FROM unnest(ARRAY['words', 'unicode']) AS t;
+GRANT SELECT ON ndd_tokenizer_versions TO PUBLIC;
+
+-- Each tokenizer's recorded and current versions; a WARNING for each that differs.
+CREATE FUNCTION ndd_tokenizer_check(OUT tokenizer text, OUT recorded_version text, OUT current_version text)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    FOR tokenizer, recorded_version IN
+        SELECT v.tokenizer, v.version FROM @extschema@.ndd_tokenizer_versions AS v ORDER BY v.tokenizer
+    LOOP
+        current_version := @extschema@.ndd_tokenizer_version(tokenizer);
+        IF current_version OPERATOR(pg_catalog.<>) recorded_version THEN
+            RAISE WARNING 'tokenizer "%" has version %, but what is stored was computed with version %',
+                tokenizer, current_version, recorded_version
+                USING HINT = pg_catalog.format('Recompute the fingerprints made with tokenizer => %L (UPDATE stored '
+                    'columns, REINDEX indexes over them), then run SELECT ndd_tokenizer_refresh_version(%L).',
+                    tokenizer, tokenizer);
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- Records the tokenizer's current version as the one what is stored was computed with (after
+-- recomputing it); returns that version.
+CREATE FUNCTION ndd_tokenizer_refresh_version(tokenizer text) RETURNS text
+LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v text := @extschema@.ndd_tokenizer_version(tokenizer);
+BEGIN
+    UPDATE @extschema@.ndd_tokenizer_versions AS t SET version = v
+    WHERE t.tokenizer OPERATOR(pg_catalog.=) ndd_tokenizer_refresh_version.tokenizer;
+    RETURN v;
+END
+$$;
+
+---------------------------------------------------------------------------------------------------
 -- Comments (0.1 had 23; 0.2.0 comments every object, src/sql/90_comments.sql). COMMENT ON
 -- replaces, so the whole set is applied: the 0.1 comments are rewritten with the same text.
 ---------------------------------------------------------------------------------------------------
@@ -1005,9 +1158,9 @@ COMMENT ON CAST (numeric AS simhash64) IS 'an unsigned 64-bit value (0 to 184467
 
 -- ~~ part 20: fingerprints, sketches, exact similarity
 
-COMMENT ON FUNCTION simhash(text) IS
+COMMENT ON FUNCTION simhash(text, text) IS
 	'64-bit simhash of the words of doc, each distinct word weighted by its number of occurrences';
-COMMENT ON FUNCTION simhash(text, int) IS
+COMMENT ON FUNCTION simhash(text, int, text) IS
 	'64-bit simhash of the word shingles of that size (1 to 256) of doc, each weighted by its number of occurrences';
 COMMENT ON FUNCTION simhash(tsvector) IS
 	'64-bit simhash of the lexemes of doc, each weighted by its number of positions (1 when stripped)';
@@ -1015,9 +1168,9 @@ COMMENT ON FUNCTION simhash(tsvector, int) IS
 	'64-bit simhash of the shingles of lexemes in document order (lexeme order when stripped)';
 COMMENT ON FUNCTION simhash(text[], float8[]) IS
 	'64-bit simhash of explicit features (hashed as given), weighted by the finite weights at the same positions, or 1 each';
-COMMENT ON FUNCTION simhash_chars(text, int) IS
+COMMENT ON FUNCTION simhash_chars(text, int, text) IS
 	'64-bit simhash of the character n-grams (n 1 to 256) of the normalized token stream (tokens joined by single spaces)';
-COMMENT ON FUNCTION shingle_minhash(text, int, int) IS
+COMMENT ON FUNCTION shingle_minhash(text, int, int, text) IS
 	'minhash sketch: the minima of hashes (1 to 1024) independent permutations over the distinct word shingles of doc; -1 everywhere for a text without words';
 COMMENT ON FUNCTION minhash_similarity(bigint[], bigint[]) IS
 	'share of positions where two minhash sketches of the same length agree: an estimate of the Jaccard resemblance';
@@ -1027,18 +1180,28 @@ COMMENT ON FUNCTION features_shared(bigint[], bigint[]) IS
 	'number of distinct values present in both arrays (e.g. supershingles or word-list fingerprints in common)';
 COMMENT ON FUNCTION bitflip_fp(text, int, int) IS
 	'128-bit bit-flip fingerprint: a window of window bytes slides over the raw text (wrapping, NUL-padded when shorter), the smallest samples distinct checksums each flip one bit';
-COMMENT ON FUNCTION word_list_fingerprints(text, int) IS
+COMMENT ON FUNCTION word_list_fingerprints(text, int, text) IS
 	'Pugh word-list fingerprints: distinct words hashed into lists (1 to 256), one order-insensitive fingerprint per non-empty list, its list number in the low 8 bits';
-COMMENT ON FUNCTION content_hash(text) IS
+COMMENT ON FUNCTION content_hash(text, text) IS
 	'128-bit hash of the normalized token stream: equal for texts that differ only in case, punctuation and spacing';
-COMMENT ON FUNCTION jaccard(text, text, int) IS
+COMMENT ON FUNCTION jaccard(text, text, int, text) IS
 	'exact Jaccard resemblance of the sets of word shingles of a and b (1 when neither has a word)';
-COMMENT ON FUNCTION containment(text, text, int) IS
+COMMENT ON FUNCTION containment(text, text, int, text) IS
 	'exact share of the word shingles of a that are also in b (1 when a has no word)';
-COMMENT ON FUNCTION word_edit_distance(text, text, int) IS
+COMMENT ON FUNCTION word_edit_distance(text, text, int, text) IS
 	'edit distance between the token sequences: Levenshtein with substitution_cost 1, the insert/delete distance with 2';
-COMMENT ON FUNCTION ndd_tokens(text) IS
-	'the tokens every word-level fingerprint sees: lowercased maximal runs of letters and digits';
+COMMENT ON FUNCTION ndd_tokens(text, text) IS
+	'the tokens every word-level fingerprint sees: lowercased maximal runs of letters and digits (tokenizer ''words''), also cut at UAX #29 word boundaries with each ideograph, kana and Hangul syllable a token (''unicode'')';
+-- ~~ part 22: the tokenizers' versions
+
+COMMENT ON FUNCTION ndd_tokenizer_version(text) IS
+	'the version of a tokenizer in this server: ''words'' its compiled Unicode tables, ''unicode'' also ICU''s library and Unicode versions (its word-break rules and dictionaries)';
+COMMENT ON TABLE ndd_tokenizer_versions IS
+	'the version each tokenizer had when stored fingerprints were computed (extension creation or ndd_tokenizer_refresh_version)';
+COMMENT ON FUNCTION ndd_tokenizer_check() IS
+	'each tokenizer''s recorded and current versions, with a warning for each that differs (an ICU upgrade changes ''unicode'' tokens: recompute what was stored)';
+COMMENT ON FUNCTION ndd_tokenizer_refresh_version(text) IS
+	'records the tokenizer''s current version as the one stored fingerprints were computed with; run it after recomputing them';
 
 -- ~~ part 30: the ndd index
 
@@ -1075,7 +1238,7 @@ COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text) IS
 	'the work of ndd_cluster_worst_pairs, search_path pinned: the caller''s queries run under caller_search_path';
 COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int) IS
 	'for each cluster of two or more, its least similar pair by exact Jaccard, with edit distance and similarity';
-COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig) IS
+COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig, text) IS
 	'the document''s tokens without numbers and, given a text search configuration, without its stop words';
 COMMENT ON TABLE ndd_collection IS 'named collections with their number of documents, for the low-IDF filter';
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
@@ -1110,9 +1273,9 @@ COMMENT ON FUNCTION ndd_labelling_lock(regclass) IS
 	'takes the transaction-scoped lock that serialises ndd_assign_cluster_trigger on a table''s partition root; only for roles that may INSERT into the table';
 COMMENT ON FUNCTION ndd_collection_cascade() IS
 	'trigger of ndd_collection: deleting or renaming a collection deletes or renames its rows of ndd_df (no foreign key, so that pg_restore -j is complete)';
-COMMENT ON FUNCTION ndd_jaccard_pairs(text, float8, int, int) IS
+COMMENT ON FUNCTION ndd_jaccard_pairs(text, float8, int, int, text) IS
 	'every pair (a < b) of the (id, body[, sketch]) rows of docs_sql whose word-shingle Jaccard resemblance is at least threshold, exactly as jaccard() computes it: LSH band candidates (miss probability at most 1e-6 at the threshold; from the stored shingle_minhash sketches of an optional third column) verified on each document''s shingle set; continues on disk beyond maintenance_work_mem';
-COMMENT ON FUNCTION ndd_containment_pairs(text, float8, int) IS
+COMMENT ON FUNCTION ndd_containment_pairs(text, float8, int, text) IS
 	'every ordered pair (a, b) of the (id, body) rows of docs_sql with containment(a.body, b.body) at least threshold, exact (prefix filtering and verification); continues on disk beyond maintenance_work_mem';
 COMMENT ON FUNCTION ndd_jaccard_bands(bigint[], float8) IS
 	'LSH band keys of a minhash sketch for a Jaccard threshold: index them with GIN and search with && to find documents with resemblance >= threshold, then recheck with jaccard()';

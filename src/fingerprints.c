@@ -41,6 +41,7 @@ PG_FUNCTION_INFO_V1(ndd_word_list_fingerprints);
 PG_FUNCTION_INFO_V1(ndd_content_hash);
 PG_FUNCTION_INFO_V1(ndd_tokens);
 PG_FUNCTION_INFO_V1(ndd_filter);
+PG_FUNCTION_INFO_V1(ndd_tokenizer_version_sql);
 
 /* simhash of the words (shingle 1) or word shingles of a text argument. */
 static Datum
@@ -629,4 +630,18 @@ ndd_filter(PG_FUNCTION_ARGS)
 		pfree(out.data);
 	}
 	PG_RETURN_TEXT_P(result);
+}
+
+/*
+ * ndd_tokenizer_version(tokenizer text) -> text: what fingerprints made with the tokenizer depend on
+ * (src/core/tokenizer_api.h).
+ */
+Datum
+ndd_tokenizer_version_sql(PG_FUNCTION_ARGS)
+{
+	char		buf[256];
+
+	ndd_raise_status(ndd_tokenizer_version(ndd_tokenizer_arg(fcinfo, 0), buf, sizeof(buf)),
+					 "ndd_tokenizer_version");
+	PG_RETURN_TEXT_P(cstring_to_text(buf));
 }

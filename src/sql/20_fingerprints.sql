@@ -3,7 +3,9 @@
 -- Normalization (every word-level function): lowercase as Python's str.lower(), tokens = maximal
 -- runs of Unicode letters and digits (underscore and everything else separate), word shingles =
 -- contiguous runs of k tokens joined by single spaces; fewer than k tokens make one shingle, no
--- tokens none. All hashing is XXH3 with fixed seeds. Details: src/core/*.hpp.
+-- tokens none. That is the tokenizer 'words'; every function that tokenizes takes a last argument
+-- `tokenizer text DEFAULT 'words'`, and 'unicode' also cuts at UAX #29 word boundaries (ICU) and
+-- makes each ideograph, kana and Hangul syllable a token (doc/tokenizers.md). All hashing is XXH3 with fixed seeds. Details: src/core/*.hpp.
 -- Text-processing functions cost like to_tsvector (100); the exact edit distance is quadratic at
 -- worst (1000).
 
@@ -11,11 +13,11 @@
 -- simhash (Charikar)
 ---------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION simhash(doc text) RETURNS simhash64
+CREATE FUNCTION simhash(doc text, tokenizer text DEFAULT 'words') RETURNS simhash64
 	AS 'MODULE_PATHNAME', 'ndd_simhash_text'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
-CREATE FUNCTION simhash(doc text, shingle int) RETURNS simhash64
+CREATE FUNCTION simhash(doc text, shingle int, tokenizer text DEFAULT 'words') RETURNS simhash64
 	AS 'MODULE_PATHNAME', 'ndd_simhash_text_shingles'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
@@ -32,7 +34,7 @@ CREATE FUNCTION simhash(features text[], weights float8[] DEFAULT NULL) RETURNS 
 	AS 'MODULE_PATHNAME', 'ndd_simhash_features'
 	LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 100;
 
-CREATE FUNCTION simhash_chars(doc text, n int DEFAULT 4) RETURNS simhash64
+CREATE FUNCTION simhash_chars(doc text, n int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS simhash64
 	AS 'MODULE_PATHNAME', 'ndd_simhash_chars'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
@@ -40,7 +42,8 @@ CREATE FUNCTION simhash_chars(doc text, n int DEFAULT 4) RETURNS simhash64
 -- shingles, minhash sketches and supershingles (Broder)
 ---------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION shingle_minhash(doc text, shingle int DEFAULT 4, hashes int DEFAULT 84) RETURNS bigint[]
+CREATE FUNCTION shingle_minhash(doc text, shingle int DEFAULT 4, hashes int DEFAULT 84,
+                                tokenizer text DEFAULT 'words') RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'ndd_shingle_minhash'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
@@ -64,11 +67,11 @@ CREATE FUNCTION bitflip_fp(doc text, "window" int DEFAULT 64, samples int DEFAUL
 	AS 'MODULE_PATHNAME', 'ndd_bitflip_fp'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
-CREATE FUNCTION word_list_fingerprints(doc text, lists int DEFAULT 4) RETURNS bigint[]
+CREATE FUNCTION word_list_fingerprints(doc text, lists int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'ndd_word_list_fingerprints'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
-CREATE FUNCTION content_hash(doc text) RETURNS fp128
+CREATE FUNCTION content_hash(doc text, tokenizer text DEFAULT 'words') RETURNS fp128
 	AS 'MODULE_PATHNAME', 'ndd_content_hash'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
@@ -76,18 +79,20 @@ CREATE FUNCTION content_hash(doc text) RETURNS fp128
 -- exact similarity and the token stream
 ---------------------------------------------------------------------------------------------------
 
-CREATE FUNCTION jaccard(a text, b text, shingle int DEFAULT 4) RETURNS float8
+CREATE FUNCTION jaccard(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS float8
 	AS 'MODULE_PATHNAME', 'ndd_jaccard'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
-CREATE FUNCTION containment(a text, b text, shingle int DEFAULT 4) RETURNS float8
+CREATE FUNCTION containment(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words') RETURNS float8
 	AS 'MODULE_PATHNAME', 'ndd_containment'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
-CREATE FUNCTION word_edit_distance(a text, b text, substitution_cost int DEFAULT 1) RETURNS int
+CREATE FUNCTION word_edit_distance(a text, b text, substitution_cost int DEFAULT 1, tokenizer text DEFAULT 'words')
+RETURNS int
 	AS 'MODULE_PATHNAME', 'ndd_word_edit_distance'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 
-CREATE FUNCTION ndd_tokens(doc text) RETURNS text[]
+CREATE FUNCTION ndd_tokens(doc text, tokenizer text DEFAULT 'words') RETURNS text[]
 	AS 'MODULE_PATHNAME', 'ndd_tokens'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+

@@ -244,8 +244,10 @@ END;
 -- the stop words of a text search configuration when stopwords is given: a token is a stop word
 -- when to_tsvector(stopwords, token) is empty, i.e. the configuration's dictionaries discard it.
 -- Fingerprints of the result see exactly the kept tokens. Immutable like to_tsvector(regconfig,
--- text): changing a configuration's dictionaries does not recompute stored results.
-CREATE FUNCTION ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL)
+-- text): changing a configuration's dictionaries does not recompute stored results. The tokens
+-- are those of the tokenizer (NULL: 'words'); fingerprint the result with the same tokenizer.
+CREATE FUNCTION ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL,
+                           tokenizer text DEFAULT 'words')
 RETURNS text
 AS 'MODULE_PATHNAME', 'ndd_filter'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;

@@ -2,13 +2,13 @@
 -- in one call; and the LSH band keys that answer the same question for one document through a GIN
 -- index. Method and guarantees: src/core/jaccard_pairs_api.h.
 
--- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle) >= threshold. docs_sql
+-- Every pair (a < b) of documents with jaccard(a.body, b.body, shingle, tokenizer) >= threshold. docs_sql
 -- returns (id, body) with an integer id and a text body; rows with a NULL body have no pairs. A
--- third column, when present, holds stored sketches (shingle_minhash(body, shingle, hashes)) to
+-- third column, when present, holds stored sketches (shingle_minhash(body, shingle, hashes, tokenizer)) to
 -- take the band keys from. hashes is the sketch size the LSH bands are cut from (more hashes:
 -- fewer false candidates).
 CREATE FUNCTION ndd_jaccard_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
-                                  hashes int DEFAULT 128,
+                                  hashes int DEFAULT 128, tokenizer text DEFAULT 'words',
                                   OUT a bigint, OUT b bigint, OUT jaccard float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_jaccard_pairs'
@@ -17,6 +17,7 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
 -- Every ordered pair (a, b), a <> b, with containment(a.body, b.body, shingle) >= threshold:
 -- how much of a is in b. Exact by prefix filtering (no sketch).
 CREATE FUNCTION ndd_containment_pairs(docs_sql text, threshold float8, shingle int DEFAULT 4,
+                                      tokenizer text DEFAULT 'words',
                                       OUT a bigint, OUT b bigint, OUT containment float8)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_containment_pairs'

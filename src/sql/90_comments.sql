@@ -179,9 +179,9 @@ COMMENT ON CAST (numeric AS simhash64) IS 'an unsigned 64-bit value (0 to 184467
 -- part 20: fingerprints, sketches, exact similarity
 ---------------------------------------------------------------------------------------------------
 
-COMMENT ON FUNCTION simhash(text) IS
+COMMENT ON FUNCTION simhash(text, text) IS
 	'64-bit simhash of the words of doc, each distinct word weighted by its number of occurrences';
-COMMENT ON FUNCTION simhash(text, int) IS
+COMMENT ON FUNCTION simhash(text, int, text) IS
 	'64-bit simhash of the word shingles of that size (1 to 256) of doc, each weighted by its number of occurrences';
 COMMENT ON FUNCTION simhash(tsvector) IS
 	'64-bit simhash of the lexemes of doc, each weighted by its number of positions (1 when stripped)';
@@ -189,9 +189,9 @@ COMMENT ON FUNCTION simhash(tsvector, int) IS
 	'64-bit simhash of the shingles of lexemes in document order (lexeme order when stripped)';
 COMMENT ON FUNCTION simhash(text[], float8[]) IS
 	'64-bit simhash of explicit features (hashed as given), weighted by the finite weights at the same positions, or 1 each';
-COMMENT ON FUNCTION simhash_chars(text, int) IS
+COMMENT ON FUNCTION simhash_chars(text, int, text) IS
 	'64-bit simhash of the character n-grams (n 1 to 256) of the normalized token stream (tokens joined by single spaces)';
-COMMENT ON FUNCTION shingle_minhash(text, int, int) IS
+COMMENT ON FUNCTION shingle_minhash(text, int, int, text) IS
 	'minhash sketch: the minima of hashes (1 to 1024) independent permutations over the distinct word shingles of doc; -1 everywhere for a text without words';
 COMMENT ON FUNCTION minhash_similarity(bigint[], bigint[]) IS
 	'share of positions where two minhash sketches of the same length agree: an estimate of the Jaccard resemblance';
@@ -201,18 +201,31 @@ COMMENT ON FUNCTION features_shared(bigint[], bigint[]) IS
 	'number of distinct values present in both arrays (e.g. supershingles or word-list fingerprints in common)';
 COMMENT ON FUNCTION bitflip_fp(text, int, int) IS
 	'128-bit bit-flip fingerprint: a window of window bytes slides over the raw text (wrapping, NUL-padded when shorter), the smallest samples distinct checksums each flip one bit';
-COMMENT ON FUNCTION word_list_fingerprints(text, int) IS
+COMMENT ON FUNCTION word_list_fingerprints(text, int, text) IS
 	'Pugh word-list fingerprints: distinct words hashed into lists (1 to 256), one order-insensitive fingerprint per non-empty list, its list number in the low 8 bits';
-COMMENT ON FUNCTION content_hash(text) IS
+COMMENT ON FUNCTION content_hash(text, text) IS
 	'128-bit hash of the normalized token stream: equal for texts that differ only in case, punctuation and spacing';
-COMMENT ON FUNCTION jaccard(text, text, int) IS
+COMMENT ON FUNCTION jaccard(text, text, int, text) IS
 	'exact Jaccard resemblance of the sets of word shingles of a and b (1 when neither has a word)';
-COMMENT ON FUNCTION containment(text, text, int) IS
+COMMENT ON FUNCTION containment(text, text, int, text) IS
 	'exact share of the word shingles of a that are also in b (1 when a has no word)';
-COMMENT ON FUNCTION word_edit_distance(text, text, int) IS
+COMMENT ON FUNCTION word_edit_distance(text, text, int, text) IS
 	'edit distance between the token sequences: Levenshtein with substitution_cost 1, the insert/delete distance with 2';
-COMMENT ON FUNCTION ndd_tokens(text) IS
-	'the tokens every word-level fingerprint sees: lowercased maximal runs of letters and digits';
+COMMENT ON FUNCTION ndd_tokens(text, text) IS
+	'the tokens every word-level fingerprint sees: lowercased maximal runs of letters and digits (tokenizer ''words''), also cut at UAX #29 word boundaries with each ideograph, kana and Hangul syllable a token (''unicode'')';
+
+---------------------------------------------------------------------------------------------------
+-- part 22: the tokenizers' versions
+---------------------------------------------------------------------------------------------------
+
+COMMENT ON FUNCTION ndd_tokenizer_version(text) IS
+	'the version of a tokenizer in this server: ''words'' its compiled Unicode tables, ''unicode'' also ICU''s library and Unicode versions (its word-break rules and dictionaries)';
+COMMENT ON TABLE ndd_tokenizer_versions IS
+	'the version each tokenizer had when stored fingerprints were computed (extension creation or ndd_tokenizer_refresh_version)';
+COMMENT ON FUNCTION ndd_tokenizer_check() IS
+	'each tokenizer''s recorded and current versions, with a warning for each that differs (an ICU upgrade changes ''unicode'' tokens: recompute what was stored)';
+COMMENT ON FUNCTION ndd_tokenizer_refresh_version(text) IS
+	'records the tokenizer''s current version as the one stored fingerprints were computed with; run it after recomputing them';
 
 ---------------------------------------------------------------------------------------------------
 -- part 30: the ndd index
@@ -253,7 +266,7 @@ COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text) IS
 	'the work of ndd_cluster_worst_pairs, search_path pinned: the caller''s queries run under caller_search_path';
 COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int) IS
 	'for each cluster of two or more, its least similar pair by exact Jaccard, with edit distance and similarity';
-COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig) IS
+COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig, text) IS
 	'the document''s tokens without numbers and, given a text search configuration, without its stop words';
 COMMENT ON TABLE ndd_collection IS 'named collections with their number of documents, for the low-IDF filter';
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
@@ -288,9 +301,9 @@ COMMENT ON FUNCTION ndd_nearest_cluster_sql(regclass, name, name, name, boolean)
 -- part 50: exact Jaccard and containment pairs
 ---------------------------------------------------------------------------------------------------
 
-COMMENT ON FUNCTION ndd_jaccard_pairs(text, float8, int, int) IS
+COMMENT ON FUNCTION ndd_jaccard_pairs(text, float8, int, int, text) IS
 	'every pair (a < b) of the (id, body[, sketch]) rows of docs_sql whose word-shingle Jaccard resemblance is at least threshold, exactly as jaccard() computes it: LSH band candidates (miss probability at most 1e-6 at the threshold; from the stored shingle_minhash sketches of an optional third column) verified on each document''s shingle set; continues on disk beyond maintenance_work_mem';
-COMMENT ON FUNCTION ndd_containment_pairs(text, float8, int) IS
+COMMENT ON FUNCTION ndd_containment_pairs(text, float8, int, text) IS
 	'every ordered pair (a, b) of the (id, body) rows of docs_sql with containment(a.body, b.body) at least threshold, exact (prefix filtering and verification); continues on disk beyond maintenance_work_mem';
 COMMENT ON FUNCTION ndd_jaccard_bands(bigint[], float8) IS
 	'LSH band keys of a minhash sketch for a Jaccard threshold: index them with GIN and search with && to find documents with resemblance >= threshold, then recheck with jaccard()';
