@@ -25,7 +25,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 # ---- the core alone ----
 mkdir -p build
 g++ -std=c++17 -O2 -Isrc/core -Itest/unit \
-	-o build/core_throughput bench/core_throughput.cpp test/unit/corpus_reader.cpp src/core/*.cpp -lxxhash
+	-o build/core_throughput bench/core_throughput.cpp test/unit/corpus_reader.cpp src/core/*.cpp -lxxhash -licuuc
 build/core_throughput "$FILE" "$RUNS"
 
 # ---- through SQL ----

@@ -178,8 +178,7 @@ TokenCursor::TokenCursor(const char* doc, size_t len, Tokenizer tokenizer) : tok
     poll_at_ = begin_;
     if (tokenizer != Tokenizer::Words) {
         if (len > kMaxUnicodeDocumentBytes) throw InvalidArgument("document too large");
-        breaks_.reset(new WordBreaks(reinterpret_cast<const char*>(begin_), len));
-        boundary_ = 0;
+        run_end_ = begin_;
     }
 }
 
@@ -242,37 +241,98 @@ std::string_view TokenCursor::next_words(InterruptPoller& poller) {
     return std::string_view(token_.get(), len_);
 }
 
+// True for a character the Unicode tokenizers keep in a token on its own merit: a letter or digit
+// once lowercased (as next_words() decides; U+0130 and U+03A3 lowercase to letters).
+bool alnum_char(uint32_t cp) {
+    return cp == kCapitalIWithDot || cp == kCapitalSigma || unicode::is_alnum(unicode::to_lower_simple(cp));
+}
+
+// Finds the next run (see tokenize.hpp) from p_, sets p_ to its start and run_end_ to its end, and
+// points ICU at it when it can cut it. False when no run is left.
+bool TokenCursor::start_run(InterruptPoller& poller) {
+    const bool units = tokenizer_ != Tokenizer::UnicodeDictionary;
+    unit_prev_len_ = 0;
+    while (p_ < end_) {
+        if (p_ >= poll_at_) poll(poller);
+        if (*p_ < 0x80) {
+            if (kAscii.cls[*p_]) break;
+            p_++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = decode_utf8(p_, end_, &cp);
+        if (cp != kInvalidCodePoint && alnum_char(cp)) break;
+        p_ += n;
+    }
+    if (p_ >= end_) return false;
+    bool needs_icu = false;
+    const unsigned char* q = p_;
+    const unsigned char* poll_scan = p_ + 65536;
+    while (q < end_) {
+        if (q >= poll_scan) {
+            poller.check();
+            poll_scan = q + 65536;
+        }
+        if (*q < 0x80) {
+            if (!kAscii.cls[*q]) break;
+            q++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = decode_utf8(q, end_, &cp);
+        if (cp == kInvalidCodePoint) break;
+        if (alnum_char(cp)) {
+            if (!units || !is_unit_char(cp)) needs_icu = true;
+        } else if (!is_combining_mark(cp)) {
+            break;
+        }
+        q += n;
+    }
+    run_end_ = q;
+    run_base_ = static_cast<size_t>(p_ - begin_);
+    if (needs_icu) {
+        if (!breaks_) breaks_.reset(new WordBreaks());
+        breaks_->reset(reinterpret_cast<const char*>(p_), static_cast<size_t>(q - p_));
+        boundary_ = run_base_;  // the run's start, a boundary that cuts nothing
+    } else {
+        boundary_ = SIZE_MAX;
+    }
+    return true;
+}
+
 // The Unicode tokenizers: the characters are lowercased and classed exactly as next_words() does,
 // and a token also ends
-//   - at every UAX #29 word boundary (boundary_), which is what separates the words of Thai, Lao,
-//     Khmer and Myanmar (and, with UnicodeDictionary, of Chinese and Japanese);
+//   - at every UAX #29 word boundary inside a run (boundary_), which is what separates the words
+//     of Thai, Lao, Khmer and Myanmar (and, with UnicodeDictionary, of Chinese and Japanese);
 //   - around each unit character (is_unit_char), which is a token of its own (Unicode) or pairs
-//     with its neighbours in the run of unit characters it belongs to (UnicodeBigrams);
+//     with its neighbours in its run of unit characters (UnicodeBigrams);
 // and a combining mark that follows a letter or digit of a token continues it (Thai vowel signs,
 // Devanagari vowel signs and virama are marks, and 'words' would cut the word there).
 std::string_view TokenCursor::next_unicode(InterruptPoller& poller) {
     len_ = 0;
     const bool units = tokenizer_ != Tokenizer::UnicodeDictionary;
-    while (p_ < end_) {
+    for (;;) {
+        if (p_ >= run_end_) {
+            if (len_) return std::string_view(token_.get(), len_);
+            if (!start_run(poller)) return std::string_view(token_.get(), 0);
+        }
         if (p_ >= poll_at_) poll(poller);
         size_t at = static_cast<size_t>(p_ - begin_);
         if (at >= boundary_) {
             bool on_boundary = at == boundary_;
-            while (boundary_ <= at) boundary_ = breaks_->next();
+            while (boundary_ <= at) {
+                size_t b = breaks_->next();
+                boundary_ = b == SIZE_MAX ? SIZE_MAX : run_base_ + b;
+            }
             if (on_boundary && len_) return std::string_view(token_.get(), len_);
         }
-        unsigned char b = *p_;
-        if (b < 0x80) {
+        if (*p_ < 0x80) {
+            // ASCII letters and digits up to the next boundary (or poll, or the run's end) in one go
             unit_prev_len_ = 0;
-            if (!kAscii.cls[b]) {
-                p_++;
-                if (len_) return std::string_view(token_.get(), len_);
-                continue;
-            }
-            // A run of ASCII letters and digits up to the next boundary (or poll) in one go.
-            const unsigned char* stop = std::min(begin_ + std::min(boundary_, static_cast<size_t>(end_ - begin_)), poll_at_);
+            size_t stop_at = std::min(boundary_, static_cast<size_t>(run_end_ - begin_));
+            const unsigned char* stop = std::min(begin_ + stop_at, poll_at_);
             const unsigned char* q = p_;
-            while (q < stop && *q < 0x80 && kAscii.cls[*q]) q++;
+            while (q < stop && *q < 0x80) q++;
             char* out = room(static_cast<size_t>(q - p_));
             for (; p_ < q; p_++) *out++ = static_cast<char>(kAscii.cls[*p_] == 2 ? (*p_ | 0x20) : *p_);
             len_ = static_cast<size_t>(out - token_.get());
@@ -281,13 +341,7 @@ std::string_view TokenCursor::next_unicode(InterruptPoller& poller) {
         uint32_t cp;
         const unsigned char* start = p_;
         size_t n = decode_utf8(p_, end_, &cp);
-        if (cp == kInvalidCodePoint) {
-            p_ += n;
-            unit_prev_len_ = 0;
-            if (len_) return std::string_view(token_.get(), len_);
-            continue;
-        }
-        if (units && is_unit_char(cp) && unicode::is_alnum(cp)) {
+        if (units && is_unit_char(cp) && alnum_char(cp)) {
             // Unit characters have no case: their bytes are the token.
             if (len_) {
                 unit_prev_len_ = 0;
@@ -306,8 +360,8 @@ std::string_view TokenCursor::next_unicode(InterruptPoller& poller) {
                 }
                 // The first of its run: a bigram with the next one, or alone if none follows.
                 uint32_t next_cp = kInvalidCodePoint;
-                if (p_ < end_) decode_utf8(p_, end_, &next_cp);
-                if (next_cp != kInvalidCodePoint && is_unit_char(next_cp) && unicode::is_alnum(next_cp)) {
+                if (p_ < run_end_) decode_utf8(p_, run_end_, &next_cp);
+                if (next_cp != kInvalidCodePoint && is_unit_char(next_cp) && alnum_char(next_cp)) {
                     unit_prev_ = start;
                     unit_prev_len_ = n;
                     continue;
@@ -319,6 +373,11 @@ std::string_view TokenCursor::next_unicode(InterruptPoller& poller) {
         }
         unit_prev_len_ = 0;
         p_ += n;
+        if (!alnum_char(cp)) {
+            // a combining mark: it continues a token, and is dropped after a unit character
+            if (len_) len_ += encode_utf8(cp, room(4));
+            continue;
+        }
         uint32_t lower;
         if (cp == kCapitalSigma) {
             lower = is_final_sigma(begin_, start, p_, end_) ? kFinalSigma : kSmallSigma;
@@ -332,13 +391,8 @@ std::string_view TokenCursor::next_unicode(InterruptPoller& poller) {
         } else {
             lower = unicode::to_lower_simple(cp);
         }
-        if (unicode::is_alnum(lower) || (len_ && is_combining_mark(cp))) {
-            len_ += encode_utf8(lower, room(4));
-        } else if (len_) {
-            return std::string_view(token_.get(), len_);
-        }
+        len_ += encode_utf8(lower, room(4));
     }
-    return std::string_view(token_.get(), len_);
 }
 
 void TokenStream::tokenize(const char* doc, size_t len, InterruptPoller& poller, Tokenizer tokenizer) {

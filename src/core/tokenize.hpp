@@ -67,17 +67,25 @@ public:
 
     // The next token (valid until the next call), or an empty view after the last one.
     std::string_view next(InterruptPoller& poller) {
-        return breaks_ ? next_unicode(poller) : next_words(poller);
+        return tokenizer_ == Tokenizer::Words ? next_words(poller) : next_unicode(poller);
     }
 
 private:
     std::string_view next_words(InterruptPoller& poller);
     std::string_view next_unicode(InterruptPoller& poller);
     void poll(InterruptPoller& poller);
-    // Unicode tokenizers only
+    // Unicode tokenizers only. The text is read in runs: maximal runs of letters, digits and the
+    // combining marks that follow them (the only places a token can be). A word boundary inside a
+    // run depends on the run alone (the rules of UAX #29 that look further, WB6-7, WB11-12, WB4
+    // across a separator, only concern characters that end a run anyway), so ICU is asked only for
+    // the runs where it can cut: those holding a letter or digit that is neither ASCII nor a unit
+    // character. Pure ASCII words and runs of ideographs and kana never reach it.
+    bool start_run(InterruptPoller& poller);
     Tokenizer tokenizer_ = Tokenizer::Words;
-    std::unique_ptr<WordBreaks> breaks_;
-    size_t boundary_ = 0;                        // the next word boundary at or after p_ (offset)
+    const unsigned char* run_end_ = nullptr;     // end of the current run (p_ is in it)
+    std::unique_ptr<WordBreaks> breaks_;         // ICU over the current run, when it needs it
+    size_t run_base_ = 0;                        // offset of the run's start in the document
+    size_t boundary_ = SIZE_MAX;                 // the next word boundary at or after p_ (offset)
     const unsigned char* unit_prev_ = nullptr;  // UnicodeBigrams: the unit character before p_
     size_t unit_prev_len_ = 0;
     const unsigned char* begin_;

@@ -54,19 +54,16 @@ UBreakIterator* take_iterator() {
 
 }  // namespace
 
-WordBreaks::WordBreaks(const char* doc, size_t len) {
+void WordBreaks::reset(const char* doc, size_t len) {
     if (len > static_cast<size_t>(INT32_MAX)) throw InvalidArgument("document too large for ICU");
     UErrorCode status = U_ZERO_ERROR;
-    text_ = utext_openUTF8(nullptr, len ? doc : "", static_cast<int64_t>(len), &status);
+    // utext_openUTF8 on an open UText re-points it (no allocation)
+    UText* t = utext_openUTF8(text_, len ? doc : "", static_cast<int64_t>(len), &status);
     check(status, "utext_openUTF8");
-    try {
-        iter_ = take_iterator();
-        ubrk_setUText(iter_, text_, &status);
-        check(status, "ubrk_setUText");
-    } catch (...) {
-        release();
-        throw;
-    }
+    text_ = t;
+    if (!iter_) iter_ = take_iterator();
+    ubrk_setUText(iter_, text_, &status);
+    check(status, "ubrk_setUText");
     ubrk_first(iter_);
 }
 

@@ -21,13 +21,16 @@ struct UText;
 
 namespace ndd {
 
-// The UAX #29 word boundaries of doc[0..len), in increasing order. The document must outlive it.
-// Throws InvalidArgument for a document ICU cannot index (over INT32_MAX bytes), std::runtime_error
-// when ICU fails (its data missing).
+// The UAX #29 word boundaries of a text, in increasing order. The text must outlive its use.
+// Throws InvalidArgument for a text ICU cannot index (over INT32_MAX bytes), std::runtime_error when
+// ICU fails (its data missing).
 class WordBreaks {
 public:
-    WordBreaks(const char* doc, size_t len);
+    WordBreaks() = default;
+    WordBreaks(const char* doc, size_t len) { reset(doc, len); }
     ~WordBreaks();
+    // Starts over on doc[0..len), keeping the ICU objects.
+    void reset(const char* doc, size_t len);
     WordBreaks(const WordBreaks&) = delete;
     WordBreaks& operator=(const WordBreaks&) = delete;
 
