@@ -114,7 +114,10 @@ def rand_text():
     if r < 0.3:
         return "t.doc"
     if r < 0.4:  # characters outside ASCII and LATIN1 (an error in those databases, never a crash)
-        return q(rng.choice(["naïve café", "日本語のテキスト", "emoji 😀 text", "ß\u00a0nbsp", "tab\tnl\nend"]))
+        return q(rng.choice(["naïve café", "日本語のテキスト", "emoji 😀 text", "ß\u00a0nbsp", "tab\tnl\nend",
+                             "ภาษาไทยง่ายนิดเดียว", "ພາສາລາວ ភាសាខ្មែរ မြန်မာ", "한국어를 배웁니다", "हिन्दी İΣ x²"]))
+    if r < 0.42:  # a long run of Thai without spaces: ICU's dictionary over all of it
+        return f"repeat('ภาษาไทยง่ายนิดเดียว', {rng.choice([1000, 30000])})"
     if r < 0.5:
         return f"chr({rng.choice([1, 127, 128, 255, 256, 1000, 65533])}) || 'x'"
     words = ["the", "quick", "brown", "fox", "123", "4.5", "a", "I", "don't", "--", "!!", "«»"]
@@ -185,6 +188,8 @@ def rand_value(typ, argname):
         return rand_sql_text()
     if typ == "text" and argname == "html":
         return rand_html()
+    if typ == "text" and argname == "tokenizer":  # mostly real names, the other tokenizer than the default
+        return rng.choice(["'unicode'", "'unicode'", "'words'", "'Unicode'", "''", "'icu'", rand_text()])
     if typ in ("integer", "smallint", "bigint", "hamming_distance"):
         v = rng.choice(BOUNDARY_INTS + [str(rng.randint(-5, 200)), "t.k", "t.id"])
         return v if typ == "integer" else f"({v})::{typ}"
