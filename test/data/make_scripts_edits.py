@@ -8,11 +8,16 @@ their words substituted by other words of the document instead (a light edit in 
 in words). Random choices are seeded by the document id and the rate, so the output is
 reproducible.
 
-Writes OUT.jsonl (id, lang, of, rate, changed, text: one copy per line) and prints nothing else;
-the ground truth is that each copy is a near-duplicate of the document `of`, and no other pair of
-the collection was made to be one.  Usage: make_scripts_edits.py [--rate R] IN.jsonl OUT.jsonl
+Writes OUT.jsonl (id, lang, of, rate, changed, text: one copy per line) and, with --truth, the
+ground truth TRUTH.tsv: every pair of the collection (documents and copies) that is a
+near-duplicate, `a b why`: a document and its copy (why = copy), and, since some real pages are
+translations of the same text (pgrep and pkill share a page), the documents whose texts are at
+least 90 % the same characters in order (difflib's ratio, why = same-text) with each other's copies.
+Usage: make_scripts_edits.py [--rate R] [--truth TRUTH.tsv] IN.jsonl OUT.jsonl
 """
 import argparse
+import difflib
+import itertools
 import json
 import random
 import re
@@ -59,12 +64,15 @@ def edit_words(text, rate, rng):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rate", type=float, default=0.02)
+    ap.add_argument("--truth")
     ap.add_argument("input")
     ap.add_argument("output")
     a = ap.parse_args()
+    docs = []
     with open(a.input, encoding="utf-8") as f, open(a.output, "w", encoding="utf-8") as out:
         for line in f:
             d = json.loads(line)
+            docs.append(d)
             rng = random.Random(f"{d['id']}/{a.rate}")
             if d["lang"] == "en":
                 text, n = edit_words(d["text"], a.rate, rng)
@@ -72,6 +80,26 @@ def main():
                 text, n = edit_chars(d["text"], SCRIPTS[d["lang"]], a.rate, rng)
             out.write(json.dumps({"id": d["id"] + "~copy", "lang": d["lang"], "of": d["id"], "rate": a.rate,
                                   "changed": n, "text": text}, ensure_ascii=False) + "\n")
+
+
+    if a.truth:
+        write_truth(docs, a.truth)
+
+
+def write_truth(docs, path):
+    pairs = [(d["id"], d["id"] + "~copy", "copy") for d in docs]
+    for x, y in itertools.combinations(docs, 2):
+        if x["lang"] != y["lang"]:
+            continue
+        m = difflib.SequenceMatcher(None, x["text"], y["text"], autojunk=False)
+        if m.real_quick_ratio() >= 0.9 and m.quick_ratio() >= 0.9 and m.ratio() >= 0.9:
+            a, b = x["id"], y["id"]
+            for p, q in ((a, b), (a, b + "~copy"), (a + "~copy", b), (a + "~copy", b + "~copy")):
+                pairs.append((p, q, "same-text"))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("a\tb\twhy\n")
+        for p in sorted(pairs):
+            f.write("\t".join(p) + "\n")
 
 
 if __name__ == "__main__":
