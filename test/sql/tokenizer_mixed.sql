@@ -93,3 +93,18 @@ UPDATE ndd_tokenizer_versions SET version = 'ndd-1/unicode-14.0.0/icu-71.1/unico
 SELECT tokenizer, recorded_version, recorded_version = current_version AS same FROM ndd_tokenizer_check();
 SELECT ndd_tokenizer_refresh_version('unicode') = ndd_tokenizer_version('unicode') AS refreshed;
 SELECT tokenizer, recorded_version = current_version AS same FROM ndd_tokenizer_check();
+
+-- the labelling trigger tokenizes nothing itself: it evaluates the fingerprint column's generation
+-- expression, so the tokenizer is chosen there, and labelling follows it
+CREATE TABLE tm_labelled (id bigserial PRIMARY KEY, body text,
+                          fp simhash64 GENERATED ALWAYS AS (simhash(body, tokenizer => 'unicode')) STORED,
+                          cluster_id bigint);
+CREATE INDEX ON tm_labelled USING ndd (fp);
+CREATE TRIGGER label BEFORE INSERT ON tm_labelled FOR EACH ROW EXECUTE FUNCTION ndd_assign_cluster_trigger('fp', 'cluster_id', '4');
+INSERT INTO tm_labelled (body) VALUES
+  ('北京大学是中国最古老的大学之一，成立于1898年，位于北京市海淀区，校园里有未名湖和博雅塔。'),
+  ('東京は日本の首都です。コンピューターのディレクトリを一覧表示します。'),
+  ('北京大学是中国最古老的大学之一，成立于1898年，位于北京市海淀區，校园里有未名湖和博雅塔。');
+SELECT id, cluster_id, simhash(body) <~> (SELECT simhash(body) FROM tm_labelled WHERE id = 1) AS words_bits_from_1
+FROM tm_labelled ORDER BY id;
+DROP TABLE tm_labelled;
