@@ -4,9 +4,61 @@
  */
 #include "fingerprint_args.h"
 
+#include "access/parallel.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "executor/spi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
+
+/*
+ * The first use of 'unicode' in a session compares ICU's version with the one recorded in
+ * ndd_tokenizer_versions and warns when they differ (what ndd_tokenizer_check() reports, the way
+ * PostgreSQL warns about a collation whose library version changed; doc/tokenizers.md). Once per
+ * backend; skipped where a query cannot run (no transaction or snapshot, a parallel worker, the
+ * extension's script itself), and then tried again at the next use.
+ */
+static bool unicode_version_checked = false;
+
+static void
+check_unicode_version(FunctionCallInfo fcinfo)
+{
+	Oid			nsp;
+	char		current[256];
+	char	   *sql;
+
+	if (unicode_version_checked || IsParallelWorker() || !IsTransactionState() || !ActiveSnapshotSet() ||
+		creating_extension)
+		return;
+	/* the calling function's schema is the extension's (not relocatable) */
+	if (!fcinfo->flinfo || !OidIsValid(fcinfo->flinfo->fn_oid))
+		return;
+	nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	if (!OidIsValid(nsp) || !OidIsValid(get_relname_relid("ndd_tokenizer_versions", nsp)))
+		return;
+	unicode_version_checked = true;
+	if (ndd_tokenizer_version(NDD_TOKENIZER_UNICODE, current, sizeof(current)) != NDD_OK)
+		return;
+	sql = psprintf("SELECT version FROM %s.ndd_tokenizer_versions WHERE tokenizer OPERATOR(pg_catalog.=) 'unicode'",
+				   quote_identifier(get_namespace_name(nsp)));
+	SPI_connect();
+	if (SPI_execute(sql, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		char	   *recorded = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		if (recorded && strcmp(recorded, current) != 0)
+			ereport(WARNING,
+					(errmsg("tokenizer \"unicode\" has version %s, but what is stored was computed with version %s",
+							current, recorded),
+					 errhint("Recompute the fingerprints made with tokenizer => 'unicode' (UPDATE stored columns, "
+							 "REINDEX indexes over them), then run SELECT ndd_tokenizer_refresh_version('unicode').")));
+	}
+	SPI_finish();
+}
 
 const char *
 ndd_utf8_bytes(const char *data, int len, size_t *outlen)
@@ -57,6 +109,8 @@ ndd_tokenizer_arg(FunctionCallInfo fcinfo, int argno)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown tokenizer \"%s\"", text_to_cstring(name)),
 				 errhint("The tokenizers are 'words' and 'unicode'.")));
+	if (tokenizer == NDD_TOKENIZER_UNICODE)
+		check_unicode_version(fcinfo);
 	return tokenizer;
 }
 

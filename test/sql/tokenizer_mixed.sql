@@ -91,6 +91,10 @@ SELECT tokenizer, recorded_version = current_version AS same FROM ndd_tokenizer_
 SELECT ndd_tokenizer_version('words') NOT LIKE '%icu%' AS words_without_icu, ndd_tokenizer_version('unicode') LIKE '%/icu-%/unicode-%' AS unicode_with_icu;
 UPDATE ndd_tokenizer_versions SET version = 'ndd-1/unicode-14.0.0/icu-71.1/unicode-14.0' WHERE tokenizer = 'unicode';
 SELECT tokenizer, recorded_version, recorded_version = current_version AS same FROM ndd_tokenizer_check();
+-- and the first use of 'unicode' in a session warns by itself, once
+\c
+SELECT ndd_tokens('ภาษาไทย', 'unicode');
+SELECT ndd_tokens('ภาษาไทย', tokenizer => 'unicode');
 SELECT ndd_tokenizer_refresh_version('unicode') = ndd_tokenizer_version('unicode') AS refreshed;
 SELECT tokenizer, recorded_version = current_version AS same FROM ndd_tokenizer_check();
 
