@@ -184,6 +184,12 @@ TokenCursor::TokenCursor(const char* doc, size_t len, Tokenizer tokenizer) : tok
 
 TokenCursor::~TokenCursor() = default;
 
+void TokenCursor::append_ascii(const unsigned char* q) {
+    char* out = room(static_cast<size_t>(q - p_));
+    for (; p_ < q; p_++) *out++ = static_cast<char>(kAscii.cls[*p_] == 2 ? (*p_ | 0x20) : *p_);
+    len_ = static_cast<size_t>(out - token_.get());
+}
+
 void TokenCursor::poll(InterruptPoller& poller) {
     poller.check();
     poll_at_ = end_ - p_ > 65536 ? p_ + 65536 : end_;
@@ -213,9 +219,7 @@ std::string_view TokenCursor::next_words(InterruptPoller& poller) {
             // A run of ASCII letters and digits (up to the next poll) is lowercased in one go.
             const unsigned char* q = p_;
             while (q < poll_at_ && *q < 0x80 && kAscii.cls[*q]) q++;
-            char* out = room(static_cast<size_t>(q - p_));
-            for (; p_ < q; p_++) *out++ = static_cast<char>(kAscii.cls[*p_] == 2 ? (*p_ | 0x20) : *p_);
-            len_ = static_cast<size_t>(out - token_.get());
+            append_ascii(q);
             continue;
         }
         uint32_t cp;
@@ -333,9 +337,7 @@ std::string_view TokenCursor::next_unicode(InterruptPoller& poller) {
             const unsigned char* stop = std::min(begin_ + stop_at, poll_at_);
             const unsigned char* q = p_;
             while (q < stop && *q < 0x80) q++;
-            char* out = room(static_cast<size_t>(q - p_));
-            for (; p_ < q; p_++) *out++ = static_cast<char>(kAscii.cls[*p_] == 2 ? (*p_ | 0x20) : *p_);
-            len_ = static_cast<size_t>(out - token_.get());
+            append_ascii(q);
             continue;
         }
         uint32_t cp;

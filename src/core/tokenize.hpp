@@ -74,6 +74,8 @@ private:
     std::string_view next_words(InterruptPoller& poller);
     std::string_view next_unicode(InterruptPoller& poller);
     void poll(InterruptPoller& poller);
+    // Appends the ASCII letters and digits p_ .. q lowercased to the token; p_ = q.
+    void append_ascii(const unsigned char* q);
     // Unicode tokenizers only. The text is read in runs: maximal runs of letters, digits and the
     // combining marks that follow them (the only places a token can be). A word boundary inside a
     // run depends on the run alone (the rules of UAX #29 that look further, WB6-7, WB11-12, WB4

@@ -11,21 +11,7 @@ INSERT INTO t VALUES
   (2, '名称 bc - 随意精度の計算言葉 書式 bc [ -hlwsqv ] [long-options] [ file ... ] バージョン このマニュアルは GNU bc version 1.06 について記述してあります。 解説 bc は、任意の精度の数値を扱う事ができ、プログラミング言語 C の文法に よく似た形の入力を対話的に実行する言語です。 コマンドラインのオプションの指定により、標準数学ライブラリを使用することも できます。これを指定した場合は、どのファイルを処理するよりも前に 数学ライブラリが定義されます。 bc は動作を開始するとまず最初にコマンドラインで指定したファイルを 順に処理します。すべてのファイルを処理した後は、bc は 標準入力からの読み込みを行います。すべてのコードは、それが読み込ま れた時点で実行されていきます。(もし、ファイル中にプロセッサを止める コマンドが含まれていた場合は、標準入力からの読み込みは行われません。) 本バージョンの bc は、伝統的な bc の実装および POSIX のドラフト規格よりも拡張されています。コマンドラインオプションにより、 これらの拡張に対して警告を表示したり拒絶したりすることが可能です。 本ドキュメントでは、このプロセッサが受理する言語について説明します。 拡張機能についてはその旨明記します。 オプション -h,'),
   (3, '名前 tar - アーカイブユーティリティ 書式 伝統的な使用法 tar {A|c|d|r|t|u|x}[GnSkUWOmpsMBiajJzZhPlRvwo] [ARG...] UNIX スタイルの使用法 tar -A [OPTIONS] ARCHIVE ARCHIVE tar -c [-f ARCHIVE] [OPTIONS] [FILE...] tar -d [-f ARCHIVE] [OPTIONS] [FILE...] tar -t [-f ARCHIVE] [OPTIONS] [MEMBER...] tar -r [-f ARCHIVE] [OPTIONS] [FILE...] tar -u [-f ARCHIVE] [OPTIONS] [FILE...] tar -x [-f ARCHIVE] [OPTIONS] [MEMBER...] GNU スタイルの使用法 tar {--catenate|--concatenate} [OPTIONS] ARCHIVE ARCHIVE tar --create [--file ARCHIVE] [OPTIONS] [FILE...] tar {--diff|--compare} [--file ARCHIVE] [OPTIONS] [FILE...] tar --delete [--file ARCHIVE] [OPTIONS] ');
 
-SELECT tok, cardinality(ndd_tokens(body, tok)) AS tokens, id
-FROM t, unnest(ARRAY['words', 'unicode']) AS tok ORDER BY tok, id;
-
--- the copy: unicode sees it as the near-duplicate it is; the other page stays apart
-SELECT tok, round(jaccard(a.body, b.body, tokenizer => tok)::numeric, 3) AS j4,
-       round(containment(a.body, b.body, 2, tok)::numeric, 3) AS c2,
-       word_edit_distance(a.body, b.body, tokenizer => tok) AS edits,
-       simhash(a.body, tok) <~> simhash(b.body, tok) AS words_bits,
-       b.id AS other
-FROM t a JOIN t b ON a.id = 1 AND b.id > 1, unnest(ARRAY['words', 'unicode']) AS tok
-ORDER BY tok, b.id;
-
--- the exact pairs at J >= 0.8, with the tokenizer given by name
-SELECT 'words' AS tok, * FROM ndd_jaccard_pairs('SELECT id, body FROM t', 0.8);
-SELECT 'unicode' AS tok, a, b, round(jaccard::numeric, 3) FROM ndd_jaccard_pairs('SELECT id, body FROM t', 0.8, tokenizer => 'unicode');
-SELECT 'unicode' AS tok, a, b, round(containment::numeric, 3) FROM ndd_containment_pairs('SELECT id, body FROM t', 0.8, tokenizer => 'unicode') ORDER BY a, b;
--- the same answer from stored sketches (the third column): the sketch must use the same tokenizer
-SELECT a, b FROM ndd_jaccard_pairs('SELECT id, body, shingle_minhash(body, 4, 128, ''unicode'') FROM t', 0.8, 4, 128, 'unicode');
+-- the comparison every script's test makes (test/sql/include/tokenizer_compare.sql)
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set compare :abs_srcdir '/sql/include/tokenizer_compare.sql'
+\i :compare
