@@ -54,7 +54,7 @@ UNIT_SRCS   = $(sort $(wildcard test/unit/*.cpp))
 UNIT_BIN    = build/unit_tests
 UNIT_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Isrc/core
 UNIT_CXXFLAGS += $(shell xml2-config --cflags)
-UNIT_LIBS   = -lgtest -lgtest_main -lxxhash -pthread
+UNIT_LIBS   = -lgtest -lgtest_main -lxxhash -licuuc -pthread
 UNIT_LIBS  += -lxml2
 
 $(UNIT_BIN): $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp src/core/*.h)

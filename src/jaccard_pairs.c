@@ -724,13 +724,13 @@ to_disk(JaccardSpill *spill, MemoryContext work, int measure, NddJaccardJob *job
  * bytes per shingle), twice that covering the hashes and the doubling.
  */
 static size_t
-document_bytes(const char *body, size_t len, int32 shingle, const char *fname)
+document_bytes(const char *body, size_t len, int32 shingle, int32 tokenizer, const char *fname)
 {
 	size_t		set_bytes;
 
 	if ((double) len * 26.0 <= (double) maintenance_work_mem * 1024.0 / 32.0)
 		return len * 26;
-	ndd_raise_status(ndd_fp_shingle_set_bytes(body, len, shingle, &set_bytes, ndd_interrupt_pending), fname);
+	ndd_raise_status(ndd_fp_shingle_set_bytes(body, len, shingle, &set_bytes, tokenizer, ndd_interrupt_pending), fname);
 	return len + 2 * set_bytes;
 }
 
@@ -864,7 +864,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 		 * would not fit, and a document that alone needs more than the budget is refused. (Small
 		 * documents overshoot the budget by their own need at most, checked after each below.)
 		 */
-		need = document_bytes(body, len, shingle, fname);
+		need = document_bytes(body, len, shingle, tokenizer, fname);
 		if (need > budget)
 			ndd_input_too_large(fname, psprintf("document " INT64_FORMAT " (%zu bytes of text)", id, len), need);
 		if (n > 0 && need > budget / 8 && ndd_jaccard_job_bytes(*job) + need > budget)
