@@ -144,7 +144,7 @@ LANGUAGE C VOLATILE;
 -- would each read both): jaccard and containment both ways as jaccard() and containment() give
 -- them (within work_mem), the word edit distance (refused with 53200 beyond work_mem), and
 -- edit_similarity = 1 - distance / (tokens of a + tokens of b), NULL when neither has a token.
-CREATE FUNCTION ndd_verify_pair(a text, b text, shingle int DEFAULT 4,
+CREATE FUNCTION ndd_verify_pair(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words',
                                 OUT jaccard float8, OUT a_in_b float8, OUT b_in_a float8,
                                 OUT word_edit_distance int, OUT edit_similarity float8)
 AS 'MODULE_PATHNAME', 'ndd_verify_pair'
@@ -155,7 +155,8 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- distance, and edit_similarity = 1 - distance / (tokens of a + tokens of b) (the corpus ground
 -- truth's definition). A pair whose document is missing gets NULL measures. docs_sql is read once
 -- (a materialized CTE, spilling beyond work_mem), so a volatile query gives consistent measures.
-CREATE FUNCTION ndd_verify_job(pairs_sql text, docs_sql text, shingle int, caller_search_path text)
+CREATE FUNCTION ndd_verify_job(pairs_sql text, docs_sql text, shingle int, tokenizer text,
+                               caller_search_path text)
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -169,25 +170,20 @@ BEGIN
         FROM (SELECT pairs_sql.a::bigint, pairs_sql.b::bigint FROM (%s) AS pairs_sql(a, b)) AS p(a, b)
         LEFT JOIN docs AS x ON x.id OPERATOR(pg_catalog.=) p.a
         LEFT JOIN docs AS y ON y.id OPERATOR(pg_catalog.=) p.b
-        CROSS JOIN LATERAL @extschema@.ndd_verify_pair(x.doc, y.doc, $1) AS m
-        ORDER BY 1, 2 $q$, docs_sql, pairs_sql) USING shingle;
+        CROSS JOIN LATERAL @extschema@.ndd_verify_pair(x.doc, y.doc, $1, $2) AS m
+        ORDER BY 1, 2 $q$, docs_sql, pairs_sql) USING shingle, tokenizer;
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
-CREATE OR REPLACE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
-RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
-              word_edit_distance int, edit_similarity float8)
-LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
-BEGIN ATOMIC
-    SELECT j.a, j.b, j.jaccard, j.a_in_b, j.b_in_a, j.word_edit_distance, j.edit_similarity
-    FROM @extschema@.ndd_verify_job(pairs_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
-END;
+-- ndd_verify (0.1): its new definition, with a tokenizer argument, is taken in place in the
+-- "Tokenizers" part below
 
 -- For every cluster of clusters_sql (id, cluster_id, ...) with two members or more, its worst
 -- pair: the two members with the lowest exact Jaccard resemblance (all member pairs are compared,
 -- so a cluster of s members costs s(s-1)/2 comparisons), with that pair's word edit distance and
 -- edit similarity. Shows what hiding a cluster behind its representative would hide.
-CREATE FUNCTION ndd_cluster_worst_pairs_job(clusters_sql text, docs_sql text, shingle int, caller_search_path text)
+CREATE FUNCTION ndd_cluster_worst_pairs_job(clusters_sql text, docs_sql text, shingle int, tokenizer text,
+                                            caller_search_path text)
 RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -202,23 +198,17 @@ BEGIN
             JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS d(id, doc) ON d.id OPERATOR(pg_catalog.=) c.id),
         worst AS (
             SELECT DISTINCT ON (x.cluster_id) x.cluster_id, x.size, x.id AS a, y.id AS b,
-                   @extschema@.jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
+                   @extschema@.jaccard(x.doc, y.doc, $1, $2) AS j, x.doc AS da, y.doc AS db
             FROM m x JOIN m y ON y.cluster_id OPERATOR(pg_catalog.=) x.cluster_id AND y.id OPERATOR(pg_catalog.>) x.id
             ORDER BY x.cluster_id, 5, x.id, y.id)
         SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.word_edit_distance, e.edit_similarity
-        FROM worst w CROSS JOIN LATERAL @extschema@.ndd_verify_pair(w.da, w.db, $1) AS e
-        ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
+        FROM worst w CROSS JOIN LATERAL @extschema@.ndd_verify_pair(w.da, w.db, $1, $2) AS e
+        ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle, tokenizer;
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
-CREATE OR REPLACE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
-RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
-              word_edit_distance int, edit_similarity float8)
-LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
-BEGIN ATOMIC
-    SELECT j.cluster_id, j.size, j.a, j.b, j.jaccard, j.word_edit_distance, j.edit_similarity
-    FROM @extschema@.ndd_cluster_worst_pairs_job(clusters_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
-END;
+-- ndd_cluster_worst_pairs (0.1): its new definition, with a tokenizer argument, is taken in place in the
+-- "Tokenizers" part below
 
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
 -- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
@@ -860,12 +850,20 @@ BEGIN
         prokind = n.prokind, prolang = n.prolang, prosrc = n.prosrc, probin = n.probin,
         provolatile = n.provolatile, proisstrict = n.proisstrict, proparallel = n.proparallel,
         proleakproof = n.proleakproof, prosecdef = n.prosecdef, procost = n.procost,
-        prorows = n.prorows, prosupport = n.prosupport, proconfig = n.proconfig
+        prorows = n.prorows, prosupport = n.prosupport, proconfig = n.proconfig, prosqlbody = n.prosqlbody
     FROM pg_catalog.pg_proc AS n
     WHERE o.oid OPERATOR(pg_catalog.=) old AND n.oid OPERATOR(pg_catalog.=) new;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'ndd upgrade: % or % is missing', old, new;
     END IF;
+    -- what the body depends on (its language, the functions a BEGIN ATOMIC body calls) is now the
+    -- new body's; the membership in the extension stays the old function's
+    DELETE FROM pg_catalog.pg_depend
+    WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+      AND objid OPERATOR(pg_catalog.=) old AND deptype OPERATOR(pg_catalog.=) 'n';
+    UPDATE pg_catalog.pg_depend SET objid = old
+    WHERE classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+      AND objid OPERATOR(pg_catalog.=) new AND deptype OPERATOR(pg_catalog.=) 'n';
     EXECUTE pg_catalog.format('DROP FUNCTION %s', new);
 END
 $$;
@@ -928,6 +926,27 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'ndd_filter'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 SELECT ndd_upgrade_take_definition('ndd_filter(text, boolean, regconfig)', 'ndd_upgrade_new(text, boolean, regconfig, text)');
+
+CREATE FUNCTION ndd_upgrade_new(pairs_sql text, docs_sql text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words')
+RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.a, j.b, j.jaccard, j.a_in_b, j.b_in_a, j.word_edit_distance, j.edit_similarity
+    FROM @extschema@.ndd_verify_job(pairs_sql, docs_sql, shingle, tokenizer, pg_catalog.current_setting('search_path')) AS j;
+END;
+SELECT ndd_upgrade_take_definition('ndd_verify(text, text, int)', 'ndd_upgrade_new(text, text, int, text)');
+
+CREATE FUNCTION ndd_upgrade_new(clusters_sql text, docs_sql text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words')
+RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
+              word_edit_distance int, edit_similarity float8)
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT j.cluster_id, j.size, j.a, j.b, j.jaccard, j.word_edit_distance, j.edit_similarity
+    FROM @extschema@.ndd_cluster_worst_pairs_job(clusters_sql, docs_sql, shingle, tokenizer,
+                                                   pg_catalog.current_setting('search_path')) AS j;
+END;
+SELECT ndd_upgrade_take_definition('ndd_cluster_worst_pairs(text, text, int)', 'ndd_upgrade_new(text, text, int, text)');
 
 DROP FUNCTION ndd_upgrade_take_definition(regprocedure, regprocedure);
 
@@ -1228,15 +1247,15 @@ COMMENT ON FUNCTION ndd_nearest_cluster(regclass, name, anyelement, int, name, n
 	'the cluster of an existing row within k bits of fp (through the index on fp_column when there is one), or NULL';
 COMMENT ON FUNCTION ndd_assign_cluster_trigger() IS
 	'BEFORE INSERT row trigger: sets the new row''s cluster column to an existing near-duplicate''s cluster, or to its own id';
-COMMENT ON FUNCTION ndd_verify(text, text, int) IS
+COMMENT ON FUNCTION ndd_verify(text, text, int, text) IS
 	'exact Jaccard, containment both ways, word edit distance and edit similarity of each pair of pairs_sql over the texts of docs_sql';
-COMMENT ON FUNCTION ndd_verify_pair(text, text, int) IS
+COMMENT ON FUNCTION ndd_verify_pair(text, text, int, text) IS
 	'jaccard, containment both ways, word edit distance and edit similarity of two texts from one copy of each, within work_mem (53200 beyond it); the measures of ndd_verify';
-COMMENT ON FUNCTION ndd_verify_job(text, text, int, text) IS
+COMMENT ON FUNCTION ndd_verify_job(text, text, int, text, text) IS
 	'the work of ndd_verify, search_path pinned: the caller''s queries run under caller_search_path';
-COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text) IS
+COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text, text) IS
 	'the work of ndd_cluster_worst_pairs, search_path pinned: the caller''s queries run under caller_search_path';
-COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int) IS
+COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int, text) IS
 	'for each cluster of two or more, its least similar pair by exact Jaccard, with edit distance and similarity';
 COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig, text) IS
 	'the document''s tokens without numbers and, given a text search configuration, without its stop words';

@@ -159,7 +159,7 @@ LANGUAGE C VOLATILE;
 -- would each read both): jaccard and containment both ways as jaccard() and containment() give
 -- them (within work_mem), the word edit distance (refused with 53200 beyond work_mem), and
 -- edit_similarity = 1 - distance / (tokens of a + tokens of b), NULL when neither has a token.
-CREATE FUNCTION ndd_verify_pair(a text, b text, shingle int DEFAULT 4,
+CREATE FUNCTION ndd_verify_pair(a text, b text, shingle int DEFAULT 4, tokenizer text DEFAULT 'words',
                                 OUT jaccard float8, OUT a_in_b float8, OUT b_in_a float8,
                                 OUT word_edit_distance int, OUT edit_similarity float8)
 AS 'MODULE_PATHNAME', 'ndd_verify_pair'
@@ -168,9 +168,11 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- Exact measures of each pair of pairs_sql (a, b, ...) over the texts of docs_sql (id, doc):
 -- Jaccard resemblance and containment of word shingle sets (both directions), the word edit
 -- distance, and edit_similarity = 1 - distance / (tokens of a + tokens of b) (the corpus ground
--- truth's definition). A pair whose document is missing gets NULL measures. docs_sql is read once
+-- truth's definition), over the tokens of tokenizer. A pair whose document is missing gets NULL
+-- measures. docs_sql is read once
 -- (a materialized CTE, spilling beyond work_mem), so a volatile query gives consistent measures.
-CREATE FUNCTION ndd_verify_job(pairs_sql text, docs_sql text, shingle int, caller_search_path text)
+CREATE FUNCTION ndd_verify_job(pairs_sql text, docs_sql text, shingle int, tokenizer text,
+                               caller_search_path text)
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -184,25 +186,27 @@ BEGIN
         FROM (SELECT pairs_sql.a::bigint, pairs_sql.b::bigint FROM (%s) AS pairs_sql(a, b)) AS p(a, b)
         LEFT JOIN docs AS x ON x.id OPERATOR(pg_catalog.=) p.a
         LEFT JOIN docs AS y ON y.id OPERATOR(pg_catalog.=) p.b
-        CROSS JOIN LATERAL @extschema@.ndd_verify_pair(x.doc, y.doc, $1) AS m
-        ORDER BY 1, 2 $q$, docs_sql, pairs_sql) USING shingle;
+        CROSS JOIN LATERAL @extschema@.ndd_verify_pair(x.doc, y.doc, $1, $2) AS m
+        ORDER BY 1, 2 $q$, docs_sql, pairs_sql) USING shingle, tokenizer;
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
-CREATE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4)
+CREATE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4,
+                           tokenizer text DEFAULT 'words')
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
     SELECT j.a, j.b, j.jaccard, j.a_in_b, j.b_in_a, j.word_edit_distance, j.edit_similarity
-    FROM @extschema@.ndd_verify_job(pairs_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
+    FROM @extschema@.ndd_verify_job(pairs_sql, docs_sql, shingle, tokenizer, pg_catalog.current_setting('search_path')) AS j;
 END;
 
 -- For every cluster of clusters_sql (id, cluster_id, ...) with two members or more, its worst
 -- pair: the two members with the lowest exact Jaccard resemblance (all member pairs are compared,
 -- so a cluster of s members costs s(s-1)/2 comparisons), with that pair's word edit distance and
 -- edit similarity. Shows what hiding a cluster behind its representative would hide.
-CREATE FUNCTION ndd_cluster_worst_pairs_job(clusters_sql text, docs_sql text, shingle int, caller_search_path text)
+CREATE FUNCTION ndd_cluster_worst_pairs_job(clusters_sql text, docs_sql text, shingle int, tokenizer text,
+                                            caller_search_path text)
 RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
@@ -217,22 +221,24 @@ BEGIN
             JOIN (SELECT docs_sql.id::bigint, docs_sql.doc FROM (%s) AS docs_sql(id, doc)) AS d(id, doc) ON d.id OPERATOR(pg_catalog.=) c.id),
         worst AS (
             SELECT DISTINCT ON (x.cluster_id) x.cluster_id, x.size, x.id AS a, y.id AS b,
-                   @extschema@.jaccard(x.doc, y.doc, $1) AS j, x.doc AS da, y.doc AS db
+                   @extschema@.jaccard(x.doc, y.doc, $1, $2) AS j, x.doc AS da, y.doc AS db
             FROM m x JOIN m y ON y.cluster_id OPERATOR(pg_catalog.=) x.cluster_id AND y.id OPERATOR(pg_catalog.>) x.id
             ORDER BY x.cluster_id, 5, x.id, y.id)
         SELECT w.cluster_id, w.size, w.a, w.b, w.j, e.word_edit_distance, e.edit_similarity
-        FROM worst w CROSS JOIN LATERAL @extschema@.ndd_verify_pair(w.da, w.db, $1) AS e
-        ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle;
+        FROM worst w CROSS JOIN LATERAL @extschema@.ndd_verify_pair(w.da, w.db, $1, $2) AS e
+        ORDER BY w.j, w.cluster_id $q$, clusters_sql, docs_sql) USING shingle, tokenizer;
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
-CREATE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4)
+CREATE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4,
+                                        tokenizer text DEFAULT 'words')
 RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
               word_edit_distance int, edit_similarity float8)
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
     SELECT j.cluster_id, j.size, j.a, j.b, j.jaccard, j.word_edit_distance, j.edit_similarity
-    FROM @extschema@.ndd_cluster_worst_pairs_job(clusters_sql, docs_sql, shingle, pg_catalog.current_setting('search_path')) AS j;
+    FROM @extschema@.ndd_cluster_worst_pairs_job(clusters_sql, docs_sql, shingle, tokenizer,
+                                                   pg_catalog.current_setting('search_path')) AS j;
 END;
 
 -- ---------------------------------------------------------------------------------------------

@@ -256,15 +256,15 @@ COMMENT ON FUNCTION ndd_nearest_cluster(regclass, name, anyelement, int, name, n
 	'the cluster of an existing row within k bits of fp (through the index on fp_column when there is one), or NULL';
 COMMENT ON FUNCTION ndd_assign_cluster_trigger() IS
 	'BEFORE INSERT row trigger: sets the new row''s cluster column to an existing near-duplicate''s cluster, or to its own id';
-COMMENT ON FUNCTION ndd_verify(text, text, int) IS
+COMMENT ON FUNCTION ndd_verify(text, text, int, text) IS
 	'exact Jaccard, containment both ways, word edit distance and edit similarity of each pair of pairs_sql over the texts of docs_sql';
-COMMENT ON FUNCTION ndd_verify_pair(text, text, int) IS
+COMMENT ON FUNCTION ndd_verify_pair(text, text, int, text) IS
 	'jaccard, containment both ways, word edit distance and edit similarity of two texts from one copy of each, within work_mem (53200 beyond it); the measures of ndd_verify';
-COMMENT ON FUNCTION ndd_verify_job(text, text, int, text) IS
+COMMENT ON FUNCTION ndd_verify_job(text, text, int, text, text) IS
 	'the work of ndd_verify, search_path pinned: the caller''s queries run under caller_search_path';
-COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text) IS
+COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text, text) IS
 	'the work of ndd_cluster_worst_pairs, search_path pinned: the caller''s queries run under caller_search_path';
-COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int) IS
+COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int, text) IS
 	'for each cluster of two or more, its least similar pair by exact Jaccard, with edit distance and similarity';
 COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig, text) IS
 	'the document''s tokens without numbers and, given a text search configuration, without its stop words';

@@ -48,6 +48,8 @@ CREATE VIEW gen_pairs AS
 SELECT a.id AS a, b.id AS b, jaccard(a.body, b.body) AS j, containment(a.body, b.body, 2) AS c,
        word_edit_distance(a.body, b.body) AS d, simhash_chars(a.body) AS sc
 FROM gen a JOIN gen b ON b.id = a.id + 1;
+CREATE VIEW gen_verify AS
+SELECT * FROM ndd_verify('SELECT id, id + 1 FROM gen WHERE id < 10', 'SELECT id, body FROM gen');
 -- document frequencies, one collection with a name 0.1 accepted and 0.2.0 does not (1500 bytes)
 SELECT ndd_df_add(repeat('é', 750), 'alpha beta beta'), ndd_df_add('short', 'alpha');
 SQL
@@ -66,6 +68,7 @@ SELECT 'knn', string_agg(d::text, ',') FROM (
 SELECT 'btree', count(*) FROM docs WHERE fp = (SELECT fp FROM docs WHERE id = 7);
 SELECT 'generated', md5(string_agg(fp::text || fp4::text || sketch::text, ',' ORDER BY id)) FROM gen;
 SELECT 'view', md5(string_agg(j || ' ' || c || ' ' || d || ' ' || sc::text, ',' ORDER BY a)) FROM gen_pairs;
+SELECT 'verify view', md5(string_agg(v::text, ',' ORDER BY a)) FROM gen_verify v;
 SELECT 'expression index', count(*) FROM gen WHERE content_hash(body) = (SELECT content_hash(body) FROM gen WHERE id = 9);
 SQL
 }

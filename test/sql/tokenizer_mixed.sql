@@ -78,12 +78,21 @@ WHERE ndd_jaccard_bands(sketch, 0.8) && ndd_jaccard_bands(shingle_minhash('åŒ—äº
 ORDER BY id;
 RESET enable_seqscan;
 
+-- verification of pairs and clusters with the tokenizer
+SELECT a, b, round(jaccard::numeric, 3) AS jaccard, round(a_in_b::numeric, 3) AS a_in_b, word_edit_distance,
+       round(edit_similarity::numeric, 3) AS edit_similarity
+FROM ndd_verify('VALUES (1, 2), (1, 3)', 'SELECT id, body FROM docs', tokenizer => 'unicode');
+SELECT a, b, round(jaccard::numeric, 3) AS jaccard, word_edit_distance FROM ndd_verify('VALUES (1, 2), (1, 3)', 'SELECT id, body FROM docs');
+SELECT cluster_id, size, a, b, round(jaccard::numeric, 3) AS jaccard, word_edit_distance
+FROM ndd_cluster_worst_pairs('VALUES (1, 1), (2, 1), (3, 1)', 'SELECT id, body FROM docs', 2, 'unicode');
+SELECT * FROM ndd_verify('VALUES (1, 2)', 'SELECT id, body FROM docs', tokenizer => 'nope');
+
 -- every function with a tokenizer argument takes it last, named tokenizer, default 'words', and is
 -- immutable unless it runs queries
 SELECT p.oid::regprocedure AS function, p.provolatile,
        (p.proargnames)[p.pronargs] = 'tokenizer' AND pg_get_function_arguments(p.oid) LIKE '%tokenizer text DEFAULT ''words''::text%' AS last_argument
 FROM pg_proc p
-WHERE p.pronamespace = 'public'::regnamespace AND 'tokenizer' = ANY (p.proargnames) AND p.proname NOT LIKE 'ndd\_tokenizer\_%'
+WHERE p.pronamespace = 'public'::regnamespace AND 'tokenizer' = ANY (p.proargnames) AND p.proname NOT LIKE 'ndd\_tokenizer\_%' AND p.proname NOT LIKE '%\_job'
 ORDER BY 1::text;
 
 -- tokenizer versions: recorded at CREATE EXTENSION; a mismatch warns until refreshed
