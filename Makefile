@@ -36,6 +36,9 @@ PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden
 # ICU: the word boundaries of the tokenizer 'unicode' (src/core/word_breaks.cpp)
 SHLIB_LINK  = -lxxhash -licuuc -lstdc++
 SHLIB_LINK += -lxml2
+# URLs (src/core/url.cpp): uriparser parses and normalizes (RFC 3986), libidn2 maps host names (IDNA).
+URL_LIBS    = -luriparser -lidn2
+SHLIB_LINK += $(URL_LIBS)
 
 # No JIT bitcode: PGXS would compile the C++ core with clang++ without our C++ flags, and
 # inlining these functions into JIT-compiled expressions buys nothing. `override`, because
@@ -56,6 +59,7 @@ UNIT_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Isrc/core
 UNIT_CXXFLAGS += $(shell xml2-config --cflags)
 UNIT_LIBS   = -lgtest -lgtest_main -lxxhash -licuuc -pthread
 UNIT_LIBS  += -lxml2
+UNIT_LIBS  += $(URL_LIBS)
 
 $(UNIT_BIN): $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp src/core/*.h)
 	@mkdir -p build

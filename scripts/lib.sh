@@ -8,11 +8,13 @@ NDD_PG_VERSION=15
 NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
 
 # The Debian packages a build, the tests and the demo need (perl and libipc-run-perl: the TAP tests,
-# through PostgreSQL::Test::Cluster of postgresql-server-dev; python3-psycopg: the fuzz suite).
+# through PostgreSQL::Test::Cluster of postgresql-server-dev; python3-psycopg: the fuzz suite;
+# liburiparser-dev, libidn2-dev: URL parsing and IDNA host names, src/core/url.cpp).
 NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION
   libxxhash-dev libicu-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2 perl libipc-run-perl
   python3-psycopg
-  libxml2-dev"
+  libxml2-dev
+  liburiparser-dev libidn2-dev"
 
 ndd_log() { printf '==> %s\n' "$*" >&2; }
 

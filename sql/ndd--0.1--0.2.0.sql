@@ -1342,3 +1342,52 @@ COMMENT ON FUNCTION ndd_html_text(text) IS
 	'all visible text of an HTML page in document order, one block (paragraph, heading, list item, cell...) a line, whitespace collapsed, character references decoded; script, style, template, noscript, head, hidden elements and comments dropped';
 COMMENT ON FUNCTION ndd_html_content(text) IS
 	'the main content of an HTML page: its text blocks scored by length, link density, tag and class/id context and neighbours (jusText family), navigation, headers, footers, sidebars, link lists, ads and cookie banners left out; the whole text when no block qualifies';
+
+---------------------------------------------------------------------------------------------------
+-- URLs and mirrored sites (new in 0.2.0, src/sql/75_urls.sql). Copied verbatim from the install
+-- part, with their comments.
+---------------------------------------------------------------------------------------------------
+
+-- 75_urls.sql: URLs and mirrored sites. The canonical form of a URL and its SURT sort key (rules:
+-- src/core/url.hpp, doc/web.md), and the pairs of sites (or directories) that mirror each other,
+-- found from the fingerprints of their pages.
+
+-- The canonical form of url: RFC 3986 syntax normalization (uriparser), default ports, fragment,
+-- tracking and session parameters removed, query parameters sorted by name, host names in their
+-- IDNA ASCII form (libidn2). An invalid URL raises 22P02 (54000 beyond 65536 bytes), or gives
+-- NULL when strict is false.
+CREATE FUNCTION ndd_url_normalize(url text, strict boolean DEFAULT true) RETURNS text
+AS 'MODULE_PATHNAME', 'ndd_url_normalize_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The SURT key of url's canonical form (com,example,www)/a?b=1): a domain and its subdomains are
+-- one btree range.
+CREATE FUNCTION ndd_url_surt(url text, strict boolean DEFAULT true) RETURNS text
+AS 'MODULE_PATHNAME', 'ndd_url_surt_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Whether ndd_url_normalize accepts url: WHERE ndd_url_is_valid(url) skips the bad rows of a crawl.
+CREATE FUNCTION ndd_url_is_valid(url text) RETURNS boolean
+AS 'MODULE_PATHNAME', 'ndd_url_is_valid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Mirrored sites: pages_sql returns (url text, fp simhash64 | fp128). For every pair of pages
+-- within k bits, the longest common suffix p of their normalized paths made of whole segments
+-- (the query belongs to the last one, p not empty) is a path both prefixes serve; a prefix pair
+-- (a < b, bytewise) is reported when at least min_shared distinct p are shared and they are at least
+-- min_fraction of the pages under a and of those under b.
+CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFAULT 10,
+                            min_fraction float8 DEFAULT 0.5,
+                            OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
+                            OUT pages_b bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_mirrors'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
+COMMENT ON FUNCTION ndd_url_normalize(text, boolean) IS
+	'the canonical form of a URL: RFC 3986 normalization, default port, fragment and tracking/session parameters removed, query sorted by name, IDNA host; invalid: error 22P02, or NULL when strict is false';
+COMMENT ON FUNCTION ndd_url_surt(text, boolean) IS
+	'the SURT sort key of a URL''s canonical form (https://www.Example.com/a?b=1 -> com,example,www)/a?b=1): a domain and its subdomains are one btree range';
+COMMENT ON FUNCTION ndd_url_is_valid(text) IS
+	'whether ndd_url_normalize accepts the URL: filter a crawl''s rows with it to skip bad URLs without aborting';
+COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8) IS
+	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp)';

@@ -334,3 +334,16 @@ COMMENT ON FUNCTION ndd_distributed_feature_pairs_job(text, int, int, text) IS
 	'the work of ndd_distributed_feature_pairs, search_path pinned: the caller''s query runs under caller_search_path';
 COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
 	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';
+
+---------------------------------------------------------------------------------------------------
+-- part 75: URLs and mirrored sites (75_urls.sql)
+---------------------------------------------------------------------------------------------------
+
+COMMENT ON FUNCTION ndd_url_normalize(text, boolean) IS
+	'the canonical form of a URL: RFC 3986 normalization, default port, fragment and tracking/session parameters removed, query sorted by name, IDNA host; invalid: error 22P02, or NULL when strict is false';
+COMMENT ON FUNCTION ndd_url_surt(text, boolean) IS
+	'the SURT sort key of a URL''s canonical form (https://www.Example.com/a?b=1 -> com,example,www)/a?b=1): a domain and its subdomains are one btree range';
+COMMENT ON FUNCTION ndd_url_is_valid(text) IS
+	'whether ndd_url_normalize accepts the URL: filter a crawl''s rows with it to skip bad URLs without aborting';
+COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8) IS
+	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp)';

@@ -1,0 +1,443 @@
+// url.cpp
+//    ndd's URL rules (url.hpp) over uriparser and libidn2, and their C entry points (url_api.h).
+#include "url.hpp"
+
+#include <arpa/inet.h>
+#include <idn2.h>
+#include <uriparser/Uri.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "guard.hpp"
+#include "url_api.h"
+
+namespace ndd {
+
+namespace {
+
+// uriparser's parse result, freed on every path out.
+struct ParsedUri {
+    UriUriA uri;
+    bool live = false;
+    ParsedUri() { std::memset(&uri, 0, sizeof uri); }
+    ~ParsedUri() {
+        if (live) uriFreeUriMembersA(&uri);
+    }
+    ParsedUri(const ParsedUri&) = delete;
+    ParsedUri& operator=(const ParsedUri&) = delete;
+};
+
+std::string_view range(const UriTextRangeA& r) {
+    if (r.first == nullptr || r.afterLast == nullptr || r.afterLast < r.first) return {};
+    return std::string_view(r.first, static_cast<std::size_t>(r.afterLast - r.first));
+}
+
+char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char ascii_upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); i++)
+        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+    return true;
+}
+
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+const char* const kTrackingNames[] = {"gclid",  "dclid",  "gbraid",     "wbraid",    "fbclid",
+                                      "msclkid", "yclid", "mc_cid",     "mc_eid",    "jsessionid",
+                                      "phpsessid", "sid", "sessionid"};
+
+// The parts of a URL after normalization, each in its final text form.
+struct UrlParts {
+    std::string scheme;
+    bool has_authority = false;
+    bool has_userinfo = false;
+    std::string userinfo;
+    std::string host;       // IPv6 and IPvFuture literals with their brackets
+    bool host_is_ip = false;
+    std::string port;       // empty: none (or the default, removed)
+    std::string path;
+    std::string query;      // without '?'; empty: none
+};
+
+struct Reject {
+    std::string why;
+};
+
+// Step 1: bytes >= 0x80 percent-encoded.
+std::string encode_non_ascii(std::string_view in) {
+    static const char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(in.size());
+    for (unsigned char c : in) {
+        if (c >= 0x80) {
+            out.push_back('%');
+            out.push_back(kHex[c >> 4]);
+            out.push_back(kHex[c & 15]);
+        } else {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+    return out;
+}
+
+// The offset in the caller's text of offset `pos` of the encoded text.
+std::size_t original_offset(std::string_view in, std::size_t pos) {
+    std::size_t enc = 0;
+    for (std::size_t i = 0; i < in.size(); i++) {
+        std::size_t w = static_cast<unsigned char>(in[i]) >= 0x80 ? 3 : 1;
+        if (enc + w > pos) return i;
+        enc += w;
+    }
+    return in.size();
+}
+
+std::string describe_byte(unsigned char c) {
+    char buf[32];
+    if (c >= 0x21 && c < 0x7f)
+        std::snprintf(buf, sizeof buf, "'%c'", c);
+    else
+        std::snprintf(buf, sizeof buf, "byte 0x%02X", c);
+    return buf;
+}
+
+// Step 4 for a registered name: percent-decoding, IDNA to ASCII, ASCII lower case.
+std::string normalize_reg_name(std::string_view host) {
+    if (host.find('%') == std::string_view::npos) {
+        std::string out(host);
+        for (char& c : out) c = ascii_lower(c);
+        return out;
+    }
+    std::string decoded;
+    bool non_ascii = false;
+    for (std::size_t i = 0; i < host.size(); i++) {
+        if (host[i] == '%' && i + 2 < host.size() && hex_value(host[i + 1]) >= 0 &&
+            hex_value(host[i + 2]) >= 0) {
+            unsigned char c = static_cast<unsigned char>(hex_value(host[i + 1]) * 16 + hex_value(host[i + 2]));
+            if (c == 0) throw Reject{"its host holds an encoded NUL byte"};
+            non_ascii |= c >= 0x80;
+            decoded.push_back(static_cast<char>(c));
+            i += 2;
+        } else {
+            decoded.push_back(host[i]);
+        }
+    }
+    if (!non_ascii) {
+        // Only reserved ASCII characters stay encoded (uriparser decoded the unreserved ones):
+        // keep the host as RFC 3986 normalized it, letters in lower case outside the escapes.
+        std::string out(host);
+        for (std::size_t i = 0; i < out.size(); i++) {
+            if (out[i] == '%' && i + 2 < out.size()) {
+                out[i + 1] = ascii_upper(out[i + 1]);
+                out[i + 2] = ascii_upper(out[i + 2]);
+                i += 2;
+                continue;
+            }
+            out[i] = ascii_lower(out[i]);
+        }
+        return out;
+    }
+    char* ascii = nullptr;
+    int rc = idn2_to_ascii_8z(decoded.c_str(), &ascii, IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
+    if (rc != IDN2_OK) {
+        if (rc == IDN2_MALLOC) throw std::bad_alloc();
+        throw Reject{std::string("its host is not a valid internationalized domain name (") +
+                     idn2_strerror(rc) + ")"};
+    }
+    std::string out(ascii);
+    idn2_free(ascii);
+    for (char& c : out) c = ascii_lower(c);
+    return out;
+}
+
+// Step 6: one path segment without its tracking and session parameters.
+void append_segment(std::string& out, std::string_view seg) {
+    std::size_t semi = seg.find(';');
+    if (semi == std::string_view::npos) {
+        out.append(seg);
+        return;
+    }
+    out.append(seg.substr(0, semi));
+    while (semi != std::string_view::npos) {
+        std::size_t next = seg.find(';', semi + 1);
+        std::string_view param = seg.substr(semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1);
+        std::string_view name = param.substr(0, param.find('='));
+        if (!url_is_tracking_name(name)) {
+            out.push_back(';');
+            out.append(param);
+        }
+        semi = next;
+    }
+}
+
+// Step 7.
+std::string normalize_query(std::string_view q) {
+    struct Param {
+        std::string_view name;
+        std::string_view text;
+    };
+    std::vector<Param> params;
+    std::size_t start = 0;
+    while (start <= q.size()) {
+        std::size_t amp = q.find('&', start);
+        if (amp == std::string_view::npos) amp = q.size();
+        std::string_view p = q.substr(start, amp - start);
+        if (!p.empty()) {
+            std::string_view name = p.substr(0, p.find('='));
+            if (!url_is_tracking_name(name)) params.push_back({name, p});
+        }
+        start = amp + 1;
+    }
+    std::stable_sort(params.begin(), params.end(),
+                     [](const Param& x, const Param& y) { return x.name < y.name; });
+    std::string out;
+    for (const Param& p : params) {
+        if (!out.empty()) out.push_back('&');
+        out.append(p.text);
+    }
+    return out;
+}
+
+UrlParts parse_parts(std::string_view input) {
+    if (input.find('\0') != std::string_view::npos) throw Reject{"it holds a NUL byte"};
+    std::string enc = encode_non_ascii(input);
+    ParsedUri p;
+    const char* error_pos = nullptr;
+    int rc = uriParseSingleUriExA(&p.uri, enc.data(), enc.data() + enc.size(), &error_pos);
+    if (rc == URI_ERROR_MALLOC) throw std::bad_alloc();
+    if (rc != URI_SUCCESS) {
+        if (error_pos != nullptr && error_pos >= enc.data() && error_pos < enc.data() + enc.size()) {
+            std::size_t at = original_offset(input, static_cast<std::size_t>(error_pos - enc.data()));
+            throw Reject{"unexpected " + describe_byte(static_cast<unsigned char>(input[at])) +
+                         " at byte " + std::to_string(at + 1)};
+        }
+        throw Reject{"it ends too early"};
+    }
+    p.live = true;
+    if (p.uri.scheme.first == nullptr) throw Reject{"it has no scheme (a relative reference is not a URL)"};
+    rc = uriNormalizeSyntaxA(&p.uri);
+    if (rc == URI_ERROR_MALLOC) throw std::bad_alloc();
+    if (rc != URI_SUCCESS) throw Reject{"uriparser could not normalize it"};
+
+    UrlParts out;
+    out.scheme = std::string(range(p.uri.scheme));
+    for (char& c : out.scheme) c = ascii_lower(c);
+    bool web = out.scheme == "http" || out.scheme == "https";
+    out.has_authority = p.uri.hostText.first != nullptr;
+    if (out.has_authority) {
+        if (p.uri.userInfo.first != nullptr) {
+            out.has_userinfo = true;
+            out.userinfo = std::string(range(p.uri.userInfo));
+        }
+        if (p.uri.hostData.ip6 != nullptr) {
+            char buf[INET6_ADDRSTRLEN];
+            if (inet_ntop(AF_INET6, p.uri.hostData.ip6->data, buf, sizeof buf) == nullptr)
+                throw Reject{"its IPv6 address cannot be printed"};
+            out.host = std::string("[") + buf + "]";
+            out.host_is_ip = true;
+        } else if (p.uri.hostData.ipFuture.first != nullptr) {
+            out.host = "[" + std::string(range(p.uri.hostData.ipFuture)) + "]";
+            for (char& c : out.host) c = ascii_lower(c);
+            out.host_is_ip = true;
+        } else if (p.uri.hostData.ip4 != nullptr) {
+            const unsigned char* d = p.uri.hostData.ip4->data;
+            out.host = std::to_string(d[0]) + "." + std::to_string(d[1]) + "." + std::to_string(d[2]) +
+                       "." + std::to_string(d[3]);
+            out.host_is_ip = true;
+        } else {
+            out.host = normalize_reg_name(range(p.uri.hostText));
+        }
+        if (web && out.host.empty()) throw Reject{"it has no host"};
+        std::string_view port = range(p.uri.portText);
+        std::size_t z = 0;
+        while (z + 1 < port.size() && port[z] == '0') z++;
+        port.remove_prefix(z);
+        if (port.size() > 5 || (!port.empty() && std::stol(std::string(port)) > 65535))
+            throw Reject{"its port is above 65535"};
+        if (!((out.scheme == "http" && port == "80") || (out.scheme == "https" && port == "443")))
+            out.port = std::string(port);
+    } else if (web) {
+        throw Reject{"it has no host"};
+    }
+
+    if (out.has_authority || p.uri.absolutePath) out.path.push_back('/');
+    bool first = true;
+    for (const UriPathSegmentA* s = p.uri.pathHead; s != nullptr; s = s->next) {
+        if (!first) out.path.push_back('/');
+        append_segment(out.path, range(s->text));
+        first = false;
+    }
+    if (p.uri.query.first != nullptr) out.query = normalize_query(range(p.uri.query));
+    return out;
+}
+
+std::string assemble(const UrlParts& u, std::size_t* path_start) {
+    std::string out = u.scheme;
+    out.push_back(':');
+    if (u.has_authority) {
+        out.append("//");
+        if (u.has_userinfo) {
+            out.append(u.userinfo);
+            out.push_back('@');
+        }
+        out.append(u.host);
+        if (!u.port.empty()) {
+            out.push_back(':');
+            out.append(u.port);
+        }
+    }
+    *path_start = u.has_authority ? out.size() : 0;
+    out.append(u.path);
+    if (!u.query.empty()) {
+        out.push_back('?');
+        out.append(u.query);
+    }
+    return out;
+}
+
+template <typename Build>
+UrlResult run_rules(std::string_view url, Build build) {
+    UrlResult r;
+    if (url.size() > NDD_URL_MAX_BYTES) {
+        r.too_long = true;
+        r.why = "it is longer than " + std::to_string(NDD_URL_MAX_BYTES) + " bytes";
+        return r;
+    }
+    try {
+        UrlParts parts = parse_parts(url);
+        r.text = build(parts, &r.path_start);
+        r.ok = true;
+    } catch (const Reject& e) {
+        r.why = e.why;
+    }
+    return r;
+}
+
+NddStatus to_c(const UrlResult& r, NddAllocFn alloc, NddUrl* out, int* valid, char* why) {
+    return guarded([&] {
+        out->data = nullptr;
+        out->len = 0;
+        out->path_start = 0;
+        why[0] = '\0';
+        if (!r.ok) {
+            *valid = r.too_long ? NDD_URL_TOO_LONG : NDD_URL_INVALID;
+            std::snprintf(why, NDD_URL_WHY_BYTES, "%s", r.why.c_str());
+            return;
+        }
+        *valid = NDD_URL_OK;
+        out->data = static_cast<char*>(alloc(r.text.size() + 1));
+        if (out->data == nullptr) throw std::bad_alloc();
+        std::memcpy(out->data, r.text.data(), r.text.size());
+        out->data[r.text.size()] = '\0';
+        out->len = r.text.size();
+        out->path_start = r.path_start;
+    });
+}
+
+}  // namespace
+
+bool url_is_tracking_name(std::string_view name) {
+    if (name.size() >= 4 && iequals(name.substr(0, 4), "utm_")) return true;
+    for (const char* t : kTrackingNames)
+        if (iequals(name, t)) return true;
+    return false;
+}
+
+UrlResult url_normalize(std::string_view url) {
+    return run_rules(url, [](const UrlParts& u, std::size_t* path_start) { return assemble(u, path_start); });
+}
+
+UrlResult url_surt(std::string_view url) {
+    return run_rules(url, [](const UrlParts& u, std::size_t* path_start) {
+        if (!u.has_authority) return assemble(u, path_start);
+        *path_start = 0;
+        std::string out;
+        if (u.scheme != "http" && u.scheme != "https") {
+            out = u.scheme;
+            out.push_back(':');
+        }
+        if (u.host_is_ip) {
+            out.append(u.host);
+        } else {
+            std::string_view host = u.host;
+            if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+            std::size_t end = host.size();
+            bool first = true;
+            for (;;) {
+                std::size_t dot = end == 0 ? std::string_view::npos : host.rfind('.', end - 1);
+                std::size_t begin = dot == std::string_view::npos ? 0 : dot + 1;
+                if (!first) out.push_back(',');
+                out.append(host.substr(begin, end - begin));
+                first = false;
+                if (dot == std::string_view::npos) break;
+                end = dot;
+            }
+        }
+        if (!u.port.empty()) {
+            out.push_back(':');
+            out.append(u.port);
+        }
+        out.push_back(')');
+        out.append(u.path);
+        if (!u.query.empty()) {
+            out.push_back('?');
+            out.append(u.query);
+        }
+        return out;
+    });
+}
+
+std::size_t url_common_suffix(std::string_view a, std::size_t a_path, std::string_view b,
+                              std::size_t b_path) noexcept {
+    if (a_path == 0 || b_path == 0 || a_path >= a.size() || b_path >= b.size()) return 0;
+    std::size_t qa = a.find('?', a_path), qb = b.find('?', b_path);
+    if (qa == std::string_view::npos) qa = a.size();
+    if (qb == std::string_view::npos) qb = b.size();
+    std::size_t limit = std::min(a.size() - a_path, b.size() - b_path);
+    std::size_t m = 0;
+    while (m < limit && a[a.size() - 1 - m] == b[b.size() - 1 - m]) m++;
+    // The suffix of length L is whole segments when the byte before it is a path '/' (not one
+    // inside the query) on both sides; L < m keeps that byte inside the common part.
+    for (std::size_t len = m; len-- > 1;) {
+        std::size_t pa = a.size() - len - 1, pb = b.size() - len - 1;
+        if (a[pa] == '/' && pa < qa && pb < qb) return len;
+    }
+    return 0;
+}
+
+}  // namespace ndd
+
+extern "C" {
+
+NddStatus ndd_url_normalize(const char* url, size_t len, NddAllocFn alloc, NddUrl* out, int* valid,
+                            char* why) {
+    ndd::UrlResult r;
+    NddStatus st = ndd::guarded([&] { r = ndd::url_normalize(std::string_view(url, len)); });
+    if (st != NDD_OK) return st;
+    return ndd::to_c(r, alloc, out, valid, why);
+}
+
+NddStatus ndd_url_surt(const char* url, size_t len, NddAllocFn alloc, NddUrl* out, int* valid,
+                       char* why) {
+    ndd::UrlResult r;
+    NddStatus st = ndd::guarded([&] { r = ndd::url_surt(std::string_view(url, len)); });
+    if (st != NDD_OK) return st;
+    return ndd::to_c(r, alloc, out, valid, why);
+}
+
+size_t ndd_url_common_suffix(const char* a, size_t alen, size_t a_path, const char* b, size_t blen,
+                             size_t b_path) {
+    return ndd::url_common_suffix(std::string_view(a, alen), a_path, std::string_view(b, blen), b_path);
+}
+
+}  // extern "C"

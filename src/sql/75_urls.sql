@@ -1,0 +1,35 @@
+-- 75_urls.sql: URLs and mirrored sites. The canonical form of a URL and its SURT sort key (rules:
+-- src/core/url.hpp, doc/web.md), and the pairs of sites (or directories) that mirror each other,
+-- found from the fingerprints of their pages.
+
+-- The canonical form of url: RFC 3986 syntax normalization (uriparser), default ports, fragment,
+-- tracking and session parameters removed, query parameters sorted by name, host names in their
+-- IDNA ASCII form (libidn2). An invalid URL raises 22P02 (54000 beyond 65536 bytes), or gives
+-- NULL when strict is false.
+CREATE FUNCTION ndd_url_normalize(url text, strict boolean DEFAULT true) RETURNS text
+AS 'MODULE_PATHNAME', 'ndd_url_normalize_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The SURT key of url's canonical form (com,example,www)/a?b=1): a domain and its subdomains are
+-- one btree range.
+CREATE FUNCTION ndd_url_surt(url text, strict boolean DEFAULT true) RETURNS text
+AS 'MODULE_PATHNAME', 'ndd_url_surt_sql'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Whether ndd_url_normalize accepts url: WHERE ndd_url_is_valid(url) skips the bad rows of a crawl.
+CREATE FUNCTION ndd_url_is_valid(url text) RETURNS boolean
+AS 'MODULE_PATHNAME', 'ndd_url_is_valid'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Mirrored sites: pages_sql returns (url text, fp simhash64 | fp128). For every pair of pages
+-- within k bits, the longest common suffix p of their normalized paths made of whole segments
+-- (the query belongs to the last one, p not empty) is a path both prefixes serve; a prefix pair
+-- (a < b, bytewise) is reported when at least min_shared distinct p are shared and they are at least
+-- min_fraction of the pages under a and of those under b.
+CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFAULT 10,
+                            min_fraction float8 DEFAULT 0.5,
+                            OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
+                            OUT pages_b bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_mirrors'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
