@@ -45,7 +45,7 @@ PG_FUNCTION_INFO_V1(ndd_mirrors);
 #define NDD_MIRROR_BATCH 4096
 
 /* Bytes of URL arena allocated at a time. */
-#define NDD_ARENA_CHUNK ((size_t) 1 << 20)
+#define NDD_ARENA_CHUNK ((size_t) 64 << 10)
 
 typedef NddStatus (*UrlRuleFn) (const char *url, size_t len, NddAllocFn alloc, NddUrl *out,
 								int *valid, char *why);

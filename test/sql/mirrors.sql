@@ -1,0 +1,100 @@
+-- ndd_mirrors: pairs of URL prefixes that serve the same paths with the same (or near) pages.
+-- Each condition of the definition (doc/web.md "Mirrors") on planted sites: min_shared,
+-- min_fraction on either side, the same host on both sides, k > 0, fp128, each pair once with
+-- a < b, empty suffixes excluded, URLs normalized first; then errors and memory bounds.
+
+-- a page's fingerprint from a content name
+CREATE FUNCTION mir_fp(content text) RETURNS simhash64 LANGUAGE sql IMMUTABLE
+  RETURN ('x' || substr(md5(content), 1, 16))::bit(64)::bigint::simhash64;
+
+CREATE TABLE mir_pages (url text, fp simhash64);
+-- a full mirror: 20 pages of a.example/docs/ under mirror.example/a/docs/
+INSERT INTO mir_pages SELECT 'http://a.example/docs/p' || i || '.html', mir_fp('doc' || i) FROM generate_series(1, 20) i;
+INSERT INTO mir_pages SELECT 'https://mirror.example/a/docs/p' || i || '.html', mir_fp('doc' || i) FROM generate_series(1, 20) i;
+-- a partial copy: 6 of those pages at the root of c.example, beside 30 pages of its own
+INSERT INTO mir_pages SELECT 'http://c.example/p' || i || '.html', mir_fp('doc' || i) FROM generate_series(1, 6) i;
+INSERT INTO mir_pages SELECT 'http://c.example/own/' || i, mir_fp('c' || i) FROM generate_series(1, 30) i;
+-- min_shared: s1 and s2 share 9 paths; s2's URLs are written unnormalized, s1 lists one page twice
+INSERT INTO mir_pages SELECT 'http://s1.example/x/p' || i || '.html', mir_fp('s' || i) FROM generate_series(1, 9) i;
+INSERT INTO mir_pages VALUES ('http://s1.example/x/p1.html?utm_source=feed', mir_fp('s1'));
+INSERT INTO mir_pages SELECT 'HTTP://S2.Example:80/x/./p' || i || '.html#top', mir_fp('s' || i) FROM generate_series(1, 9) i;
+-- min_fraction on each side: 10 shared pages against 10 + 15 on the other side, the larger side
+-- first (f2) and second (f3) in byte order
+INSERT INTO mir_pages SELECT 'http://f2a.example/g' || i, mir_fp('f2-' || i) FROM generate_series(1, 10) i;
+INSERT INTO mir_pages SELECT 'http://f2a.example/own' || i, mir_fp('f2own' || i) FROM generate_series(1, 15) i;
+INSERT INTO mir_pages SELECT 'http://f2b.example/g' || i, mir_fp('f2-' || i) FROM generate_series(1, 10) i;
+INSERT INTO mir_pages SELECT 'http://f3a.example/g' || i, mir_fp('f3-' || i) FROM generate_series(1, 10) i;
+INSERT INTO mir_pages SELECT 'http://f3b.example/g' || i, mir_fp('f3-' || i) FROM generate_series(1, 10) i;
+INSERT INTO mir_pages SELECT 'http://f3b.example/own' || i, mir_fp('f3own' || i) FROM generate_series(1, 15) i;
+-- the same host on both sides: two versions of a manual, the newer with 2 more pages
+INSERT INTO mir_pages SELECT 'http://py.example/docs/3.10/lib/' || i || '.html', mir_fp('py' || i) FROM generate_series(1, 12) i;
+INSERT INTO mir_pages SELECT 'http://py.example/docs/3.11/lib/' || i || '.html', mir_fp('py' || i) FROM generate_series(1, 14) i;
+-- empty suffixes: directory pages whose last segment is empty but whose names differ, and root
+-- pages, identical across e1 and e2: no common path, no mirror
+INSERT INTO mir_pages SELECT 'http://e1.example/d' || i || '/', mir_fp('e' || i) FROM generate_series(1, 12) i;
+INSERT INTO mir_pages SELECT 'http://e2.example/other' || i || '/', mir_fp('e' || i) FROM generate_series(1, 12) i;
+INSERT INTO mir_pages VALUES ('http://e1.example/', mir_fp('parked')), ('http://e2.example/', mir_fp('parked'));
+-- rows without a URL or a fingerprint are skipped
+INSERT INTO mir_pages VALUES (NULL, mir_fp('doc1')), ('http://a.example/docs/p1.html', NULL);
+
+-- the defaults (k = 0, min_shared = 10, min_fraction = 0.5): the full mirror, the manual versions
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages') ORDER BY a, b;
+-- min_shared: 9 shared paths pass at 9; the pages listed twice (one normalized away) count once
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 9) ORDER BY a, b;
+-- min_fraction: 10 shared of 25 pages fails 0.5 on either side and passes 0.4; the partial copy
+-- (6 of 20 and 6 of 36) needs both min_shared <= 6 and min_fraction <= 6/36
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 9, 0.4) ORDER BY a, b;
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 6, 0.3) WHERE b LIKE 'http://c.%' ORDER BY a, b;
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 6, 6.0 / 36) WHERE b LIKE 'http://c.%' ORDER BY a, b;
+-- empty suffixes never count: e1 and e2 share no path even at min_shared = 1
+SELECT count(*) AS e_pairs FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 1, 0)
+WHERE a LIKE 'http://e_.example/%' AND b LIKE 'http://e_.example/%';
+-- each pair once, a < b in byte order, at every setting
+SELECT count(*) AS pairs, count(DISTINCT (a, b)) AS distinct_pairs, count(*) FILTER (WHERE a COLLATE "C" >= b) AS not_ordered
+FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 1, 0);
+
+-- k > 0: a copy whose pages each differ by 2 bits (a changed footer) is found within k = 2 only
+CREATE TABLE mir_near AS SELECT url, fp FROM mir_pages WHERE url LIKE 'http://a.example/%';
+INSERT INTO mir_near SELECT 'http://near.example/docs/p' || i || '.html',
+  (mir_fp('doc' || i)::bigint # (3::bigint << (i % 60)))::simhash64 FROM generate_series(1, 20) i;
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_near', 0) ORDER BY a, b;
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_near', 1) ORDER BY a, b;
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_near', 2) ORDER BY a, b;
+
+-- fp128 fingerprints (and a varchar URL column) give the same mirrors
+SELECT * FROM ndd_mirrors($$SELECT url::varchar, md5(fp::text)::uuid::fp128 FROM mir_pages$$) ORDER BY a, b;
+
+-- errors
+\set VERBOSITY default
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', -1);
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 32);
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 0);
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 10, 1.5);
+SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', 0, 10, 'NaN');
+SELECT * FROM ndd_mirrors('SELECT 1, fp FROM mir_pages');
+SELECT * FROM ndd_mirrors('SELECT url, 1 FROM mir_pages');
+SELECT * FROM ndd_mirrors('SELECT url FROM mir_pages');
+SELECT * FROM ndd_mirrors($$SELECT 'not a url', fp FROM mir_pages$$);
+SELECT * FROM ndd_mirrors($$SELECT 'mailto:x@example.com', fp FROM mir_pages$$);
+-- the documented way to skip bad URLs
+SELECT * FROM ndd_mirrors($$SELECT u, fp FROM (SELECT url, fp FROM mir_pages UNION ALL VALUES ('not a url', NULL), ('http://', mir_fp('doc1'))) AS t(u, fp) WHERE ndd_url_is_valid(u)$$) ORDER BY a, b;
+
+-- memory: the pages are bounded by maintenance_work_mem (53200 naming it); the sort of the pairs
+-- spills beyond work_mem with the same answer
+CREATE TABLE mir_big AS SELECT 'http://big.example/' || i AS url, mir_fp('big' || i) AS fp FROM generate_series(1, 20000) i;
+SET maintenance_work_mem = '1MB';
+\set VERBOSITY sqlstate
+SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_big');
+\set VERBOSITY default
+SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_big');
+RESET maintenance_work_mem;
+-- 20 hosts serving the same 300 pages: 57,000 pairs of pages, 190 mirror pairs
+CREATE TABLE mir_many AS SELECT 'http://m' || (i % 20) || '.example/dir/page' || (i / 20) || '.html' AS url,
+  mir_fp('many' || (i / 20)) AS fp FROM generate_series(0, 5999) i;
+SET work_mem = '64kB';
+SELECT count(*), min(shared), max(shared), min(pages_a), max(pages_b) FROM ndd_mirrors('SELECT url, fp FROM mir_many', 0, 100, 0.5);
+RESET work_mem;
+SELECT count(*), min(shared), max(shared), min(pages_a), max(pages_b) FROM ndd_mirrors('SELECT url, fp FROM mir_many', 0, 100, 0.5);
+
+DROP TABLE mir_pages, mir_near, mir_big, mir_many;
+DROP FUNCTION mir_fp(text);
