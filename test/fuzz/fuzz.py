@@ -149,6 +149,33 @@ def rand_html():
     return q("".join(rng.choice(parts) for _ in range(rng.randint(1, 60))))
 
 
+def rand_url():
+    """A URL for the url arguments: valid ones of every shape, and hostile ones (very long, every
+    component empty, IPv6, userinfo, bad percent-encodings, junk bytes)."""
+    r = rng.random()
+    if r < 0.1:
+        return rand_text()
+    if r < 0.15:  # very long: below and above the 65536-byte limit, many segments
+        return f"'http://h/' || repeat({q(rng.choice(['a', '/', '../', '%41', '?a=1&', ';sid=1']))}, {rng.choice([1000, 21845, 65527, 70000])})"
+    if r < 0.2:  # junk bytes (no NUL: text cannot hold one)
+        return "'http://h/' || " + " || ".join(f"chr({rng.choice([1, 9, 32, 127, 128, 255, 256, 1000, 65533])})" for _ in range(rng.randint(1, 5)))
+    parts = {
+        "scheme": ["http", "https", "HTTP", "ftp", "mailto", "", "1http", "h+t-t.p"],
+        "sep": ["://", ":", ":///", "//", ""],
+        "userinfo": ["", "", "user@", "u:p@", "@", ":@", "%zz@", "ü@"],
+        "host": ["h", "Example.COM", "bücher.de", "xn--bcher-kva.de", "[::1]", "[0:0::FFFF:1.2.3.4]", "[v1.x]",
+                 "[::1", "10.0.0.1", "010.0.0.1", "", "%65x.com", "%C3%28.de", "%00", "a..b", ".", "h.", "ß.de",
+                 "x" * 300, "١.com", "xn--", "xn--zz"],
+        "port": ["", "", ":80", ":443", ":", ":0", ":65535", ":65536", ":99999999999999999999", ":x"],
+        "path": ["", "/", "/a/./b/../c", "/../..", "//", "/%7e/%3a/%", "/%zz", "/ü", "/a;jsessionid=1;x=2",
+                 "/a b", "/a\\b", "/" + "a/" * 50],
+        "query": ["", "?", "?&&", "?b=2&a=1&a=0", "?utm_source=x&UTM_x=1&gclid=1", "?=&=", "?%", "?a=%zz", "??"],
+        "fragment": ["", "#", "#f", "#%zz", "##"],
+    }
+    url = "".join(rng.choice(parts[k]) for k in ["scheme", "sep", "userinfo", "host", "port", "path", "query", "fragment"])
+    return q(url)
+
+
 def rand_sql_text():
     return q(rng.choice([
         "SELECT id, doc FROM fuzz.t", "SELECT id, fp FROM fuzz.t", "SELECT id, f128 FROM fuzz.t",
@@ -164,6 +191,11 @@ def rand_sql_text():
         "SELECT id, doc, array_fill(7::bigint, ARRAY[2, 64]) FROM fuzz.t", "SELECT id % 7, doc FROM fuzz.t",
         # many equal fingerprints: quadratic pair sets
         "SELECT id, '0'::simhash64 FROM fuzz.t WHERE id < 400", "SELECT id, NULLIF(fp, fp) FROM fuzz.t",
+        # pages for ndd_mirrors (url, fp): hosts sharing paths, bad URLs, URLs without a host
+        "SELECT 'http://h' || (id % 7) || '.example/d/' || (id / 7), fp FROM fuzz.t",
+        "SELECT 'http://h' || (id % 3) || '/' || (id % 5) || '/', f128 FROM fuzz.t",
+        "SELECT 'http://h' || id || '/', '0'::simhash64 FROM fuzz.t WHERE id < 300",
+        "SELECT doc, fp FROM fuzz.t", "SELECT 'mailto:x', fp FROM fuzz.t", "SELECT NULL::text, fp FROM fuzz.t",
     ]))
 
 
@@ -190,6 +222,8 @@ def rand_value(typ, argname):
         return rand_html()
     if typ == "text" and argname == "tokenizer":  # mostly real names, the other tokenizer than the default
         return rng.choice(["'unicode'", "'unicode'", "'words'", "'Unicode'", "''", "'icu'", rand_text()])
+    if typ == "text" and argname == "url":
+        return rand_url()
     if typ in ("integer", "smallint", "bigint", "hamming_distance"):
         v = rng.choice(BOUNDARY_INTS + [str(rng.randint(-5, 200)), "t.k", "t.id"])
         return v if typ == "integer" else f"({v})::{typ}"
