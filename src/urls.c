@@ -12,7 +12,8 @@
  * tuplesort (which spills beyond work_mem), so the pairs are never held. Reading the sorted entries
  * groups them by prefix pair and counts distinct suffixes; the pages under a prefix are counted by
  * binary search in the sorted array of distinct normalized URLs (all pages under a prefix ending in
- * '/' are one range of it).
+ * '/' are one range of it). ndd_mirrors_from_pairs does the same from pairs found elsewhere (the
+ * distributed batch on Citus, or any similarity join): (id, url) pages and (a, b) pairs of ids.
  */
 #include "ndd.h"
 
@@ -37,6 +38,7 @@ PG_FUNCTION_INFO_V1(ndd_url_normalize_sql);
 PG_FUNCTION_INFO_V1(ndd_url_surt_sql);
 PG_FUNCTION_INFO_V1(ndd_url_is_valid);
 PG_FUNCTION_INFO_V1(ndd_mirrors);
+PG_FUNCTION_INFO_V1(ndd_mirrors_from_pairs);
 
 /* How much of a rejected value an error message shows. */
 #define NDD_URL_SHOWN_BYTES 200
@@ -144,10 +146,13 @@ ndd_url_is_valid(PG_FUNCTION_ARGS)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * ndd_mirrors
+ * ndd_mirrors and ndd_mirrors_from_pairs
  * ------------------------------------------------------------------------------------------- */
 
-/* The pages of a call: normalized URLs (NUL-terminated, in an arena) and fingerprints. */
+/*
+ * The pages of a call: normalized URLs (NUL-terminated, in an arena) with, for ndd_mirrors, their
+ * fingerprints (bits = 64 or 128) and, for ndd_mirrors_from_pairs, the caller's ids (bits = 0).
+ */
 typedef struct MirrorPages
 {
 	int			bits;
@@ -155,12 +160,12 @@ typedef struct MirrorPages
 	uint32	   *lens;
 	uint32	   *paths;			/* offset of each URL's path */
 	uint64	   *fps;
-	int64	   *ids;			/* 0 .. n-1, the core's document ids */
+	int64	   *ids;			/* ndd_mirrors: 0 .. n-1, the core's document ids */
 	size_t		n;
 	size_t		cap;
 	char	   *chunk;			/* the arena's current chunk */
 	size_t		chunk_left;
-	size_t		bytes;			/* memory held, for the budget */
+	size_t		bytes;			/* arena bytes held, for the budget */
 	size_t		url_bytes;
 	bool		too_large;
 } MirrorPages;
@@ -182,12 +187,19 @@ mirror_iter_release(void *arg)
 	mi->iter = NULL;
 }
 
-/* Bytes per page besides its URL: pointers, lengths, fingerprint, id, sorted index, core arrays. */
+/*
+ * Bytes per page besides its URL: pointer, length, path offset, the sorted index's pointer, and
+ * the id; with fingerprints, the fingerprint and the core's working arrays; with ids, the
+ * position array that maps ids to pages.
+ */
 static size_t
 mirror_row_bytes(int bits)
 {
-	return sizeof(char *) * 2 + sizeof(uint32) * 2 + (bits / 64) * sizeof(uint64) + sizeof(int64) +
-		ndd_hamming_pairs_memory(bits, 1);
+	size_t		common = sizeof(char *) * 2 + sizeof(uint32) * 2 + sizeof(int64);
+
+	if (bits == 0)
+		return common + sizeof(uint32);
+	return common + (bits / 64) * sizeof(uint64) + ndd_hamming_pairs_memory(bits, 1);
 }
 
 static char *
@@ -211,43 +223,66 @@ arena_copy(MemoryContext work, MirrorPages *pages, const char *s, size_t len)
 	return dst;
 }
 
+static void *
+grow(MemoryContext work, void *ptr, size_t cap, size_t elem)
+{
+	return ptr ? repalloc_huge(ptr, cap * elem) : MemoryContextAllocHuge(work, cap * elem);
+}
+
+/*
+ * Reads the pages of sql: (url text, fp simhash64 | fp128) when with_ids is false, (id integer,
+ * url text) when it is true. Rows with a NULL URL or fingerprint are skipped; every URL is
+ * normalized (an invalid one, or one without a host, is an error naming it).
+ */
 static void
-read_pages(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, MirrorPages *pages)
+read_pages(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, bool with_ids,
+		   MirrorPages *pages)
 {
 	NddQueryReader reader;
 	HeapTuple	tuple;
+	int			url_col = with_ids ? 2 : 1;
 	Oid			urltype,
-				fptype;
-	int			words;
+				idtype = InvalidOid;
+	int			words = 0;
 	size_t		budget = ndd_input_budget();
 	MemoryContext row_cxt = AllocSetContextCreate(work, "ndd_mirrors row", ALLOCSET_SMALL_SIZES);
 
 	SPI_connect();
 	ndd_query_open(&reader, sql, "pages_sql", 2);
-	urltype = ndd_query_column_type(&reader, 1);
-	fptype = ndd_query_column_type(&reader, 2);
+	urltype = ndd_query_column_type(&reader, url_col);
 	if (urltype != TEXTOID && urltype != VARCHAROID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column 1 of pages_sql must be the URL, of type text"),
+				 errmsg("column %d of pages_sql must be the URL, of type text", url_col),
 				 errdetail("It has type %s.", format_type_be(urltype))));
-	if (fptype == ndd_extension_type(fcinfo, "simhash64") || fptype == INT8OID)
-		pages->bits = 64;
-	else if (fptype == ndd_extension_type(fcinfo, "fp128"))
-		pages->bits = 128;
+	if (with_ids)
+	{
+		ndd_query_require_integer(&reader, 1, "the page id");
+		idtype = ndd_query_column_type(&reader, 1);
+		pages->bits = 0;
+	}
 	else
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("column 2 of pages_sql must be a fingerprint of type simhash64 or fp128"),
-				 errdetail("It has type %s.", format_type_be(fptype))));
-	words = pages->bits / 64;
+	{
+		Oid			fptype = ndd_query_column_type(&reader, 2);
+
+		if (fptype == ndd_extension_type(fcinfo, "simhash64") || fptype == INT8OID)
+			pages->bits = 64;
+		else if (fptype == ndd_extension_type(fcinfo, "fp128"))
+			pages->bits = 128;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("column 2 of pages_sql must be a fingerprint of type simhash64 or fp128"),
+					 errdetail("It has type %s.", format_type_be(fptype))));
+		words = pages->bits / 64;
+	}
 
 	while ((tuple = ndd_query_next(&reader)) != NULL)
 	{
 		bool		url_null,
-					fp_null;
-		Datum		ud = SPI_getbinval(tuple, reader.desc, 1, &url_null);
-		Datum		fd = SPI_getbinval(tuple, reader.desc, 2, &fp_null);
+					other_null;
+		Datum		ud = SPI_getbinval(tuple, reader.desc, url_col, &url_null);
+		Datum		od = SPI_getbinval(tuple, reader.desc, with_ids ? 1 : 2, &other_null);
 		MemoryContext old;
 		text	   *t;
 		NddUrl		url;
@@ -255,7 +290,11 @@ read_pages(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, MirrorP
 		char		why[NDD_URL_WHY_BYTES];
 		size_t		n = pages->n;
 
-		if (url_null || fp_null)
+		if (with_ids && other_null)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("pages_sql returned a null id")));
+		if (url_null || other_null)
 			continue;			/* no URL or no fingerprint: no mirror evidence */
 		old = MemoryContextSwitchTo(row_cxt);
 		t = DatumGetTextPP(ud);
@@ -284,27 +323,31 @@ read_pages(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, MirrorP
 			{
 				size_t		cap = Max(1024, pages->cap * 2);
 
-				pages->urls = pages->urls ? repalloc_huge(pages->urls, cap * sizeof(char *))
-					: MemoryContextAllocHuge(work, cap * sizeof(char *));
-				pages->lens = pages->lens ? repalloc_huge(pages->lens, cap * sizeof(uint32))
-					: MemoryContextAllocHuge(work, cap * sizeof(uint32));
-				pages->paths = pages->paths ? repalloc_huge(pages->paths, cap * sizeof(uint32))
-					: MemoryContextAllocHuge(work, cap * sizeof(uint32));
-				pages->fps = pages->fps ? repalloc_huge(pages->fps, cap * words * sizeof(uint64))
-					: MemoryContextAllocHuge(work, cap * words * sizeof(uint64));
+				pages->urls = grow(work, pages->urls, cap, sizeof(char *));
+				pages->lens = grow(work, pages->lens, cap, sizeof(uint32));
+				pages->paths = grow(work, pages->paths, cap, sizeof(uint32));
+				pages->ids = grow(work, pages->ids, cap, sizeof(int64));
+				if (!with_ids)
+					pages->fps = grow(work, pages->fps, cap * words, sizeof(uint64));
 				pages->cap = cap;
 			}
 			pages->urls[n] = arena_copy(work, pages, url.data, url.len);
 			pages->lens[n] = (uint32) url.len;
 			pages->paths[n] = (uint32) url.path_start;
-			if (pages->bits == 64)
-				pages->fps[n] = DatumGetSimhash64(fd);
+			if (with_ids)
+				pages->ids[n] = ndd_query_integer(od, idtype);
 			else
 			{
-				Fp128	   *v = DatumGetFp128P(fd);
+				pages->ids[n] = (int64) n;
+				if (pages->bits == 64)
+					pages->fps[n] = DatumGetSimhash64(od);
+				else
+				{
+					Fp128	   *v = DatumGetFp128P(od);
 
-				pages->fps[2 * n] = v->hi;
-				pages->fps[2 * n + 1] = v->lo;
+					pages->fps[2 * n] = v->hi;
+					pages->fps[2 * n + 1] = v->lo;
+				}
 			}
 		}
 		pages->n++;
@@ -313,11 +356,9 @@ read_pages(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, MirrorP
 	ndd_query_close(&reader);
 	SPI_finish();
 	if (pages->too_large)
-		ndd_input_too_large("ndd_mirrors", psprintf("%zu pages", pages->n),
+		ndd_input_too_large(with_ids ? "ndd_mirrors_from_pairs" : "ndd_mirrors",
+							psprintf("%zu pages", pages->n),
 							pages->url_bytes + pages->n * mirror_row_bytes(pages->bits));
-	pages->ids = MemoryContextAllocHuge(work, Max(pages->n, 1) * sizeof(int64));
-	for (size_t i = 0; i < pages->n; i++)
-		pages->ids[i] = (int64) i;
 }
 
 static int
@@ -376,88 +417,93 @@ pages_under(char **sorted, size_t count, const char *prefix, size_t len)
 	return (int64) (lo - first);
 }
 
-/*
- * The sort entry of a prefix pair and suffix: a \x01 b \x01 p. Normalized URLs hold printable
- * ASCII only (bytes >= 0x80 are percent-encoded, control characters rejected), so \x01 sorts
- * below every URL byte and the entries sort as the triples (a, b, p) would, bytewise.
- */
-static text *
-pair_entry(const char *a, size_t alen, const char *b, size_t blen, const char *p, size_t plen)
+/* The sort of (a, b, p) entries and the slots that carry them in and out. */
+typedef struct EntrySort
 {
-	text	   *t = palloc(VARHDRSZ + alen + blen + plen + 2);
-	char	   *d = VARDATA(t);
+	Tuplesortstate *sort;
+	TupleTableSlot *in;
+	TupleTableSlot *out;
+} EntrySort;
 
-	SET_VARSIZE(t, VARHDRSZ + alen + blen + plen + 2);
-	memcpy(d, a, alen);
-	d[alen] = '\x01';
-	memcpy(d + alen + 1, b, blen);
-	d[alen + 1 + blen] = '\x01';
-	memcpy(d + alen + blen + 2, p, plen);
-	return t;
+/* One text column, sorted bytewise (C collation); spills beyond work_mem. */
+static void
+entry_sort_begin(EntrySort *es)
+{
+	TupleDesc	desc = CreateTemplateTupleDesc(1);
+	AttrNumber	attno = 1;
+	Oid			lt_op = TextLessOperator;
+	Oid			collation = C_COLLATION_OID;
+	bool		nulls_first = false;
+
+	TupleDescInitEntry(desc, 1, "entry", TEXTOID, -1, 0);
+	TupleDescInitEntryCollation(desc, 1, C_COLLATION_OID);
+	es->in = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
+	es->out = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	es->sort = tuplesort_begin_heap(desc, 1, &attno, &lt_op, &collation, &nulls_first, work_mem,
+									NULL, TUPLESORT_NONE);
 }
 
-/* Feeds every pair of pages within k bits, as (a, b, p) entries, into sort. */
 static void
-sort_pair_entries(MemoryContext work, MirrorPages *pages, int32 k, Tuplesortstate *sort,
-				  TupleTableSlot *slot)
+entry_sort_end(EntrySort *es)
 {
-	MirrorIter *mi = MemoryContextAllocZero(work, sizeof(MirrorIter));
-	MemoryContext batch_cxt = AllocSetContextCreate(work, "ndd_mirrors pairs", ALLOCSET_DEFAULT_SIZES);
-	NddPair    *buf = MemoryContextAlloc(work, NDD_MIRROR_BATCH * sizeof(NddPair));
-	NddStatus	status;
+	tuplesort_end(es->sort);
+	ExecDropSingleTupleTableSlot(es->in);
+	ExecDropSingleTupleTableSlot(es->out);
+}
 
-	mi->callback.func = mirror_iter_release;
-	mi->callback.arg = mi;
-	MemoryContextRegisterResetCallback(work, &mi->callback);
-	status = ndd_hamming_pairs_begin_part(pages->bits, (const int64_t *) pages->ids,
-										  (const uint64_t *) pages->fps, pages->n, 0, k, 0, -1,
-										  ndd_interrupt_pending, &mi->iter);
-	ndd_raise_status(status, "pages within k bits");
-	for (;;)
+/*
+ * The sort entry of pages x and y, if their paths have a non-empty common suffix p of whole
+ * segments and their prefixes differ: a \x01 b \x01 p with a < b. Normalized URLs hold printable
+ * ASCII only (bytes >= 0x80 are percent-encoded, control characters rejected), so \x01 sorts below
+ * every URL byte and the entries sort as the triples (a, b, p) would, bytewise. Allocates in the
+ * current memory context.
+ */
+static void
+put_pair_entry(const MirrorPages *pages, size_t x, size_t y, EntrySort *es)
+{
+	const char *ux = pages->urls[x],
+			   *uy = pages->urls[y];
+	size_t		lx = pages->lens[x],
+				ly = pages->lens[y],
+				p = ndd_url_common_suffix(ux, lx, pages->paths[x], uy, ly, pages->paths[y]);
+	size_t		ax,
+				ay;
+	int			cmp;
+	text	   *t;
+	char	   *d;
+
+	if (p == 0)
+		return;					/* no common suffix of whole segments */
+	ax = lx - p;
+	ay = ly - p;
+	cmp = memcmp(ux, uy, Min(ax, ay));
+	if (cmp == 0)
+		cmp = (ax > ay) - (ax < ay);
+	if (cmp == 0)
+		return;					/* one prefix: the same URL twice */
+	if (cmp > 0)
 	{
-		size_t		got;
-		MemoryContext old;
+		const char *u = ux;
+		size_t		a = ax;
 
-		status = ndd_hamming_pairs_next(mi->iter, buf, NDD_MIRROR_BATCH, &got);
-		ndd_raise_status(status, "pages within k bits");
-		if (got == 0)
-			break;
-		old = MemoryContextSwitchTo(batch_cxt);
-		for (size_t i = 0; i < got; i++)
-		{
-			size_t		x = (size_t) buf[i].a,
-						y = (size_t) buf[i].b;
-			const char *ux = pages->urls[x],
-					   *uy = pages->urls[y];
-			size_t		lx = pages->lens[x],
-						ly = pages->lens[y],
-						p = ndd_url_common_suffix(ux, lx, pages->paths[x], uy, ly, pages->paths[y]);
-			size_t		ax,
-						ay;
-			int			cmp;
-
-			if (p == 0)
-				continue;		/* no common suffix of whole segments */
-			ax = lx - p;
-			ay = ly - p;
-			cmp = memcmp(ux, uy, Min(ax, ay));
-			if (cmp == 0)
-				cmp = (ax > ay) - (ax < ay);
-			if (cmp == 0)
-				continue;		/* one prefix: the same URL twice */
-			ExecClearTuple(slot);
-			slot->tts_values[0] = cmp < 0 ? PointerGetDatum(pair_entry(ux, ax, uy, ay, ux + ax, p))
-				: PointerGetDatum(pair_entry(uy, ay, ux, ax, ux + ax, p));
-			slot->tts_isnull[0] = false;
-			ExecStoreVirtualTuple(slot);
-			tuplesort_puttupleslot(sort, slot);
-		}
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(batch_cxt);
-		CHECK_FOR_INTERRUPTS();
+		ux = uy;
+		ax = ay;
+		uy = u;
+		ay = a;
 	}
-	ndd_hamming_pairs_end(mi->iter);
-	mi->iter = NULL;
+	t = palloc(VARHDRSZ + ax + ay + p + 2);
+	SET_VARSIZE(t, VARHDRSZ + ax + ay + p + 2);
+	d = VARDATA(t);
+	memcpy(d, ux, ax);
+	d[ax] = '\x01';
+	memcpy(d + ax + 1, uy, ay);
+	d[ax + 1 + ay] = '\x01';
+	memcpy(d + ax + ay + 2, ux + ax, p);
+	ExecClearTuple(es->in);
+	es->in->tts_values[0] = PointerGetDatum(t);
+	es->in->tts_isnull[0] = false;
+	ExecStoreVirtualTuple(es->in);
+	tuplesort_puttupleslot(es->sort, es->in);
 }
 
 static void
@@ -476,96 +522,40 @@ emit_mirror(ReturnSetInfo *rsinfo, const char *a, size_t alen, const char *b, si
 }
 
 /*
- * ndd_mirrors(pages_sql text, k int, min_shared int, min_fraction float8)
- *    RETURNS TABLE(a text, b text, shared bigint, pages_a bigint, pages_b bigint)
- * Pairs of URL prefixes (scheme://host/leading/segments/) under which at least min_shared and at
- * least min_fraction of each side's pages have a page within k bits on the other side at the same
- * remaining path. See doc/web.md for the definition.
+ * Reads the sorted entries, groups them by prefix pair, counts each pair's distinct suffixes and
+ * reports the pairs that pass the thresholds.
  */
-Datum
-ndd_mirrors(PG_FUNCTION_ARGS)
+static void
+emit_mirrors(ReturnSetInfo *rsinfo, MemoryContext work, const MirrorPages *pages, EntrySort *es,
+			 int32 min_shared, float8 min_fraction)
 {
-	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	int32		k = PG_GETARG_INT32(1);
-	int32		min_shared = PG_GETARG_INT32(2);
-	float8		min_fraction = PG_GETARG_FLOAT8(3);
-	ReturnSetInfo *rsinfo;
-	MemoryContext work;
-	MirrorPages pages = {0};
-	TupleDesc	entry_desc;
-	TupleTableSlot *in_slot,
-			   *out_slot;
-	Tuplesortstate *sort;
-	AttrNumber	attno = 1;
-	Oid			lt_op = TextLessOperator;
-	Oid			collation = C_COLLATION_OID;
-	bool		nulls_first = false;
-	char	  **sorted;
 	size_t		nsorted;
+	char	  **sorted;
 	StringInfoData group,		/* the current a \x01 b \x01 */
 				last_p;
 	int64		shared = 0;
 	uint64		entries = 0;
 
-	if (k < 0 || k > NDD_BATCH_MAX_K)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("k must be between 0 and %d", NDD_BATCH_MAX_K),
-				 errdetail("k is %d.", k)));
-	if (min_shared < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("min_shared must be at least 1"),
-				 errdetail("min_shared is %d.", min_shared)));
-	if (isnan(min_fraction) || min_fraction < 0 || min_fraction > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("min_fraction must be between 0 and 1"),
-				 errdetail("min_fraction is %g.", min_fraction)));
-
-	InitMaterializedSRF(fcinfo, 0);
-	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	work = AllocSetContextCreate(CurrentMemoryContext, "ndd_mirrors", ALLOCSET_DEFAULT_SIZES);
-	read_pages(fcinfo, work, sql, &pages);
-	if (pages.n < 2)
-	{
-		MemoryContextDelete(work);
-		return (Datum) 0;
-	}
-
-	/* one text column, sorted bytewise (C collation): the (a, b, p) entries */
-	entry_desc = CreateTemplateTupleDesc(1);
-	TupleDescInitEntry(entry_desc, 1, "entry", TEXTOID, -1, 0);
-	TupleDescInitEntryCollation(entry_desc, 1, C_COLLATION_OID);
-	in_slot = MakeSingleTupleTableSlot(entry_desc, &TTSOpsVirtual);
-	out_slot = MakeSingleTupleTableSlot(entry_desc, &TTSOpsMinimalTuple);
-	sort = tuplesort_begin_heap(entry_desc, 1, &attno, &lt_op, &collation, &nulls_first, work_mem,
-								NULL, TUPLESORT_NONE);
-	sort_pair_entries(work, &pages, k, sort, in_slot);
-	tuplesort_performsort(sort);
-
-	/* the core's arrays are gone; the URLs, sorted and distinct, count the pages under a prefix */
-	sorted = sorted_distinct_urls(work, &pages, &nsorted);
-
+	tuplesort_performsort(es->sort);
+	sorted = sorted_distinct_urls(work, pages, &nsorted);
 	initStringInfo(&group);
 	initStringInfo(&last_p);
 	for (;;)
 	{
-		bool		more = tuplesort_gettupleslot(sort, true, false, out_slot, NULL);
+		bool		more = tuplesort_gettupleslot(es->sort, true, false, es->out, NULL);
 		const char *e = NULL,
 				   *p = NULL;
-		size_t		elen = 0,
-					glen = 0,
+		size_t		glen = 0,
 					plen = 0;
 
 		if (more)
 		{
 			bool		isnull;
-			text	   *t = DatumGetTextPP(slot_getattr(out_slot, 1, &isnull));
+			text	   *t = DatumGetTextPP(slot_getattr(es->out, 1, &isnull));
+			size_t		elen = VARSIZE_ANY_EXHDR(t);
 			const char *sep;
 
 			e = VARDATA_ANY(t);
-			elen = VARSIZE_ANY_EXHDR(t);
 			sep = memchr(e, '\x01', elen);
 			sep = memchr(sep + 1, '\x01', elen - (sep + 1 - e));
 			glen = sep + 1 - e;
@@ -610,9 +600,205 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 		if ((++entries & 0xffff) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	tuplesort_end(sort);
-	ExecDropSingleTupleTableSlot(in_slot);
-	ExecDropSingleTupleTableSlot(out_slot);
+	pfree(group.data);
+	pfree(last_p.data);
+}
+
+static void
+check_thresholds(int32 min_shared, float8 min_fraction)
+{
+	if (min_shared < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_shared must be at least 1"),
+				 errdetail("min_shared is %d.", min_shared)));
+	if (isnan(min_fraction) || min_fraction < 0 || min_fraction > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_fraction must be between 0 and 1"),
+				 errdetail("min_fraction is %g.", min_fraction)));
+}
+
+/*
+ * ndd_mirrors(pages_sql text, k int, min_shared int, min_fraction float8)
+ *    RETURNS TABLE(a text, b text, shared bigint, pages_a bigint, pages_b bigint)
+ * Pairs of URL prefixes (scheme://host/leading/segments/) under which at least min_shared and at
+ * least min_fraction of each side's pages have a page within k bits on the other side at the same
+ * remaining path. See doc/web.md for the definition.
+ */
+Datum
+ndd_mirrors(PG_FUNCTION_ARGS)
+{
+	char	   *sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	int32		k = PG_GETARG_INT32(1);
+	int32		min_shared = PG_GETARG_INT32(2);
+	float8		min_fraction = PG_GETARG_FLOAT8(3);
+	MemoryContext work,
+				batch_cxt;
+	MirrorPages pages = {0};
+	EntrySort	es;
+	MirrorIter *mi;
+	NddPair    *buf;
+	NddStatus	status;
+
+	if (k < 0 || k > NDD_BATCH_MAX_K)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be between 0 and %d", NDD_BATCH_MAX_K),
+				 errdetail("k is %d.", k)));
+	check_thresholds(min_shared, min_fraction);
+	InitMaterializedSRF(fcinfo, 0);
+	work = AllocSetContextCreate(CurrentMemoryContext, "ndd_mirrors", ALLOCSET_DEFAULT_SIZES);
+	read_pages(fcinfo, work, sql, false, &pages);
+	if (pages.n < 2)
+	{
+		MemoryContextDelete(work);
+		return (Datum) 0;
+	}
+
+	/* every pair of pages within k bits, from the core's batch mode, as an entry of the sort */
+	entry_sort_begin(&es);
+	mi = MemoryContextAllocZero(work, sizeof(MirrorIter));
+	mi->callback.func = mirror_iter_release;
+	mi->callback.arg = mi;
+	MemoryContextRegisterResetCallback(work, &mi->callback);
+	status = ndd_hamming_pairs_begin_part(pages.bits, (const int64_t *) pages.ids,
+										  (const uint64_t *) pages.fps, pages.n, 0, k, 0, -1,
+										  ndd_interrupt_pending, &mi->iter);
+	ndd_raise_status(status, "pages within k bits");
+	batch_cxt = AllocSetContextCreate(work, "ndd_mirrors pairs", ALLOCSET_DEFAULT_SIZES);
+	buf = MemoryContextAlloc(work, NDD_MIRROR_BATCH * sizeof(NddPair));
+	for (;;)
+	{
+		size_t		got;
+		MemoryContext old;
+
+		status = ndd_hamming_pairs_next(mi->iter, buf, NDD_MIRROR_BATCH, &got);
+		ndd_raise_status(status, "pages within k bits");
+		if (got == 0)
+			break;
+		old = MemoryContextSwitchTo(batch_cxt);
+		for (size_t i = 0; i < got; i++)
+			put_pair_entry(&pages, (size_t) buf[i].a, (size_t) buf[i].b, &es);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(batch_cxt);
+		CHECK_FOR_INTERRUPTS();
+	}
+	ndd_hamming_pairs_end(mi->iter);	/* its arrays before the sorted URLs */
+	mi->iter = NULL;
+
+	emit_mirrors((ReturnSetInfo *) fcinfo->resultinfo, work, &pages, &es, min_shared, min_fraction);
+	entry_sort_end(&es);
+	MemoryContextDelete(work);
+	return (Datum) 0;
+}
+
+/* Orders page positions by the caller's id (qsort_arg). */
+static int
+compare_page_ids(const void *x, const void *y, void *arg)
+{
+	const int64 *ids = (const int64 *) arg;
+	int64		a = ids[*(const uint32 *) x],
+				b = ids[*(const uint32 *) y];
+
+	return (a > b) - (a < b);
+}
+
+/* The position of the page with this id, or -1 (order: positions sorted by id). */
+static int64
+page_of_id(const MirrorPages *pages, const uint32 *order, int64 id)
+{
+	size_t		lo = 0,
+				hi = pages->n;
+
+	while (lo < hi)
+	{
+		size_t		mid = lo + (hi - lo) / 2;
+
+		if (pages->ids[order[mid]] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pages->n && pages->ids[order[lo]] == id ? (int64) order[lo] : -1;
+}
+
+/*
+ * ndd_mirrors_from_pairs(pages_sql text, pairs_sql text, min_shared int, min_fraction float8)
+ *    RETURNS TABLE(a text, b text, shared bigint, pages_a bigint, pages_b bigint)
+ * ndd_mirrors over pairs of pages found elsewhere: pages_sql returns (id, url), pairs_sql returns
+ * (a, b, ...) ids of pages (pairs naming an id pages_sql does not return are ignored).
+ */
+Datum
+ndd_mirrors_from_pairs(PG_FUNCTION_ARGS)
+{
+	char	   *pages_sql = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *pairs_sql = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int32		min_shared = PG_GETARG_INT32(2);
+	float8		min_fraction = PG_GETARG_FLOAT8(3);
+	MemoryContext work,
+				batch_cxt;
+	MirrorPages pages = {0};
+	EntrySort	es;
+	uint32	   *order;
+	NddQueryReader reader;
+	HeapTuple	tuple;
+	Oid			atype,
+				btype;
+	uint64		rows = 0;
+
+	check_thresholds(min_shared, min_fraction);
+	InitMaterializedSRF(fcinfo, 0);
+	work = AllocSetContextCreate(CurrentMemoryContext, "ndd_mirrors_from_pairs", ALLOCSET_DEFAULT_SIZES);
+	read_pages(fcinfo, work, pages_sql, true, &pages);
+
+	order = MemoryContextAllocHuge(work, Max(pages.n, 1) * sizeof(uint32));
+	for (size_t i = 0; i < pages.n; i++)
+		order[i] = (uint32) i;
+	qsort_arg(order, pages.n, sizeof(uint32), compare_page_ids, pages.ids);
+	for (size_t i = 1; i < pages.n; i++)
+		if (pages.ids[order[i]] == pages.ids[order[i - 1]])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("pages_sql returned the id " INT64_FORMAT " more than once", pages.ids[order[i]]),
+					 errhint("Each row is one page: make the ids unique.")));
+
+	entry_sort_begin(&es);
+	batch_cxt = AllocSetContextCreate(work, "ndd_mirrors_from_pairs pairs", ALLOCSET_DEFAULT_SIZES);
+	SPI_connect();
+	ndd_query_open(&reader, pairs_sql, "pairs_sql", 2);
+	ndd_query_require_integer(&reader, 1, "a page id");
+	ndd_query_require_integer(&reader, 2, "a page id");
+	atype = ndd_query_column_type(&reader, 1);
+	btype = ndd_query_column_type(&reader, 2);
+	while ((tuple = ndd_query_next(&reader)) != NULL)
+	{
+		bool		anull,
+					bnull;
+		Datum		ad = SPI_getbinval(tuple, reader.desc, 1, &anull);
+		Datum		bd = SPI_getbinval(tuple, reader.desc, 2, &bnull);
+		int64		x,
+					y;
+
+		if (anull || bnull)
+			continue;
+		x = page_of_id(&pages, order, ndd_query_integer(ad, atype));
+		y = page_of_id(&pages, order, ndd_query_integer(bd, btype));
+		if (x >= 0 && y >= 0 && x != y)
+		{
+			MemoryContext old = MemoryContextSwitchTo(batch_cxt);
+
+			put_pair_entry(&pages, (size_t) x, (size_t) y, &es);
+			MemoryContextSwitchTo(old);
+		}
+		if ((++rows & 0xfff) == 0)
+			MemoryContextReset(batch_cxt);
+	}
+	ndd_query_close(&reader);
+	SPI_finish();
+
+	emit_mirrors((ReturnSetInfo *) fcinfo->resultinfo, work, &pages, &es, min_shared, min_fraction);
+	entry_sort_end(&es);
 	MemoryContextDelete(work);
 	return (Datum) 0;
 }

@@ -33,3 +33,33 @@ CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFA
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_mirrors'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
+
+-- Mirrors from pairs of pages found elsewhere (the distributed batch, a Jaccard join, any
+-- similarity): pages_sql returns (id, url), pairs_sql returns (a, b, ...) page ids. The same
+-- definition and answer as ndd_mirrors over the same pairs.
+CREATE FUNCTION ndd_mirrors_from_pairs(pages_sql text, pairs_sql text, min_shared int DEFAULT 10,
+                                       min_fraction float8 DEFAULT 0.5,
+                                       OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
+                                       OUT pages_b bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_mirrors_from_pairs'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
+
+-- ndd_mirrors on Citus: the pairs of pages within k bits are found on the workers
+-- (ndd_distributed_pairs), the prefixes are counted on the coordinator. pages_sql returns
+-- (id, url, fp) with unique integer ids; the answer is ndd_mirrors's over (url, fp).
+CREATE FUNCTION ndd_distributed_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFAULT 10,
+                                        min_fraction float8 DEFAULT 0.5, parts int DEFAULT 4096,
+                                        OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
+                                        OUT pages_b bigint)
+RETURNS SETOF record
+LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT m.a, m.b, m.shared, m.pages_a, m.pages_b
+    FROM @extschema@.ndd_mirrors_from_pairs(
+        pg_catalog.format('SELECT p.id, p.url FROM (%s) AS p(id, url, fp) WHERE p.fp IS NOT NULL', pages_sql),
+        pg_catalog.format('SELECT j.a, j.b FROM @extschema@.ndd_distributed_pairs(%L, %s, 0, %s) AS j',
+                          pg_catalog.format('SELECT p.id, p.fp FROM (%s) AS p(id, url, fp) WHERE p.url IS NOT NULL', pages_sql),
+                          k, parts),
+        min_shared, min_fraction) AS m;
+END;

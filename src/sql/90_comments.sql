@@ -347,3 +347,7 @@ COMMENT ON FUNCTION ndd_url_is_valid(text) IS
 	'whether ndd_url_normalize accepts the URL: filter a crawl''s rows with it to skip bad URLs without aborting';
 COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8) IS
 	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp)';
+COMMENT ON FUNCTION ndd_mirrors_from_pairs(text, text, int, float8) IS
+	'ndd_mirrors over pairs of pages found elsewhere: pages_sql returns (id, url), pairs_sql returns (a, b) page ids';
+COMMENT ON FUNCTION ndd_distributed_mirrors(text, int, int, float8, int) IS
+	'ndd_mirrors on Citus: pairs of pages within k bits found on the workers, prefixes counted on the coordinator; pages_sql returns (id, url, fp)';

@@ -64,6 +64,27 @@ SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_near', 2) ORDER BY a, b;
 -- fp128 fingerprints (and a varchar URL column) give the same mirrors
 SELECT * FROM ndd_mirrors($$SELECT url::varchar, md5(fp::text)::uuid::fp128 FROM mir_pages$$) ORDER BY a, b;
 
+-- ndd_mirrors_from_pairs: the same answer from the same pairs found by another call; pairs naming
+-- ids pages_sql does not return are ignored
+CREATE TABLE mir_ids AS SELECT row_number() OVER (ORDER BY url, fp::text) AS id, url, fp FROM mir_pages
+  WHERE url IS NOT NULL AND fp IS NOT NULL;
+SELECT (SELECT array_agg(m::text ORDER BY m::text) FROM ndd_mirrors('SELECT url, fp FROM mir_ids', 0, 1, 0) m)
+     = (SELECT array_agg(m::text ORDER BY m::text)
+        FROM ndd_mirrors_from_pairs('SELECT id, url FROM mir_ids',
+                                    'SELECT a, b FROM ndd_pairs(''SELECT id, fp FROM mir_ids'', 0) UNION ALL VALUES (-5, 1), (1, NULL)',
+                                    1, 0) m) AS same_as_ndd_mirrors;
+SELECT * FROM ndd_mirrors_from_pairs('SELECT id, url FROM mir_ids', 'SELECT a, b FROM ndd_pairs(''SELECT id, fp FROM mir_ids'', 0)') ORDER BY a, b;
+\set VERBOSITY default
+SELECT * FROM ndd_mirrors_from_pairs('SELECT 1, url FROM mir_ids', 'SELECT 1, 2');
+SELECT * FROM ndd_mirrors_from_pairs('SELECT NULL::int, url FROM mir_ids', 'SELECT 1, 2');
+SELECT * FROM ndd_mirrors_from_pairs('SELECT id, url FROM mir_ids', 'SELECT 1, ''x''');
+SELECT * FROM ndd_mirrors_from_pairs('SELECT id, url FROM mir_ids', 'SELECT 1, 2', 10, -0.1);
+-- the distributed variant needs Citus
+\set VERBOSITY terse
+SELECT * FROM ndd_distributed_mirrors('SELECT id, url, fp FROM mir_ids');
+\set VERBOSITY default
+DROP TABLE mir_ids;
+
 -- errors
 \set VERBOSITY default
 SELECT * FROM ndd_mirrors('SELECT url, fp FROM mir_pages', -1);
