@@ -3,7 +3,7 @@
 # radius query, KNN, prepared statements (custom and generic plans), joins with a reference table
 # and ndd_pairs answer exactly what the same rows answer in one ordinary table, and each shard
 # answers from its own ndd index. The distributed batch mode (ndd_distributed_pairs, the two-set
-# ndd_distributed_pairs_between, ndd_distributed_feature_pairs), clusters from its pairs and radius queries routed by block key
+# ndd_distributed_pairs_between, ndd_distributed_feature_pairs, ndd_distributed_mirrors), clusters from its pairs and radius queries routed by block key
 # (ndd_layout_parts) answer exactly what single-node ndd answers; the labelling trigger refuses
 # to run on a shard.
 #
@@ -171,6 +171,23 @@ if grep -q "NOTICE:  ndd_distributed_feature_pairs ignored 7 features held by mo
 else
 	echo "FAIL ndd_distributed_feature_pairs' notice: $notice"; fail=1
 fi
+# ---- mirrors: pairs of pages on the workers, prefixes on the coordinator: ndd_mirrors's answer ----
+coord >/dev/null <<'SQL' || exit 1
+CREATE TABLE local_pages AS
+  SELECT id, 'http://h' || (id % 100) || '.example/d/' || (id / 100) || '.html' AS url, fp FROM local_docs WHERE id <= 50000;
+-- hosts m0..m19 copy h0..h19 under /copy/, each page 1 bit away
+INSERT INTO local_pages
+  SELECT 100000 + id, 'http://m' || (id % 100) || '.example/copy/d/' || (id / 100) || '.html',
+         (fp::bigint # (1::bigint << (id % 64)::int))::simhash64
+  FROM local_docs WHERE id <= 50000 AND id % 100 < 20;
+CREATE TABLE pages (LIKE local_pages);
+SELECT create_distributed_table('pages', 'id');
+INSERT INTO pages SELECT * FROM local_pages;
+SQL
+mdigest() { echo "SELECT count(*) || ' ' || md5(coalesce(string_agg(a || ',' || b || ',' || shared || ',' || pages_a || ',' || pages_b, ' ' ORDER BY a, b), '')) FROM $1"; }
+check "ndd_distributed_mirrors = ndd_mirrors, k=1 ($(coord -c "SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM local_pages', 1)") mirror pairs)" \
+	"$(mdigest "ndd_distributed_mirrors('SELECT id, url, fp FROM pages', 1)")" \
+	"$(mdigest "ndd_mirrors('SELECT url, fp FROM local_pages', 1)")"
 err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT id, fp FROM docs UNION ALL SELECT 5, fp FROM docs WHERE id = 6', 3)" 2>&1)
 left=$(coord -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'ndd_distributed_work%'")
 if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 0 ]; then
