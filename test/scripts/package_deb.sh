@@ -35,7 +35,7 @@ dpkg-query -W -f='${Status}' "postgresql-$major" 2>/dev/null | grep -q "install 
 grep -qx "$major" <(/usr/share/postgresql-common/supported-versions) ||
 	skip "PostgreSQL $major is not a supported version of this system's postgresql-common (pg_buildext builds for those)"
 
-NDD_PACKAGES="dpkg-dev debhelper postgresql-server-dev-all postgresql-server-dev-$major libxxhash-dev lintian" ndd_install_deps ||
+NDD_PACKAGES="dpkg-dev debhelper postgresql-server-dev-all postgresql-server-dev-$major libxxhash-dev liburiparser-dev libidn2-dev lintian" ndd_install_deps ||
 	skip "the Debian build tools (dpkg-dev, debhelper, postgresql-server-dev-all, lintian) cannot be installed"
 # the throwaway root needs both; probe them before the build
 unshare -m true 2>/dev/null || skip "no mount namespace (unshare -m) for the throwaway root"
