@@ -99,8 +99,11 @@ SQL
 
 	read -r t_pairs peak_pairs base_pairs < <(measured "SELECT count(*) FROM ndd_pairs('SELECT id, fp FROM pages', $K)")
 	read -r t_mir peak_mir base_mir < <(measured "CREATE TABLE found AS SELECT * FROM ndd_mirrors('SELECT url, fp FROM pages', $K)")
+	read -r t_len _ _ < <(measured "SELECT count(length(url)) FROM pages")
+	read -r t_norm _ _ < <(measured "SELECT count(ndd_url_normalize(url)) FROM pages")
 	pairs=$(psql -X -At -d bench -c "SELECT count(*) FROM ndd_pairs('SELECT id, fp FROM pages', $K)")
 	echo "ndd_pairs (baseline, the pairs of pages within $K bits): $pairs pairs, ${t_pairs} s, peak RssAnon $((peak_pairs / 1024)) MB (before $((base_pairs / 1024)) MB)"
+	echo "ndd_url_normalize over the $pages URLs: ${t_norm} s (length(url) over them: ${t_len} s)"
 	echo "ndd_mirrors: ${t_mir} s, peak RssAnon $((peak_mir / 1024)) MB (before $((base_mir / 1024)) MB); ratio to ndd_pairs $(echo "scale=2; $t_mir / $t_pairs" | bc)x"
 	psql -X -At -d bench <<'SQL'
 SELECT 'reported: ' || count(*) || ' prefix pairs' FROM found;
