@@ -28,6 +28,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 #include "utils/tuplesort.h"
 
 #include "batch_pairs_api.h"
@@ -45,6 +46,9 @@ PG_FUNCTION_INFO_V1(ndd_mirrors_from_pairs);
 
 /* Pairs asked of the core per call (the C++ frames come and go often). */
 #define NDD_MIRROR_BATCH 4096
+
+/* Seconds between progress notices of a long call (as ndd_jaccard_pairs). */
+#define NDD_MIRROR_PROGRESS_SECS 10
 
 /* Bytes of URL arena allocated at a time. */
 #define NDD_ARENA_CHUNK ((size_t) 64 << 10)
@@ -168,7 +172,29 @@ typedef struct MirrorPages
 	size_t		bytes;			/* arena bytes held, for the budget */
 	size_t		url_bytes;
 	bool		too_large;
+	const char *fname;			/* the SQL function, for messages */
+	TimestampTz last_notice;	/* of the progress notices */
 } MirrorPages;
+
+/*
+ * A progress notice every NDD_MIRROR_PROGRESS_SECS seconds: the phase and how far it is (of
+ * total, when known).
+ */
+static void
+progress(MirrorPages *pages, const char *phase, uint64 done, uint64 total)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (pages->last_notice == 0)
+		pages->last_notice = now;
+	if (!TimestampDifferenceExceeds(pages->last_notice, now, NDD_MIRROR_PROGRESS_SECS * 1000))
+		return;
+	pages->last_notice = now;
+	if (total > 0)
+		ereport(NOTICE, (errmsg("%s: %s " UINT64_FORMAT " of " UINT64_FORMAT, pages->fname, phase, done, total)));
+	else
+		ereport(NOTICE, (errmsg("%s: %s " UINT64_FORMAT, pages->fname, phase, done)));
+}
 
 /* A core pair iterator freed with the work context, also when an error unwinds. */
 typedef struct MirrorIter
@@ -352,11 +378,13 @@ read_pages(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, bool wi
 		}
 		pages->n++;
 		MemoryContextReset(row_cxt);
+		if ((pages->n & 0xfff) == 0)
+			progress(pages, "reading pages: page", pages->n, 0);
 	}
 	ndd_query_close(&reader);
 	SPI_finish();
 	if (pages->too_large)
-		ndd_input_too_large(with_ids ? "ndd_mirrors_from_pairs" : "ndd_mirrors",
+		ndd_input_too_large(pages->fname,
 							psprintf("%zu pages", pages->n),
 							pages->url_bytes + pages->n * mirror_row_bytes(pages->bits));
 }
@@ -420,6 +448,7 @@ pages_under(char **sorted, size_t count, const char *prefix, size_t len)
 /* The sort of (a, b, p) entries and the slots that carry them in and out. */
 typedef struct EntrySort
 {
+	uint64		entries;		/* put so far */
 	Tuplesortstate *sort;
 	TupleTableSlot *in;
 	TupleTableSlot *out;
@@ -504,6 +533,7 @@ put_pair_entry(const MirrorPages *pages, size_t x, size_t y, EntrySort *es)
 	es->in->tts_isnull[0] = false;
 	ExecStoreVirtualTuple(es->in);
 	tuplesort_puttupleslot(es->sort, es->in);
+	es->entries++;
 }
 
 static void
@@ -526,7 +556,7 @@ emit_mirror(ReturnSetInfo *rsinfo, const char *a, size_t alen, const char *b, si
  * reports the pairs that pass the thresholds.
  */
 static void
-emit_mirrors(ReturnSetInfo *rsinfo, MemoryContext work, const MirrorPages *pages, EntrySort *es,
+emit_mirrors(ReturnSetInfo *rsinfo, MemoryContext work, MirrorPages *pages, EntrySort *es,
 			 int32 min_shared, float8 min_fraction)
 {
 	size_t		nsorted;
@@ -598,7 +628,10 @@ emit_mirrors(ReturnSetInfo *rsinfo, MemoryContext work, const MirrorPages *pages
 			appendBinaryStringInfo(&last_p, p, (int) plen);
 		}
 		if ((++entries & 0xffff) == 0)
+		{
 			CHECK_FOR_INTERRUPTS();
+			progress(pages, "counting prefix pairs: entry", entries, es->entries);
+		}
 	}
 	pfree(group.data);
 	pfree(last_p.data);
@@ -649,6 +682,7 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 	check_thresholds(min_shared, min_fraction);
 	InitMaterializedSRF(fcinfo, 0);
 	work = AllocSetContextCreate(CurrentMemoryContext, "ndd_mirrors", ALLOCSET_DEFAULT_SIZES);
+	pages.fname = "ndd_mirrors";
 	read_pages(fcinfo, work, sql, false, &pages);
 	if (pages.n < 2)
 	{
@@ -683,6 +717,7 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(batch_cxt);
 		CHECK_FOR_INTERRUPTS();
+		progress(&pages, "pairs of pages within k bits: entries", es.entries, 0);
 	}
 	ndd_hamming_pairs_end(mi->iter);	/* its arrays before the sorted URLs */
 	mi->iter = NULL;
@@ -750,6 +785,7 @@ ndd_mirrors_from_pairs(PG_FUNCTION_ARGS)
 	check_thresholds(min_shared, min_fraction);
 	InitMaterializedSRF(fcinfo, 0);
 	work = AllocSetContextCreate(CurrentMemoryContext, "ndd_mirrors_from_pairs", ALLOCSET_DEFAULT_SIZES);
+	pages.fname = "ndd_mirrors_from_pairs";
 	read_pages(fcinfo, work, pages_sql, true, &pages);
 
 	order = MemoryContextAllocHuge(work, Max(pages.n, 1) * sizeof(uint32));
@@ -792,7 +828,10 @@ ndd_mirrors_from_pairs(PG_FUNCTION_ARGS)
 			MemoryContextSwitchTo(old);
 		}
 		if ((++rows & 0xfff) == 0)
+		{
 			MemoryContextReset(batch_cxt);
+			progress(&pages, "reading pairs: pair", rows, 0);
+		}
 	}
 	ndd_query_close(&reader);
 	SPI_finish();
