@@ -390,7 +390,7 @@ read_pages(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, bool wi
 }
 
 static int
-compare_cstrings(const void *x, const void *y)
+compare_cstrings(const void *x, const void *y, void *arg)
 {
 	return strcmp(*(char *const *) x, *(char *const *) y);
 }
@@ -406,7 +406,7 @@ sorted_distinct_urls(MemoryContext work, const MirrorPages *pages, size_t *count
 	size_t		m = 0;
 
 	memcpy(sorted, pages->urls, pages->n * sizeof(char *));
-	qsort(sorted, pages->n, sizeof(char *), compare_cstrings);
+	qsort_interruptible(sorted, pages->n, sizeof(char *), compare_cstrings, NULL);
 	for (size_t i = 0; i < pages->n; i++)
 		if (m == 0 || strcmp(sorted[m - 1], sorted[i]) != 0)
 			sorted[m++] = sorted[i];
@@ -728,7 +728,7 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* Orders page positions by the caller's id (qsort_arg). */
+/* Orders page positions by the caller's id (qsort_interruptible). */
 static int
 compare_page_ids(const void *x, const void *y, void *arg)
 {
@@ -791,7 +791,7 @@ ndd_mirrors_from_pairs(PG_FUNCTION_ARGS)
 	order = MemoryContextAllocHuge(work, Max(pages.n, 1) * sizeof(uint32));
 	for (size_t i = 0; i < pages.n; i++)
 		order[i] = (uint32) i;
-	qsort_arg(order, pages.n, sizeof(uint32), compare_page_ids, pages.ids);
+	qsort_interruptible(order, pages.n, sizeof(uint32), compare_page_ids, pages.ids);
 	for (size_t i = 1; i < pages.n; i++)
 		if (pages.ids[order[i]] == pages.ids[order[i - 1]])
 			ereport(ERROR,
