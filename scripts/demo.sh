@@ -10,7 +10,7 @@
 #   2. the web: builds a crawl from the real HTML pages of test/data/html (test/data/make_crawl.py:
 #      two documentation sites, a mirror, copies under four other sites' templates, a partial copy,
 #      URL variants) and finds the near-duplicate pages through ndd_html_content that the raw HTML
-#      misses.
+#      misses, the URL spellings that normalize to one, and the mirrored sites (ndd_mirrors).
 # The throwaway PostgreSQL cluster is removed on exit. The output is the same on every machine.
 #
 #   NDD_DEMO_K=3         the simhash radius (bits)
@@ -177,5 +177,45 @@ GROUP BY x.template ORDER BY x.template;
 SQL
 echo "(the \"tables\" template has no semantic tags or telling class names: its footer text stays in the"
 echo " content of short pages; see doc/web.md)"
+
+section "URLs: the crawl's spellings of one URL normalize to one (ndd_url_normalize: case, default port, dot segments, fragment, tracking and session parameters, parameter order)"
+psql <<'SQL'
+SELECT ndd_url_normalize(url) AS canonical, count(*) AS spellings, string_agg(url, E'\n' ORDER BY id) AS as_crawled
+FROM pages WHERE ndd_url_normalize(url) IN
+  (SELECT ndd_url_normalize(url) FROM pages GROUP BY 1 HAVING count(*) > 2 ORDER BY 1 LIMIT 2)
+GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS rows, count(DISTINCT url) AS url_strings, count(DISTINCT ndd_url_normalize(url)) AS canonical_urls,
+       count(DISTINCT ndd_url_surt(url)) AS surt_keys FROM pages;
+SQL
+
+section "mirrored sites: ndd_mirrors (pairs of URL prefixes serving the same paths with pages within $K bits, at least 10 and half of each side's pages) over the raw HTML's fingerprints and over ndd_html_content's"
+psql -v k="$K" <<'SQL'
+-- the planted mirrors, by host: the copies of one documentation set (make_crawl.py) pair up; the
+-- forum's partial copy (every third page) must not be reported
+CREATE TEMP TABLE planted AS
+SELECT DISTINCT least(x.site, y.site) AS site_a, greatest(x.site, y.site) AS site_b
+FROM pages x JOIN pages y ON x.page = y.page AND x.site <> y.site
+WHERE x.template NOT IN ('forum', 'variant') AND y.template NOT IN ('forum', 'variant');
+CREATE TEMP TABLE mirrors_html AS SELECT * FROM ndd_mirrors('SELECT url, fp_html FROM pages', :k);
+CREATE TEMP TABLE mirrors_content AS SELECT * FROM ndd_mirrors('SELECT url, fp_content FROM pages', :k);
+SELECT a, b, shared, pages_a, pages_b FROM mirrors_content ORDER BY a, b;
+SELECT f.fingerprint,
+       format('found %s of %s planted mirrors', count(DISTINCT (m.site_a, m.site_b)) FILTER (WHERE p.site_a IS NOT NULL),
+              (SELECT count(*) FROM planted)) AS mirrors,
+       count(*) FILTER (WHERE m.site_a = 'planet.example.org' OR m.site_b = 'planet.example.org') AS partial_copy_reported
+FROM (VALUES ('simhash(html, 4)', 'mirrors_html'), ('simhash(ndd_html_content(html), 4)', 'mirrors_content')) AS f(fingerprint, tab)
+LEFT JOIN LATERAL (
+  SELECT least(sa, sb) AS site_a, greatest(sa, sb) AS site_b FROM (
+    SELECT substring(a from '://([^/:]+)') AS sa, substring(b from '://([^/:]+)') AS sb FROM mirrors_html WHERE f.tab = 'mirrors_html'
+    UNION ALL
+    SELECT substring(a from '://([^/:]+)'), substring(b from '://([^/:]+)') FROM mirrors_content WHERE f.tab = 'mirrors_content') s
+) m ON true
+LEFT JOIN planted p ON p.site_a = m.site_a AND p.site_b = m.site_b
+GROUP BY f.fingerprint ORDER BY f.fingerprint;
+SQL
+echo "(the one planted mirror not reported: www.handbook-mirror.example/debian-handbook/ and"
+echo " www.docs-copies.example/copies/debian-handbook/ end in the same directory name, so the longest common"
+echo " path takes it in and the prefixes are www.handbook-mirror.example/ and .../copies/, under which the"
+echo " Python copies are too: the handbook is less than half of its pages, below min_fraction; see doc/web.md)"
 
 printf '\ndemo finished; the throwaway PostgreSQL cluster is removed on exit\n'
