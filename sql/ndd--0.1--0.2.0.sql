@@ -962,7 +962,7 @@ CREATE TABLE ndd_tokenizer_versions (
 	version text NOT NULL
 );
 INSERT INTO ndd_tokenizer_versions
-SELECT t, ndd_tokenizer_version(t) FROM unnest(ARRAY['words', 'unicode']) AS t;
+SELECT v.t, @extschema@.ndd_tokenizer_version(v.t) FROM (VALUES ('words'), ('unicode')) AS v(t);
 GRANT SELECT ON ndd_tokenizer_versions TO PUBLIC;
 
 -- Each tokenizer's recorded and current versions; a WARNING for each that differs.

@@ -290,10 +290,12 @@ calls() {
 	cat <<SQL
 ndd_nearest_cluster_sql(regclass, name, name, name, boolean)|SELECT $1.ndd_nearest_cluster_sql('public.sdocs', 'fp', 'cluster_id', 'id', false) IS NOT NULL
 ndd_nearest_cluster(regclass, name, anyelement, integer, name, name, boolean)|SELECT $1.ndd_nearest_cluster('public.sdocs', 'fp', (SELECT fp FROM public.sdocs WHERE id = 2), 3)
-ndd_verify(text, text, integer)|SELECT count(*) FROM $1.ndd_verify('VALUES (1, 2), (1, 3), (2, 9)', 'SELECT id, body FROM sdocs')
-ndd_verify_job(text, text, integer, text)|SELECT count(*) FROM $1.ndd_verify_job('VALUES (1, 2)', 'SELECT id, body FROM sdocs', 4, '"\$user", public')
-ndd_cluster_worst_pairs(text, text, integer)|SELECT count(*) FROM $1.ndd_cluster_worst_pairs('SELECT id, 1 FROM sdocs', 'SELECT id, body FROM sdocs')
-ndd_cluster_worst_pairs_job(text, text, integer, text)|SELECT count(*) FROM $1.ndd_cluster_worst_pairs_job('SELECT id, 1 FROM sdocs', 'SELECT id, body FROM sdocs', 4, '"\$user", public')
+ndd_verify(text, text, integer, text)|SELECT count(*) FROM $1.ndd_verify('VALUES (1, 2), (1, 3), (2, 9)', 'SELECT id, body FROM sdocs', tokenizer => 'unicode')
+ndd_verify_job(text, text, integer, text, text)|SELECT count(*) FROM $1.ndd_verify_job('VALUES (1, 2)', 'SELECT id, body FROM sdocs', 4, 'words', '"\$user", public')
+ndd_cluster_worst_pairs(text, text, integer, text)|SELECT count(*) FROM $1.ndd_cluster_worst_pairs('SELECT id, 1 FROM sdocs', 'SELECT id, body FROM sdocs', tokenizer => 'unicode')
+ndd_cluster_worst_pairs_job(text, text, integer, text, text)|SELECT count(*) FROM $1.ndd_cluster_worst_pairs_job('SELECT id, 1 FROM sdocs', 'SELECT id, body FROM sdocs', 4, 'words', '"\$user", public')
+ndd_tokenizer_check()|SELECT count(*) FROM $1.ndd_tokenizer_check()
+ndd_tokenizer_refresh_version(text)|SELECT $1.ndd_tokenizer_refresh_version('unicode') IS NOT NULL
 ndd_df_collect(text, text)|SELECT $1.ndd_df_collect('c', 'SELECT id, body FROM sdocs')
 ndd_df_collect_job(text, text, text)|SELECT $1.ndd_df_collect_job('c2', 'SELECT id, body FROM sdocs', '"\$user", public')
 ndd_df_add(text, text)|SELECT $1.ndd_df_add('c', 'one more document')
