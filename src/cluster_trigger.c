@@ -61,6 +61,7 @@
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -128,8 +129,26 @@ static uint64 invalidations = 0;	/* callbacks so far, to notice one during a bui
  * schema (searched for relations only, never for functions or operators). The same as the pinned
  * "pg_catalog, pg_temp" of ndd_nearest_cluster_sql, so that a temp table it prints unqualified
  * resolves to the same table.
+ *
+ * Set as a GUC at a new nesting level, as a function's SET clause does, and restored by
+ * unpin_search_path (or by the (sub)transaction's abort when an error comes first). This works on
+ * every major; PushOverrideSearchPath, used before, is gone in PostgreSQL 17.
  */
-static OverrideSearchPath pinned_path = {NIL, true, true, 0};
+static int
+pin_search_path(void)
+{
+	int			nest_level = NewGUCNestLevel();
+
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return nest_level;
+}
+
+static void
+unpin_search_path(int nest_level)
+{
+	AtEOXact_GUC(true, nest_level);
+}
 
 /* Marks the entries of a table (or all, relid = InvalidOid) invalid; nothing is freed here. */
 static void
@@ -321,6 +340,7 @@ label_cache_build(Relation rel, Trigger *trig, Oid builder_nsp)
 	Oid			query_args[2];
 	char	   *sql;
 	FuncCandidateList shard_fn;
+	int			pinned;
 
 	if (trig->tgnargs < 1)
 		ereport(ERROR,
@@ -428,7 +448,7 @@ label_cache_build(Relation rel, Trigger *trig, Oid builder_nsp)
 	query_args[1] = INT4OID;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	PushOverrideSearchPath(&pinned_path);
+	pinned = pin_search_path();
 
 	/*
 	 * A generic plan: the query is the same for every row but $1, and a custom plan would be
@@ -436,7 +456,7 @@ label_cache_build(Relation rel, Trigger *trig, Oid builder_nsp)
 	 * index condition with parameters.
 	 */
 	c->plan = SPI_prepare_cursor(sql, 2, query_args, CURSOR_OPT_GENERIC_PLAN);
-	PopOverrideSearchPath();
+	unpin_search_path(pinned);
 	if (c->plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql, SPI_result_code_string(SPI_result));
 	SPI_keepplan(c->plan);
@@ -508,10 +528,10 @@ static char *
 pinned_regclass(Oid relid)
 {
 	char	   *s;
+	int			pinned = pin_search_path();
 
-	PushOverrideSearchPath(&pinned_path);
 	s = DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
-	PopOverrideSearchPath();
+	unpin_search_path(pinned);
 	return s;
 }
 
@@ -557,19 +577,20 @@ nearest_cluster(LabelCache *c, Datum fp, Datum *cluster)
 	Datum		args[2];
 	bool		found = false;
 	int			rc;
+	int			pinned;
 
 	args[0] = fp;
 	args[1] = Int32GetDatum(c->k);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	PushOverrideSearchPath(&pinned_path);
+	pinned = pin_search_path();
 
 	/*
 	 * Not read-only: a new snapshot, taken after the labelling lock was granted, so that under
 	 * READ COMMITTED the rows of the transaction that held the lock are seen.
 	 */
 	rc = SPI_execute_plan(c->plan, args, NULL, false, 1);
-	PopOverrideSearchPath();
+	unpin_search_path(pinned);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "the nearest-cluster query failed: %s", SPI_result_code_string(rc));
 	if (SPI_processed > 0)

@@ -426,7 +426,7 @@ cand_get(JaccardSpill *sp, CandSort *cs, int32 *c, int32 *y, int32 *x)
 		int64		packed;
 		int64		mask = ((int64) 1 << cs->bits) - 1;
 
-		if (!tuplesort_getdatum(cs->ts, true, &v, &isnull, NULL))
+		if (!ndd_tuplesort_getdatum(cs->ts, true, &v, &isnull))
 			return false;
 		packed = DatumGetInt64(v);
 		*x = (int32) (packed & mask);

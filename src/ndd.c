@@ -7,7 +7,7 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
-PG_MODULE_MAGIC;
+NDD_MODULE_MAGIC;
 
 int
 ndd_interrupt_pending(void)

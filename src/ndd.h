@@ -11,6 +11,8 @@
 #include "postgres.h"
 #include "fmgr.h"
 
+#include "pg_compat.h"
+
 #include "ndd_status.h"
 #include "popcount.h"
 

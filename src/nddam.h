@@ -308,7 +308,7 @@ extern NddMetaPage ndd_get_meta(Relation index);
 extern NddMetaPage ndd_read_meta(Relation index, bool current_only);
 extern const char *ndd_meta_problem(Relation index, const NddMetaPageData *meta,
 									BlockNumber nblocks);
-extern void ndd_corrupt(Relation index, const char *what, BlockNumber blkno) pg_attribute_noreturn();
+pg_noreturn extern void ndd_corrupt(Relation index, const char *what, BlockNumber blkno);
 extern int	ndd_index_bits(Relation index);
 extern void ndd_fingerprint_words(Datum value, int bits, uint64 words[2]);
 extern int	ndd_bits_for(uint64 x);

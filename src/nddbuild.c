@@ -78,7 +78,7 @@ ndd_write_page(NddWriter *w, Page page, BlockNumber blkno)
 {
 	Assert(blkno <= w->nwritten);
 	if (w->use_wal)
-		log_newpage(&w->index->rd_node, w->fork, blkno, page, true);
+		log_newpage(&NddRelationFileLocator(w->index), w->fork, blkno, page, true);
 	PageSetChecksumInplace(page, blkno);
 	if (blkno == w->nwritten)
 	{

@@ -129,7 +129,7 @@ reserve_blocks(Relation index, uint32 total, const NddFormat *f)
 	last = first + total - 1;
 	ndd_page_init((Page) zero.data, NDD_PAGE_PRIMARY, f);
 	if (RelationNeedsWAL(index))
-		log_newpage(&index->rd_node, MAIN_FORKNUM, last, (Page) zero.data, true);
+		log_newpage(&NddRelationFileLocator(index), MAIN_FORKNUM, last, (Page) zero.data, true);
 	PageSetChecksumInplace((Page) zero.data, last);
 	smgrextend(RelationGetSmgr(index), MAIN_FORKNUM, last, zero.data, false);
 	UnlockRelationForExtension(index, ExclusiveLock);

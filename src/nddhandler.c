@@ -162,5 +162,25 @@ ndd_handler(PG_FUNCTION_ARGS)
 	amroutine->aminitparallelscan = NULL;
 	amroutine->amparallelrescan = NULL;
 
+	/*
+	 * Fields of later majors, each set on purpose (src/README.index.md, "Across PostgreSQL
+	 * majors", says what each means for ndd).
+	 */
+#if PG_VERSION_NUM >= 160000
+	amroutine->amsummarizing = false;	/* not a summary (BRIN): an updated row needs its entry */
+#endif
+#if PG_VERSION_NUM >= 170000
+	amroutine->amcanbuildparallel = false;	/* the build is one process */
+	amroutine->aminsertcleanup = NULL;	/* aminsert keeps no state across rows */
+#endif
+#if PG_VERSION_NUM >= 180000
+	amroutine->amcanhash = false;	/* not a hash of equality: no hash joins or hashed grouping */
+	amroutine->amconsistentequality = false;	/* no equality operator at all */
+	amroutine->amconsistentordering = false;	/* no btree-like ordering operators */
+	amroutine->amgettreeheight = NULL;	/* not a tree: no height for the planner's costs */
+	amroutine->amtranslatestrategy = NULL;	/* strategies are ndd's own (<~>), no CompareType */
+	amroutine->amtranslatecmptype = NULL;
+#endif
+
 	PG_RETURN_POINTER(amroutine);
 }

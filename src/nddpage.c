@@ -786,7 +786,7 @@ ndd_read_first(Relation index, BlockNumber blkno)
 		return ReadBuffer(index, blkno);
 	r = &cache->recent[blkno & (cache->nrecent - 1)];
 	if (r->block == blkno && BufferIsValid(r->buf) &&
-		ReadRecentBuffer(index->rd_node, MAIN_FORKNUM, blkno, r->buf))
+		ReadRecentBuffer(NddRelationFileLocator(index), MAIN_FORKNUM, blkno, r->buf))
 	{
 		/* as ReadBuffer counts it (pg_statio_*_indexes) */
 		pgstat_count_buffer_read(index);

@@ -684,7 +684,7 @@ plan_first_source(IndexScanDesc scan)
 
 	so->planned = true;
 	/* pg_stat_user_indexes.idx_scan: one per scan (or rescan) that reads the index */
-	pgstat_count_index_scan(scan->indexRelation);
+	ndd_count_index_search(scan);
 	so->max_dist = -1;
 	so->knn_probe_stage = false;
 	if (so->empty)

@@ -143,7 +143,7 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 				int64		r = 0;
 				int64		k;
 
-				vacuum_delay_point();
+				ndd_vacuum_delay_point();
 				k = vacuum_chain(index, sv, ndd_primary_block(sv, t, p), callback, callback_state, &r,
 								 info->strategy);
 				if (t == 0)
@@ -211,7 +211,7 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 
 		for (p = sv->first_page; p <= sv->last_page; p++)
 		{
-			vacuum_delay_point();
+			ndd_vacuum_delay_point();
 			n += count_chain(index, sv, ndd_primary_block(sv, 0, p), info->strategy);
 		}
 	}

@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"

@@ -9,6 +9,8 @@
 
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/tupdesc.h"
 #include "executor/spi.h"
 
@@ -61,7 +63,7 @@ extern Oid	ndd_extension_type(FunctionCallInfo fcinfo, const char *typname);
  * (54000), and the hint says to what.
  */
 extern size_t ndd_input_budget(void);
-extern void ndd_input_too_large(const char *fname, const char *what, size_t needed) pg_attribute_noreturn();
+pg_noreturn extern void ndd_input_too_large(const char *fname, const char *what, size_t needed);
 
 /*
  * Capacity (in elements) for an array of elem_size-byte elements that must hold `needed`, grown by

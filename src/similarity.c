@@ -105,7 +105,7 @@ advance(SortedSide *side)
 	bool		isnull;
 
 	CHECK_FOR_INTERRUPTS();
-	while (tuplesort_getdatum(side->sort, true, &d, &isnull, NULL))
+	while (ndd_tuplesort_getdatum(side->sort, true, &d, &isnull))
 	{
 		bytea	   *key = (bytea *) DatumGetPointer(d);
 

@@ -17,6 +17,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "fmgr.h"

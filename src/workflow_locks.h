@@ -8,6 +8,8 @@
 
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 extern Oid	ndd_partition_root(Oid relid);
 extern Oid	ndd_take_labelling_lock(Oid relid, Oid root);
 

@@ -722,7 +722,7 @@ ndd_feature_pairs(PG_FUNCTION_ARGS)
 
 	for (size_t i = 0;; i++)
 	{
-		bool		more = tuplesort_getdatum(sort, true, &value, &isnull, NULL);
+		bool		more = ndd_tuplesort_getdatum(sort, true, &value, &isnull);
 
 		if (run_length > 0 && (!more || DatumGetInt64(value) != run_value))
 		{
