@@ -3,7 +3,10 @@
 #   make                 build ndd.so and the install script
 #   make install         install into the PostgreSQL found by PG_CONFIG
 #   make unit            build and run the GoogleTest unit tests of src/core
-#   scripts/test.sh      everything (unit + pg_regress + script tests), see README.md
+#   make installcheck    the pg_regress tests against the running server of PG_CONFIG
+#   make prove_installcheck   the TAP tests (test/t), each with its own servers
+#   scripts/test.sh      everything (unit + pg_regress + script + TAP tests, on every major it
+#                        finds), see README.md
 #
 # Source files are picked up by wildcard: add a file, not a Makefile line.
 
@@ -25,11 +28,19 @@ DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 
 # Every file in test/sql/ is a pg_regress test; test/expected/ holds its output (`make installcheck`).
 REGRESS     = $(sort $(basename $(notdir $(wildcard test/sql/*.sql))))
-REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
+# --no-locale: the expected output is the C locale's (to_tsvector's parser follows LC_CTYPE), so
+# `make installcheck` passes against a cluster of any locale, e.g. Debian's C.UTF-8 one.
+REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION) --no-locale
+
+# The TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster): `make prove_installcheck`, as a user other
+# than root (initdb refuses root). Not part of `make installcheck` (no TAP_TESTS): they start their
+# own servers, for several minutes. scripts/test.sh runs both.
+PROVE_TESTS = $(sort $(wildcard test/t/*.pl))
 
 # No -mpopcnt or -march: a package built here must run on any CPU of its architecture. The bit
 # count instruction is chosen at run time (src/core/popcount.h).
-PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
+# NDD_EXTVERSION: the version the library reports in its magic block (PostgreSQL 18, src/pg_compat.h).
+PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core -DNDD_EXTVERSION='"$(EXTVERSION)"'
 # libxml2's headers: the HTML parser of src/core/html_blocks.cpp
 PG_CPPFLAGS += $(shell xml2-config --cflags)
 PG_CXXFLAGS = -std=c++17 -fPIC -O2 -fvisibility=hidden
@@ -51,6 +62,11 @@ include $(PGXS)
 
 $(DATA_built): $(SCRIPT_PARTS)
 	cat $^ > $@
+
+prove_installcheck:
+	$(prove_installcheck)
+
+.PHONY: prove_installcheck
 
 # ---- unit tests of the pure C++ core (no PostgreSQL involved) ----
 UNIT_SRCS   = $(sort $(wildcard test/unit/*.cpp))

@@ -9,11 +9,18 @@ SELECT setseed(0.31);
 CREATE TABLE jp_words AS
 SELECT d, pos, 'w' || floor(300 * power(random(), 2))::int AS w
 FROM generate_series(1, 50) d, LATERAL generate_series(1, 30 + (d * 37) % 121) pos;
+-- The random draws are taken in a fixed order first: drawn inside string_agg(... ORDER BY pos), they
+-- came in another order from PostgreSQL 16 on (it sorts an aggregate's input below it), and so did
+-- the documents.
+CREATE TEMP TABLE jp_edits AS
+SELECT d, pos, w, v, rate, random() AS r, random() AS x
+FROM (SELECT * FROM jp_words
+      JOIN (VALUES (0, 0.0), (1, 0.0), (2, 0.02), (3, 0.05), (4, 0.10), (5, 0.20)) e(v, rate) ON true
+      ORDER BY d, v, pos) o;
 CREATE TABLE jp_docs (id bigint, body text);
 INSERT INTO jp_docs
-SELECT d * 10 + v, string_agg(CASE WHEN random() < rate THEN 'x' || floor(300 * random())::int ELSE w END, ' ' ORDER BY pos)
-FROM jp_words
-JOIN (VALUES (0, 0.0), (1, 0.0), (2, 0.02), (3, 0.05), (4, 0.10), (5, 0.20)) e(v, rate) ON true
+SELECT d * 10 + v, string_agg(CASE WHEN r < rate THEN 'x' || floor(300 * x)::int ELSE w END, ' ' ORDER BY pos)
+FROM jp_edits
 GROUP BY d, v;
 INSERT INTO jp_docs
 SELECT d * 10 + 6, string_agg(w, ' ' ORDER BY pos)
@@ -163,9 +170,13 @@ SELECT setseed(0.57);
 CREATE TABLE jp_big (id bigint, body text);
 CREATE TEMP TABLE jp_big_words AS
 SELECT d, pos, 'v' || floor(20000 * random())::int AS w FROM generate_series(1, 10) d, generate_series(1, 3000) pos;
+CREATE TEMP TABLE jp_big_edits AS
+SELECT d, pos, w, v, rate, random() AS r, random() AS x
+FROM (SELECT * FROM jp_big_words JOIN (VALUES (0, 0.0), (1, 0.0), (2, 0.01), (3, 0.03), (4, 0.10)) e(v, rate) ON true
+      ORDER BY d, v, pos) o;
 INSERT INTO jp_big
-SELECT d * 10 + v, string_agg(CASE WHEN random() < rate THEN 'x' || floor(20000 * random())::int ELSE w END, ' ' ORDER BY pos)
-FROM jp_big_words JOIN (VALUES (0, 0.0), (1, 0.0), (2, 0.01), (3, 0.03), (4, 0.10)) e(v, rate) ON true
+SELECT d * 10 + v, string_agg(CASE WHEN r < rate THEN 'x' || floor(20000 * x)::int ELSE w END, ' ' ORDER BY pos)
+FROM jp_big_edits
 GROUP BY d, v;
 INSERT INTO jp_big SELECT d * 10 + 5, string_agg(w, ' ' ORDER BY pos) FROM jp_big_words WHERE pos <= 2700 GROUP BY d;
 CREATE TABLE jp_big_truth AS
