@@ -3,7 +3,8 @@
 #
 #   bash scripts/citus.sh install   install Citus into the PostgreSQL of NDD_PGBIN if it is missing,
 #                                   building it from NDD_CITUS_TARBALL (default: the upstream tarball
-#                                   in ../shared/vendor/ beside the repository, when there is one)
+#                                   of the major's Citus line in ../shared/vendor/ beside the
+#                                   repository, when there is one: 13.2.2 for 15, 14.0.1 for 16-18)
 #   source scripts/citus.sh         defines ndd_citus_* functions (used by test/scripts/citus_*.sh
 #                                   and bench/citus_*.sh): install, start, stop
 #
@@ -12,7 +13,13 @@
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-NDD_CITUS_TARBALL=${NDD_CITUS_TARBALL:-$NDD_ROOT/../shared/vendor/citus-13.2.2.tar.gz}
+# The Citus line of the server's major: Citus 13 is the last for PostgreSQL 15; Citus 14 supports
+# 16 to 18.
+if [ "$(ndd_pg_major)" -le 15 ]; then
+	NDD_CITUS_TARBALL=${NDD_CITUS_TARBALL:-$NDD_ROOT/../shared/vendor/citus-13.2.2.tar.gz}
+else
+	NDD_CITUS_TARBALL=${NDD_CITUS_TARBALL:-$NDD_ROOT/../shared/vendor/citus-14.0.1.tar.gz}
+fi
 NDD_CITUS_PACKAGES="liblz4-dev libzstd-dev libkrb5-dev libcurl4-openssl-dev libssl-dev libselinux1-dev
   libxslt1-dev libpam0g-dev libreadline-dev autoconf flex bison"
 
@@ -46,8 +53,9 @@ ndd_citus_install() {
 		cd citus-*/
 		# PostgreSQL 15.20 declares have_createdb_privilege() itself; Citus 13.2.2's compatibility
 		# header defines a static copy for PostgreSQL 15 that then no longer compiles. Drop the copy
-		# only where the server headers have the declaration.
-		if grep -q 'have_createdb_privilege' "$("$NDD_PGBIN/pg_config" --includedir-server)/commands/dbcommands.h"; then
+		# only where the server headers have the declaration (Citus 14 has no copy).
+		if grep -q 'have_createdb_privilege' "$("$NDD_PGBIN/pg_config" --includedir-server)/commands/dbcommands.h" &&
+			grep -q 'have_createdb_privilege' src/include/pg_version_compat.h; then
 			python3 - src/include/pg_version_compat.h <<'PY'
 import re, sys
 path = sys.argv[1]

@@ -1,10 +1,13 @@
 # scripts/lib.sh: shared by scripts/test.sh, scripts/demo.sh and bench/*: installing what ndd needs
-# on Debian 12 and running a throwaway PostgreSQL 15 cluster. Source it; it defines functions only.
+# on Debian 12, finding or building each PostgreSQL major, and running a throwaway cluster of one.
+# Source it; it defines functions only.
+#
+# The PostgreSQL everything works on is its bin directory, NDD_PGBIN (ndd_use_pg switches it). The
+# default is Debian 12's own major, NDD_PG_VERSION; a private copy of that server tree (relocated,
+# with ndd installed by make install) can stand in for it: set NDD_PGBIN to its bin directory.
 
 NDD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NDD_PG_VERSION=15
-# A private copy of the server tree (relocated, with ndd installed by make install DESTDIR=...) can
-# stand in for the system one: set NDD_PGBIN to its bin directory.
 NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
 
 # The Debian packages a build, the tests and the demo need (perl and libipc-run-perl: the TAP tests,
@@ -37,11 +40,73 @@ ndd_install_deps() {
 	fi
 }
 
-# Builds the extension and installs it into the system PostgreSQL.
+# The major version of the PostgreSQL in bin directory $1 (default NDD_PGBIN), e.g. 18.
+ndd_pg_major() {
+	"${1:-$NDD_PGBIN}/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'
+}
+
+# Makes the PostgreSQL of bin directory $1 the one of everything that follows: NDD_PGBIN,
+# NDD_PG_MAJOR, and its client programs (psql, pg_dump, ...) first in PATH, so that a test's psql or
+# pg_dump is the server's own major.
+ndd_use_pg() {
+	NDD_BASE_PATH=${NDD_BASE_PATH:-$PATH}
+	NDD_PGBIN=$1
+	NDD_PG_MAJOR=$(ndd_pg_major "$1")
+	PATH=$1:$NDD_BASE_PATH
+	export NDD_PGBIN NDD_PG_MAJOR NDD_BASE_PATH PATH
+}
+
+# Prints the bin directory of PostgreSQL major $1: NDD_PG<major>_BIN when set; else Debian's
+# (/usr/lib/postgresql/<major>, for 15 NDD_PGBIN); else, for a major Debian 12 does not package, a
+# build of the release tarball NDD_PG<major>_TARBALL (default: the newest postgresql-<major>.*
+# tarball in ../shared/vendor beside the repository) by scripts/postgres_build.sh, cached in
+# /var/cache/ndd after the first run. Returns 1 and prints the reason instead when there is none.
+ndd_find_pg() {
+	local major=$1 var tarball bin
+	var=NDD_PG${major}_BIN
+	if [ -n "${!var:-}" ]; then
+		[ -x "${!var}/pg_config" ] && { echo "${!var}"; return 0; }
+		echo "$var=${!var} has no pg_config"; return 1
+	fi
+	if [ "$major" = "$NDD_PG_VERSION" ]; then echo "$NDD_PGBIN"; return 0; fi
+	if [ -x "/usr/lib/postgresql/$major/bin/pg_config" ] &&
+		[ -d "$(/usr/lib/postgresql/$major/bin/pg_config --pkglibdir)/pgxs" ]; then
+		echo "/usr/lib/postgresql/$major/bin"; return 0
+	fi
+	var=NDD_PG${major}_TARBALL
+	tarball=${!var:-}
+	if [ -z "$tarball" ]; then
+		tarball=$(ls -1 "$NDD_ROOT"/../shared/vendor/postgresql-"$major".*.tar.* 2>/dev/null | grep -v '\.sha256$' | sort -V | tail -1)
+	fi
+	if [ -z "$tarball" ]; then
+		echo "not installed (with its server headers) and no release tarball (set $var, or NDD_PG${major}_BIN)"
+		return 1
+	fi
+	if ! bin=$(bash "$NDD_ROOT/scripts/postgres_build.sh" "$tarball"); then
+		echo "the build of $tarball failed (see above)"; return 1
+	fi
+	echo "$bin"
+}
+
+# Where ndd is built for the PostgreSQL of bin directory $1: the checkout itself for Debian's major,
+# else build/pg<major>/, a fresh copy of the sources (object files of two majors must not mix, and
+# the checkout stays built for the default one).
+ndd_build_dir() {
+	local major dir
+	major=$(ndd_pg_major "$1")
+	if [ "$major" = "$NDD_PG_VERSION" ]; then echo "$NDD_ROOT"; return 0; fi
+	dir=$NDD_ROOT/build/pg$major
+	rm -rf "$dir" && mkdir -p "$dir" && cp -a "$NDD_ROOT/Makefile" "$NDD_ROOT/ndd.control" "$NDD_ROOT/src" "$NDD_ROOT/sql" "$dir/" &&
+		make -C "$dir" -s clean PG_CONFIG="$1/pg_config" >/dev/null && echo "$dir"
+}
+
+# Builds the extension and installs it into the PostgreSQL of bin directory $1 (default NDD_PGBIN).
 ndd_build_install() {
-	ndd_log "building and installing the extension"
-	make -C "$NDD_ROOT" -s -j"$(nproc)" PG_CONFIG=$NDD_PGBIN/pg_config
-	make -C "$NDD_ROOT" -s install PG_CONFIG=$NDD_PGBIN/pg_config >/dev/null
+	local bin=${1:-$NDD_PGBIN} dir
+	dir=$(ndd_build_dir "$bin") || return 1
+	ndd_log "building and installing the extension into PostgreSQL $(ndd_pg_major "$bin") ($bin)"
+	make -C "$dir" -s -j"$(nproc)" PG_CONFIG="$bin/pg_config" &&
+		make -C "$dir" -s install PG_CONFIG="$bin/pg_config" >/dev/null
 }
 
 # For the benchmarks: installs what is missing and builds and installs the extension (one
