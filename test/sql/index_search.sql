@@ -160,3 +160,32 @@ FROM idx JOIN ref USING (n);
 RESET work_mem;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
+
+-- EXPLAIN ANALYZE counts the index's searches: one per scan that reads it, one per rescan of the
+-- inner side of a nested loop, for plain, bitmap and KNN scans. PostgreSQL 18 prints them as
+-- "Index Searches" (earlier majors print no such line: there the check is only that none appears).
+CREATE FUNCTION ws_searches(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    found text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Index Searches' THEN
+            found := concat_ws('; ', found, substring(line from 'Index Searches: (\d+)'));
+        END IF;
+    END LOOP;
+    RETURN coalesce(found, 'none');
+END $$;
+SET enable_seqscan = off;
+SELECT kind, ws_searches(q) = CASE WHEN current_setting('server_version_num')::int >= 180000 THEN expected ELSE 'none' END AS counted
+FROM (VALUES
+  ('radius', 'SELECT id FROM ws WHERE fp <~> ''0123456789abcdef'' <= 3', '1'),
+  ('knn', 'SELECT id FROM ws ORDER BY fp <~> ''0123456789abcdef'' LIMIT 5', '1'),
+  ('nested loop', 'SELECT s.id FROM (VALUES (''0123456789abcdef''::simhash64), (''1''), (''2'')) v(q)
+                   CROSS JOIN LATERAL (SELECT id FROM ws WHERE fp <~> v.q <= 2 OFFSET 0) s', '3')) t(kind, q, expected);
+SET enable_indexscan = off;
+SELECT ws_searches('SELECT id FROM ws WHERE fp <~> ''0123456789abcdef'' <= 3') =
+       CASE WHEN current_setting('server_version_num')::int >= 180000 THEN '1' ELSE 'none' END AS bitmap_counted;
+RESET enable_indexscan;
+RESET enable_seqscan;
+DROP FUNCTION ws_searches(text);
