@@ -9,6 +9,8 @@
 NDD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NDD_PG_VERSION=15
 NDD_PGBIN=${NDD_PGBIN:-/usr/lib/postgresql/$NDD_PG_VERSION/bin}
+# the default major's bin directory, kept when ndd_use_pg switches NDD_PGBIN to another major
+NDD_PG_DEFAULT_BIN=${NDD_PG_DEFAULT_BIN:-$NDD_PGBIN}
 
 # The Debian packages a build, the tests and the demo need (perl and libipc-run-perl: the TAP tests,
 # through PostgreSQL::Test::Cluster of postgresql-server-dev; python3-psycopg: the fuzz suite;
@@ -53,11 +55,11 @@ ndd_use_pg() {
 	NDD_PGBIN=$1
 	NDD_PG_MAJOR=$(ndd_pg_major "$1")
 	PATH=$1:$NDD_BASE_PATH
-	export NDD_PGBIN NDD_PG_MAJOR NDD_BASE_PATH PATH
+	export NDD_PGBIN NDD_PG_MAJOR NDD_BASE_PATH PATH NDD_PG_DEFAULT_BIN
 }
 
 # Prints the bin directory of PostgreSQL major $1: NDD_PG<major>_BIN when set; else Debian's
-# (/usr/lib/postgresql/<major>, for 15 NDD_PGBIN); else, for a major Debian 12 does not package, a
+# (/usr/lib/postgresql/<major>; for 15 the NDD_PGBIN this started with); else, for a major Debian 12 does not package, a
 # build of the release tarball NDD_PG<major>_TARBALL (default: the newest postgresql-<major>.*
 # tarball in ../shared/vendor beside the repository) by scripts/postgres_build.sh, cached in
 # /var/cache/ndd after the first run. Returns 1 and prints the reason instead when there is none.
@@ -68,7 +70,7 @@ ndd_find_pg() {
 		[ -x "${!var}/pg_config" ] && { echo "${!var}"; return 0; }
 		echo "$var=${!var} has no pg_config"; return 1
 	fi
-	if [ "$major" = "$NDD_PG_VERSION" ]; then echo "$NDD_PGBIN"; return 0; fi
+	if [ "$major" = "$NDD_PG_VERSION" ]; then echo "$NDD_PG_DEFAULT_BIN"; return 0; fi
 	if [ -x "/usr/lib/postgresql/$major/bin/pg_config" ] &&
 		[ -d "$(/usr/lib/postgresql/$major/bin/pg_config --pkglibdir)/pgxs" ]; then
 		echo "/usr/lib/postgresql/$major/bin"; return 0
@@ -82,6 +84,7 @@ ndd_find_pg() {
 		echo "not installed (with its server headers) and no release tarball (set $var, or NDD_PG${major}_BIN)"
 		return 1
 	fi
+	[ -f "$tarball" ] || { echo "not installed, and $var=$tarball does not exist"; return 1; }
 	if ! bin=$(bash "$NDD_ROOT/scripts/postgres_build.sh" "$tarball"); then
 		echo "the build of $tarball failed (see above)"; return 1
 	fi
