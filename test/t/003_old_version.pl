@@ -14,7 +14,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 my $node = PostgreSQL::Test::Cluster->new('old_version');
-$node->init;
+# the metapage is edited below: no data checksums (on by default from PostgreSQL 18)
+$node->init(no_data_checksums => 1);
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION ndd;

@@ -14,9 +14,9 @@
 #  - fuzzing: random bytes of random pages (and of the metapage) overwritten, a fixed seed per
 #    round; every statement must end (with or without an error) within a time limit, and the
 #    server must never lose a backend to a signal.
-# Data checksums are off (the default), so the damage reaches the index's own code instead of
-# being caught when the page is read. Between cases the heap's and the index's files are put back
-# as they were, with the cluster stopped cleanly. Page offsets: the 24-byte page header, the
+# Data checksums are off (15's default; from 18 on initdb turns them on unless told not to), so
+# the damage reaches the index's own code instead of being caught when the page is read. Between
+# cases the heap's and the index's files are put back as they were, with the cluster stopped cleanly. Page offsets: the 24-byte page header, the
 # 16-byte special space NddPageOpaqueData {next, insert_at, kind, entry_bytes, block_bits,
 # offset_bits} at the end of the page (src/nddam.h). Run by scripts/test.sh.
 use strict;
@@ -35,7 +35,7 @@ my $INVALID     = 0xFFFFFFFF;
 my $STATEMENT_LIMIT = 60;    # seconds; every statement here takes milliseconds when it works
 
 my $node = PostgreSQL::Test::Cluster->new('damaged');
-$node->init;
+$node->init(no_data_checksums => 1);
 $node->append_conf('postgresql.conf', "autovacuum = off\nmax_parallel_workers_per_gather = 0\n");
 $node->start;
 # 20,000 distinct fingerprints, 4,000 copies of one (its bucket's chain has several pages in every
