@@ -24,7 +24,7 @@ has() { [[ " $METHODS " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 if [ "${NDD_BENCH_CLUSTER:-0}" = 1 ]; then
-	ndd_build_install
+	ndd_bench_install
 	ndd_start_cluster "shared_buffers=4GB" "max_wal_size=8GB" "maintenance_work_mem=1GB" "work_mem=64MB"
 	trap ndd_stop_cluster EXIT
 fi

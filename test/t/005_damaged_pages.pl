@@ -16,9 +16,10 @@
 #    server must never lose a backend to a signal.
 # Data checksums are off (15's default; from 18 on initdb turns them on unless told not to), so
 # the damage reaches the index's own code instead of being caught when the page is read. Between
-# cases the heap's and the index's files are put back as they were, with the cluster stopped cleanly. Page offsets: the 24-byte page header, the
-# 16-byte special space NddPageOpaqueData {next, insert_at, kind, entry_bytes, block_bits,
-# offset_bits} at the end of the page (src/nddam.h). Run by scripts/test.sh.
+# cases the heap's and the index's files are put back as they were, with the cluster stopped
+# cleanly. Page offsets: the 24-byte page header, the 16-byte special space NddPageOpaqueData
+# {next, insert_at, kind, entry_bytes, block_bits, offset_bits} at the end of the page
+# (src/nddam.h). Run by scripts/test.sh.
 use strict;
 use warnings;
 use File::Copy;
