@@ -135,7 +135,10 @@ ndd_start_cluster() {
 	chmod 755 "$NDD_CLUSTER_DIR"
 	[ "$(id -u)" -eq 0 ] && chown postgres: "$NDD_CLUSTER_DIR"
 	export NDD_PGDATA=$NDD_CLUSTER_DIR/data NDD_PGBIN
-	ndd_as_owner "$NDD_PGBIN/initdb" -D "$NDD_PGDATA" -A trust -U postgres -E UTF8 --no-locale >/dev/null
+	# NDD_INITDB_OPTS: more initdb options (bench/pg18_vs_15.sh: --no-data-checksums on 18, whose
+	# initdb turns them on, so that both majors run the same configuration)
+	# shellcheck disable=SC2086
+	ndd_as_owner "$NDD_PGBIN/initdb" -D "$NDD_PGDATA" -A trust -U postgres -E UTF8 --no-locale ${NDD_INITDB_OPTS:-} >/dev/null
 	# a free port: the first one nobody listens on, from a per-process offset
 	local port=$((50000 + $$ % 10000))
 	while ss -ltn 2>/dev/null | grep -q ":$port\b"; do port=$((port + 1)); done
