@@ -153,21 +153,23 @@ ndd_int8_array(const int64 *values, int n)
 }
 
 static void
-cursor_guard_reset(void *arg)
+close_shingle_cursor(void *cursor)
 {
-	ndd_cursor_close((NddCursorGuard *) arg);
+	ndd_shingle_cursor_close((NddShingleCursor *) cursor);
 }
 
 NddCursorGuard *
 ndd_cursor_open(const char *doc, size_t len, int32 shingle, int32 tokenizer, const char *what)
 {
 	NddCursorGuard *g = palloc0(sizeof(NddCursorGuard));
+	NddShingleCursor *cursor = NULL;
+	NddStatus	status;
 
 	g->what = what;
-	g->callback.func = cursor_guard_reset;
-	g->callback.arg = g;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, &g->callback);
-	ndd_raise_status(ndd_shingle_cursor_open(doc, len, shingle, tokenizer, &g->cursor), what);
+	ndd_core_handle_tie(&g->core, CurrentMemoryContext, close_shingle_cursor);
+	status = ndd_shingle_cursor_open(doc, len, shingle, tokenizer, &cursor);
+	g->core.handle = cursor;
+	ndd_raise_status(status, what);
 	return g;
 }
 
@@ -176,7 +178,8 @@ ndd_cursor_next(NddCursorGuard *g, const char **text, size_t *len, uint64 *hash)
 {
 	int			found = 0;
 
-	ndd_raise_status(ndd_shingle_cursor_next(g->cursor, text, len, hash, &found, ndd_interrupt_pending),
+	ndd_raise_status(ndd_shingle_cursor_next((NddShingleCursor *) g->core.handle, text, len, hash, &found,
+											 ndd_interrupt_pending),
 					 g->what);
 	return found != 0;
 }
@@ -184,7 +187,5 @@ ndd_cursor_next(NddCursorGuard *g, const char **text, size_t *len, uint64 *hash)
 void
 ndd_cursor_close(NddCursorGuard *g)
 {
-	if (g->cursor)
-		ndd_shingle_cursor_close(g->cursor);
-	g->cursor = NULL;
+	ndd_core_handle_release(&g->core);
 }

@@ -48,14 +48,13 @@ extern const int64 *ndd_int8_array_values(ArrayType *arr, const char *name, int 
 extern ArrayType *ndd_int8_array(const int64 *values, int n);
 
 /*
- * The core's shingle cursor (ndd_shingle_cursor_open) owned by the current memory context: the
- * cursor is C++ heap memory PostgreSQL does not see, so the context's reset callback closes it if
- * an error or a cancel leaves it open. doc must stay valid until the cursor is closed.
+ * The core's shingle cursor (ndd_shingle_cursor_open) owned by the current memory context
+ * (NddCoreHandle): the context's reset callback closes it if an error or a cancel leaves it open.
+ * doc must stay valid until the cursor is closed.
  */
 typedef struct NddCursorGuard
 {
-	NddShingleCursor *cursor;
-	MemoryContextCallback callback;
+	NddCoreHandle core;			/* the NddShingleCursor */
 	const char *what;			/* names the computation in errors */
 } NddCursorGuard;
 

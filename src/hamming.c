@@ -254,9 +254,9 @@ ndd_within_ball_fp128(PG_FUNCTION_ARGS)
 	return hamming_ball_fp128(fcinfo);
 }
 
-/* Raises an error unless the ball is as wide as the fingerprint tested against it. */
-static void
-check_ball_width(const HammingBall *ball, int bits)
+/* Raises an error unless the ball is as wide as the fingerprint tested against it (ndd.h). */
+void
+ndd_check_ball_width(const HammingBall *ball, int bits)
 {
 	if (ball->bits != bits)
 		ereport(ERROR,
@@ -269,7 +269,7 @@ check_ball_width(const HammingBall *ball, int bits)
 static bool
 simhash64_in_ball_internal(uint64 fp, const HammingBall *ball)
 {
-	check_ball_width(ball, 64);
+	ndd_check_ball_width(ball, 64);
 	return ndd_popcount64(fp ^ ball->words[0]) <= ball->radius;
 }
 
@@ -277,7 +277,7 @@ simhash64_in_ball_internal(uint64 fp, const HammingBall *ball)
 static bool
 fp128_in_ball_internal(const Fp128 *fp, const HammingBall *ball)
 {
-	check_ball_width(ball, 128);
+	ndd_check_ball_width(ball, 128);
 	return ndd_popcount64(fp->hi ^ ball->words[0]) + ndd_popcount64(fp->lo ^ ball->words[1]) <=
 		ball->radius;
 }
@@ -654,13 +654,6 @@ ball_selectivity(int bits, int radius)
 /* Radius assumed when the planner cannot see it (a generic plan's parameter): a typical k. */
 #define DEFAULT_ESTIMATE_RADIUS 3
 
-/* Width of a fingerprint type: 64 for simhash64 (typlen 8), 128 for fp128. */
-static int
-fingerprint_bits(Oid type)
-{
-	return get_typlen(type) == 16 ? 128 : 64;
-}
-
 /* The radius of a constant int4 expression, or the default. */
 static int
 estimate_radius(Node *k)
@@ -689,7 +682,7 @@ ball_clause_selectivity(PlannerInfo *root, List *args)
 		ball = left;
 		fp = right;
 	}
-	bits = fingerprint_bits(exprType(fp));
+	bits = ndd_fingerprint_bits(get_typlen(exprType(fp)));
 
 	ball = estimate_expression_value(root, ball);
 	if (IsA(ball, Const) && !((Const *) ball)->constisnull)
@@ -799,7 +792,7 @@ ndd_within_support(PG_FUNCTION_ARGS)
 		if (list_length(req->args) != 3)
 			PG_RETURN_POINTER(NULL);
 		k = estimate_expression_value(req->root, lthird(req->args));
-		req->selectivity = ball_selectivity(fingerprint_bits(exprType(linitial(req->args))),
+		req->selectivity = ball_selectivity(ndd_fingerprint_bits(get_typlen(exprType(linitial(req->args)))),
 											estimate_radius(k));
 		PG_RETURN_POINTER(req);
 	}

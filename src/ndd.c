@@ -59,3 +59,31 @@ ndd_raise_status(NddStatus status, const char *what)
 			break;
 	}
 }
+
+/* The reset callback of an NddCoreHandle. */
+static void
+core_handle_reset(void *arg)
+{
+	ndd_core_handle_release((NddCoreHandle *) arg);
+}
+
+void
+ndd_core_handle_tie(NddCoreHandle *h, MemoryContext cxt, void (*release) (void *handle))
+{
+	h->handle = NULL;
+	h->release = release;
+	h->callback.func = core_handle_reset;
+	h->callback.arg = h;
+	MemoryContextRegisterResetCallback(cxt, &h->callback);
+}
+
+void
+ndd_core_handle_release(NddCoreHandle *h)
+{
+	void	   *handle = h->handle;
+
+	/* cleared first: a release that fails is not tried again by the context's callback */
+	h->handle = NULL;
+	if (handle != NULL)
+		h->release(handle);
+}

@@ -63,6 +63,45 @@ typedef struct HammingBall
 #define DatumGetHammingBallP(d)		((HammingBall *) DatumGetPointer(d))
 #define PG_GETARG_HAMMING_BALL_P(n)	DatumGetHammingBallP(PG_GETARG_DATUM(n))
 
+/*
+ * The width in bits of a fingerprint type whose values are typlen bytes long: 64 for simhash64 (and
+ * a bigint standing for one), 128 for fp128, 0 for any other length. The one place that ties a
+ * fingerprint type to its width: the index (its column's attlen), the planner's estimates and the
+ * workflows (get_typlen) all ask here.
+ */
+static inline int
+ndd_fingerprint_bits(int typlen)
+{
+	return typlen == 8 ? 64 : typlen == 16 ? 128 : 0;
+}
+
+/*
+ * The 64-bit words of a fingerprint value of `bits` bits, in the two-word form of HammingBall:
+ * a simhash64 (or bigint) by value in words[0], words[1] = 0; an fp128 by reference, hi then lo.
+ */
+static inline void
+ndd_fingerprint_words(Datum value, int bits, uint64 words[2])
+{
+	if (bits == 64)
+	{
+		words[0] = DatumGetSimhash64(value);
+		words[1] = 0;
+	}
+	else
+	{
+		const Fp128 *fp = DatumGetFp128P(value);
+
+		words[0] = fp->hi;
+		words[1] = fp->lo;
+	}
+}
+
+/*
+ * Raises the error of `fp <@ ball` for a ball of another width than the fingerprint's (hamming.c's
+ * operators and the index's scan keys).
+ */
+extern void ndd_check_ball_width(const HammingBall *ball, int bits);
+
 /* Hamming distance between two fingerprints in the two-word form of HammingBall. */
 static inline int
 ndd_hamming_words(const uint64 *a, const uint64 *b)
@@ -88,5 +127,23 @@ extern void *ndd_alloc_noerror(size_t size);
  * message. Call it only after the core call has returned.
  */
 extern void ndd_raise_status(NddStatus status, const char *what);
+
+/*
+ * A handle of the C++ core (an iterator, a job, a cursor) owned by a memory context: release(handle)
+ * runs when the context is reset or deleted, whether the function ends normally or an error or a
+ * cancel unwinds through it. The core's memory is C++ heap memory PostgreSQL does not see, so this
+ * is the one way the SQL layer ties it to a context (ndd.c). The struct must live in cxt (or
+ * longer): allocate it there, or embed it in something that is. Set handle once the core returned
+ * it; ndd_core_handle_release frees it early (then the callback finds NULL).
+ */
+typedef struct NddCoreHandle
+{
+	void	   *handle;			/* NULL: nothing to release */
+	void		(*release) (void *handle);
+	MemoryContextCallback callback;
+} NddCoreHandle;
+
+extern void ndd_core_handle_tie(NddCoreHandle *h, MemoryContext cxt, void (*release) (void *handle));
+extern void ndd_core_handle_release(NddCoreHandle *h);
 
 #endif							/* NDD_H */

@@ -140,7 +140,7 @@ ndd_expanded_npages(uint32 n)
  *
  * Each fact is stored once: the fingerprint width, the radius k, the block count and the number
  * of tables are the layout's (layout.bits, .radius, .nblocks, .ntables); the map's shape is
- * npages and the extents (the code reads it through NddSegView, never through the metapage).
+ * npages and the extents (the code reads it through NddMapView, never through the metapage).
  * magic and version stay the first two fields in every version: they are read before anything
  * else, to refuse an index of another version (test/t/003_old_version.pl rewrites version).
  */
@@ -152,8 +152,12 @@ typedef struct NddMetaPageData
 	int32		offset_bits;	/* heap offset field width chosen at build */
 	BlockNumber null_start;		/* first page of the NULL chain */
 	/*
-	 * What the build was given and found, for the record (no code reads them: the reloptions can
-	 * change afterwards with ALTER INDEX SET, and the map's npages is what they produced).
+	 * Reserved: what the build was given and found, written by every build and read by no code
+	 * (the reloptions can change afterwards with ALTER INDEX SET, and the map's npages is what
+	 * they produced; ndd_index_check reports the rows it sees, not these). They stay so that
+	 * version 6 stays as it is, on disk and in the offsets test/t/004_index_meta_check.pl
+	 * damages; the next format version drops them with its bump (doc/architecture.md, "Change
+	 * the index format").
 	 */
 	int32		opt_fillfactor;
 	double		opt_rows;
@@ -211,7 +215,7 @@ typedef NddMetaPageData *NddMetaPage;
  * metapage that must outlive the view (the layout, null_start and the build's heap field widths
  * are read through meta).
  */
-typedef struct NddSegView
+typedef struct NddMapView
 {
 	const NddMetaPageData *meta;	/* the metapage copy the view was made from */
 	uint32		generation;		/* of the map: its primary pages carry it */
@@ -222,20 +226,20 @@ typedef struct NddSegView
 	uint64		hi;
 	uint32		first_page;		/* ndd_page_of(lo), ndd_page_of(hi) */
 	uint32		last_page;
-} NddSegView;
+} NddMapView;
 
 /* Primary pages per table a view covers. */
 static inline uint32
-ndd_view_pages(const NddSegView *sv)
+ndd_view_pages(const NddMapView *mv)
 {
-	return sv->last_page - sv->first_page + 1;
+	return mv->last_page - mv->first_page + 1;
 }
 
-/* The views of one metapage copy: at most two (NddSegView). */
+/* The views of one metapage copy: at most two (NddMapView). */
 typedef struct NddViews
 {
 	int			n;
-	NddSegView	v[2];
+	NddMapView	v[2];
 } NddViews;
 
 /* The format of the entries of one page. */
@@ -277,7 +281,7 @@ typedef struct NddEntry
 typedef struct NddChain
 {
 	Relation	index;
-	const NddSegView *sv;		/* the map view (its page map, delta width and metapage copy) */
+	const NddMapView *mv;		/* the map view (its page map, delta width and metapage copy) */
 	BufferAccessStrategy strategy;	/* NULL: the default */
 	int			mode;			/* BUFFER_LOCK_SHARE or BUFFER_LOCK_EXCLUSIVE */
 	bool		nulls;			/* the NULL chain (its first page is the metapage's null_start) */
@@ -303,16 +307,17 @@ extern void ndd_init_reloptions(void);
 extern bytea *ndd_options(Datum reloptions, bool validate);
 extern char *ndd_buildphasename(int64 phasenum);
 
-/* ---- nddpage.c ---- */
+/* ---- nddpage.c: the metapage, its cache and map views; pages and entry formats ---- */
 extern NddMetaPage ndd_get_meta(Relation index);
 extern NddMetaPage ndd_read_meta(Relation index, bool current_only);
 extern const char *ndd_meta_problem(Relation index, const NddMetaPageData *meta,
 									BlockNumber nblocks);
+extern BlockNumber ndd_known_nblocks(Relation index, BlockNumber blkno);
+extern Buffer ndd_read_first(Relation index, BlockNumber blkno);
 pg_noreturn extern void ndd_corrupt(Relation index, const char *what, BlockNumber blkno);
+extern void ndd_stale_or_corrupt(Relation index, const NddMetaPageData *was, BlockNumber blkno);
 extern int	ndd_index_bits(Relation index);
-extern void ndd_fingerprint_words(Datum value, int bits, uint64 words[2]);
 extern int	ndd_bits_for(uint64 x);
-extern void ndd_check_ball_width(const HammingBall *ball, int bits);
 extern void ndd_format_for(int delta_bits, bool wide, int block_bits, int offset_bits,
 						   NddFormat *f);
 extern int	ndd_format_capacity(const NddFormat *f);
@@ -323,26 +328,63 @@ extern bool ndd_format_fits(const NddFormat *f, BlockNumber block, OffsetNumber 
 extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 							BlockNumber block, OffsetNumber offset);
 extern void ndd_primary_init(Page page, uint32 generation, const NddFormat *f);
-extern Buffer ndd_new_buffer(Relation index);
-extern void ndd_map_view(const NddMetaPageData *meta, bool previous, NddSegView *view);
+extern void ndd_map_view(const NddMetaPageData *meta, bool previous, NddMapView *view);
 extern void ndd_map_views(const NddMetaPageData *meta, NddViews *views);
-extern const NddSegView *ndd_view_of(const NddViews *views, uint64 head);
+extern const NddMapView *ndd_view_of(const NddViews *views, uint64 head);
 extern bool ndd_views_equal(const NddMetaPageData *a, const NddMetaPageData *b);
-extern BlockNumber ndd_primary_block(const NddSegView *sv, int table, uint32 page);
-extern void ndd_lock_buffer(Relation index, Buffer buf, int mode);
-extern Page ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber first,
-							int mode, BufferAccessStrategy strategy);
-extern void ndd_stale_or_corrupt(Relation index, const NddMetaPageData *was, BlockNumber blkno);
-extern void ndd_settle_table(Relation index, const NddMetaPageData *meta, int t,
-							 NddMetaPageData *out);
+extern BlockNumber ndd_primary_block(const NddMapView *mv, int table, uint32 page);
 extern void ndd_moved_pages(const NddMetaPageData *meta, uint32 old_page, uint64 *lo, uint64 *hi,
 							uint32 *first, uint32 *last);
+
+/* Can entry e go on page, of format f, as it is: room, and fields wide enough for its TID? */
+static inline bool
+ndd_entry_fits(Page page, const NddFormat *f, const NddEntry *e)
+{
+	return ndd_page_has_room(page, f) && ndd_format_fits(f, e->block, e->offset);
+}
+
+/* ---- nddchain.c: walking, appending to and removing from a chain; new pages ---- */
+extern void ndd_lock_buffer(Relation index, Buffer buf, int mode);
+extern Page ndd_chain_begin(NddChain *c, Relation index, const NddMapView *mv, BlockNumber first,
+							int mode, BufferAccessStrategy strategy);
 extern Page ndd_chain_goto(NddChain *c, BlockNumber blkno);
 extern Page ndd_chain_next(NddChain *c);
 extern void ndd_chain_end(NddChain *c);
+extern void ndd_settle_table(Relation index, const NddMetaPageData *meta, int t,
+							 NddMetaPageData *out);
+extern Buffer ndd_new_buffer(Relation index);
 /* Which entries ndd_chain_remove removes: the entry's bytes, its page's format and smallest head. */
 typedef bool (*NddEntryFilter) (const char *entry, const NddFormat *f, uint64 low, void *arg);
 extern int	ndd_chain_remove(Relation index, NddChain *c, uint64 low, NddEntryFilter drop, void *arg);
+
+/*
+ * One page's part of an append record (ndd_appends_logged): entries appended to the page of cur
+ * and, when hint is valid (the chain's first page), that page's insert_at set to cur.
+ */
+typedef struct NddAppendPart
+{
+	Buffer		cur;			/* the page the entries go to, exclusively locked */
+	Buffer		hint;			/* the chain's first page, exclusively locked, or InvalidBuffer */
+	NddFormat	f;				/* cur's entry format */
+	uint64		low;			/* the smallest head of the chain's map page */
+	const NddEntry *e;			/* the entries: as many as have room on cur and fit its format,
+								 * at least e[0] */
+	int			n;
+	int			done;			/* out: how many were appended */
+} NddAppendPart;
+
+/* what ndd_chain_append did */
+#define NDD_APPEND_DONE			0
+#define NDD_APPEND_GONE			1	/* the primary page is not of the view's map (NddChain.gone
+										 * in *gone): nothing appended */
+#define NDD_APPEND_OVERFLOWED	2	/* appended, and linked the chain's first overflow page */
+extern void ndd_data_page_format(const NddMetaPageData *meta, int delta_bits, BlockNumber block,
+								 OffsetNumber offset, NddFormat *f);
+extern int	ndd_append_fitting(Page page, const NddFormat *f, uint64 low, const NddEntry *e, int n);
+extern void ndd_appends_logged(Relation index, NddAppendPart *parts, int nparts);
+extern Page ndd_chain_open(NddChain *c, Relation index, const NddMapView *mv, BlockNumber primary);
+extern int	ndd_chain_append(Relation index, const NddMapView *mv, int table, uint32 page,
+							 const NddEntry *entries, int n, int *gone);
 
 /* ---- nddcost.c ---- */
 extern void ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
@@ -365,16 +407,6 @@ extern bool ndd_growth_lock(Relation index, LOCKMODE mode, bool wait);
 extern void ndd_growth_unlock(Relation index, LOCKMODE mode);
 
 /* ---- nddinsert.c ---- */
-/* what ndd_chain_append did */
-#define NDD_APPEND_DONE			0
-#define NDD_APPEND_GONE			1	/* the primary page is not of the view's map (NddChain.gone
-										 * in *gone): nothing appended */
-#define NDD_APPEND_OVERFLOWED	2	/* appended, and linked the chain's first overflow page */
-extern int	ndd_chain_append(Relation index, const NddSegView *sv, int table, uint32 page,
-							 const NddEntry *entries, int n, int *gone);
-extern int	ndd_append_fitting(Page page, const NddFormat *f, uint64 low, const NddEntry *e, int n);
-extern void ndd_data_page_format(const NddMetaPageData *meta, int delta_bits, BlockNumber block,
-								 OffsetNumber offset, NddFormat *f);
 extern bool ndd_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 					   Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
 					   struct IndexInfo *indexInfo);

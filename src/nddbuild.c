@@ -189,14 +189,14 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 	if (k < 0)
 		k = bits == 64 ? NDD_DEFAULT_K64 : NDD_DEFAULT_K128;
 	memset(meta, 0, sizeof(*meta));
-	st = ndd_layout_make(bits, k, blocks, &meta->layout);
-	if (st == NDD_INVALID_ARGUMENT)
+	if (ndd_layout_check(bits, k, blocks) != NDD_LAYOUT_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid ndd index layout: k = %d, blocks = %d for %d-bit fingerprints",
 						k, blocks, bits),
 				 errdetail("blocks must exceed k, be at most %d, and C(blocks, k) must be at most %d tables.",
 						   NDD_LAYOUT_MAX_BLOCKS, NDD_LAYOUT_MAX_TABLES)));
+	st = ndd_layout_make(bits, k, blocks, &meta->layout);
 	ndd_raise_status(st, "the ndd index layout");
 
 	meta->magic = NDD_MAGIC;
@@ -247,15 +247,15 @@ chain_pages(uint32 cnt, int cap)
 
 /* One pass over the spool: counts[t * npages + p] = entries of table t's bucket p of the map. */
 static uint32 *
-ndd_count_buckets(NddBuildState *bs, const NddSegView *sv)
+ndd_count_buckets(NddBuildState *bs, const NddMapView *mv)
 {
-	const NddLayout *layout = &sv->meta->layout;
+	const NddLayout *layout = &mv->meta->layout;
 	uint32	   *counts;
 	NddSpoolItem it;
 
 	counts = MemoryContextAllocHuge(CurrentMemoryContext,
-									sizeof(uint32) * (Size) layout->ntables * sv->npages);
-	memset(counts, 0, sizeof(uint32) * (Size) layout->ntables * sv->npages);
+									sizeof(uint32) * (Size) layout->ntables * mv->npages);
+	memset(counts, 0, sizeof(uint32) * (Size) layout->ntables * mv->npages);
 	if (BufFileSeek(bs->spool, 0, 0, SEEK_SET) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -270,7 +270,7 @@ ndd_count_buckets(NddBuildState *bs, const NddSegView *sv)
 			uint64		perm[2];
 
 			ndd_layout_permute(layout, t, it.words, perm);
-			counts[(Size) t * sv->npages + ndd_page_of(perm[0], sv->npages)]++;
+			counts[(Size) t * mv->npages + ndd_page_of(perm[0], mv->npages)]++;
 		}
 	}
 	return counts;
@@ -312,10 +312,10 @@ spool_rewind(NddBuildState *bs)
 
 /* Appends a spooled row to page (the caller knows it has room). */
 static inline void
-append_item(Page page, const NddFormat *f, const NddSegView *sv, uint32 bucket,
+append_item(Page page, const NddFormat *f, const NddMapView *mv, uint32 bucket,
 			const uint64 perm[2], const NddSpoolItem *it)
 {
-	ndd_page_append(page, f, perm[0] - ndd_page_low(bucket, sv->npages), perm[1],
+	ndd_page_append(page, f, perm[0] - ndd_page_low(bucket, mv->npages), perm[1],
 					it->block, it->offset);
 }
 
@@ -325,32 +325,32 @@ append_item(Page page, const NddFormat *f, const NddSegView *sv, uint32 bucket,
  * complete, with its successor's block number, exactly once.
  */
 static void
-ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
+ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				const uint32 *counts, int64 *entries_done)
 {
-	const NddLayout *layout = &sv->meta->layout;
+	const NddLayout *layout = &mv->meta->layout;
 	NddFormat	f;
 	int			cap;
 	uint32		budget;
-	BlockNumber start = ndd_primary_block(sv, t, 0);
-	BlockNumber ovf_base = start + sv->npages;
+	BlockNumber start = ndd_primary_block(mv, t, 0);
+	BlockNumber ovf_base = start + mv->npages;
 	BlockNumber novf = 0;		/* overflow pages numbered so far */
 	BufFile    *ovf = BufFileCreateTemp(false);
 	uint32		p0 = 0;
 	MemoryContext oldcxt;
 
-	ndd_format_for(sv->delta_bits, sv->wide, sv->meta->block_bits, sv->meta->offset_bits, &f);
+	ndd_format_for(mv->delta_bits, mv->wide, mv->meta->block_bits, mv->meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
 	budget = (uint32) Max(16, (int64) maintenance_work_mem * 1024L / BLCKSZ);
 
-	while (p0 < sv->npages)
+	while (p0 < mv->npages)
 	{
 		uint32		p1 = p0;
 		uint32		npg = 0;
 		NddSpoolItem it;
 
 		/* the largest run of buckets whose pages fit in the budget (at least one bucket) */
-		while (p1 < sv->npages &&
+		while (p1 < mv->npages &&
 			   (p1 == p0 || npg + chain_pages(counts[p1], cap) <= budget))
 			npg += chain_pages(counts[p1++], cap);
 
@@ -376,7 +376,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 					Page		page = (Page) (images + (Size) (img + j) * BLCKSZ);
 
 					if (j == 0)
-						ndd_primary_init(page, sv->meta->generation, &f);
+						ndd_primary_init(page, mv->meta->generation, &f);
 					else
 						ndd_page_init(page, NDD_PAGE_OVERFLOW, &f);
 					if (j + 1 < n)
@@ -395,7 +395,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 
 				CHECK_FOR_INTERRUPTS();
 				ndd_layout_permute(layout, t, it.words, perm);
-				bucket = ndd_page_of(perm[0], sv->npages);
+				bucket = ndd_page_of(perm[0], mv->npages);
 				if (bucket < p0 || bucket >= p1)
 					continue;
 				page = (Page) (images + (Size) (first[bucket - p0] + fill[bucket - p0]) * BLCKSZ);
@@ -406,7 +406,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 						elog(ERROR, "ndd build: bucket %u of table %d grew during the build", bucket, t);
 					page = (Page) (images + (Size) (first[bucket - p0] + fill[bucket - p0]) * BLCKSZ);
 				}
-				append_item(page, &f, sv, bucket, perm, &it);
+				append_item(page, &f, mv, bucket, perm, &it);
 				(*entries_done)++;
 			}
 
@@ -431,7 +431,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 
 			MemoryContextSwitchTo(oldcxt);
 			Assert(p1 == p0 + 1);
-			ndd_primary_init(cur, sv->meta->generation, &f);
+			ndd_primary_init(cur, mv->meta->generation, &f);
 			if (n > 1)
 				NddPageGetOpaque(cur)->next = ovf_base + novf;
 			spool_rewind(bs);
@@ -441,7 +441,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 
 				CHECK_FOR_INTERRUPTS();
 				ndd_layout_permute(layout, t, it.words, perm);
-				if (ndd_page_of(perm[0], sv->npages) != p0)
+				if (ndd_page_of(perm[0], mv->npages) != p0)
 					continue;
 				if (!ndd_page_has_room(cur, &f))
 				{
@@ -455,7 +455,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddSegView *sv, int t,
 					if (j + 1 < n)
 						NddPageGetOpaque(cur)->next = ovf_base + novf + j;
 				}
-				append_item(cur, &f, sv, p0, perm, &it);
+				append_item(cur, &f, mv, p0, perm, &it);
 				(*entries_done)++;
 			}
 			if (j > 0)
@@ -538,14 +538,14 @@ ndd_write_meta(NddWriter *w, const NddMetaPageData *meta)
 static void
 ndd_place_tables(NddMetaPageData *meta, const uint32 *counts, BlockNumber *novf)
 {
-	NddSegView	sv;
+	NddMapView	mv;
 	NddFormat	f;
 	int			cap;
 	BlockNumber next = NDD_METAPAGE_BLKNO + 1;
 	int			t;
 
-	ndd_map_view(meta, false, &sv);
-	ndd_format_for(sv.delta_bits, sv.wide, meta->block_bits, meta->offset_bits, &f);
+	ndd_map_view(meta, false, &mv);
+	ndd_format_for(mv.delta_bits, mv.wide, meta->block_bits, meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
 	for (t = 0; t < meta->layout.ntables; t++)
 	{
@@ -553,15 +553,15 @@ ndd_place_tables(NddMetaPageData *meta, const uint32 *counts, BlockNumber *novf)
 		uint32		p;
 
 		if (counts)
-			for (p = 0; p < sv.npages; p++)
-				n += chain_pages(counts[(Size) t * sv.npages + p], cap) - 1;
-		if (n + next + sv.npages >= MaxBlockNumber)
+			for (p = 0; p < mv.npages; p++)
+				n += chain_pages(counts[(Size) t * mv.npages + p], cap) - 1;
+		if (n + next + mv.npages >= MaxBlockNumber)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("ndd index would exceed the maximum relation size")));
 		novf[t] = (BlockNumber) n;
 		meta->table_start[t] = next;
-		next += sv.npages + (BlockNumber) n;
+		next += mv.npages + (BlockNumber) n;
 	}
 	meta->null_start = next;
 }
@@ -573,7 +573,7 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	IndexBuildResult *result;
 	NddBuildState bs;
 	NddMetaPageData meta;
-	NddSegView	seg0;
+	NddMapView	view;
 	NddWriter	w;
 	uint32	   *counts;
 	BlockNumber novf[NDD_LAYOUT_MAX_TABLES];
@@ -597,11 +597,11 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 				   bs.max_offset, &meta);
 	meta.build_rows = bs.nrows;
 	meta.build_nulls = bs.nnulls;
-	ndd_map_view(&meta, false, &seg0);
+	ndd_map_view(&meta, false, &view);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, NDD_BUILD_PHASE_WRITE);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, bs.nrows * meta.layout.ntables);
-	counts = ndd_count_buckets(&bs, &seg0);
+	counts = ndd_count_buckets(&bs, &view);
 	ndd_place_tables(&meta, counts, novf);
 
 	w.index = index;
@@ -613,9 +613,9 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	ndd_write_meta(&w, &meta);
 	for (t = 0; t < meta.layout.ntables; t++)
 	{
-		BlockNumber end = ndd_primary_block(&seg0, t, 0) + seg0.npages + novf[t];
+		BlockNumber end = ndd_primary_block(&view, t, 0) + view.npages + novf[t];
 
-		ndd_write_table(&w, &bs, &seg0, t, counts + (Size) t * seg0.npages, &done);
+		ndd_write_table(&w, &bs, &view, t, counts + (Size) t * view.npages, &done);
 		if (w.nwritten != end)
 			elog(ERROR, "ndd build wrote %u blocks for table %d, expected %u", w.nwritten, t, end);
 	}
@@ -644,7 +644,7 @@ void
 ndd_buildempty(Relation index)
 {
 	NddMetaPageData meta;
-	NddSegView	seg0;
+	NddMapView	view;
 	NddWriter	w;
 	BlockNumber novf[NDD_LAYOUT_MAX_TABLES];
 	NddFormat	f;
@@ -655,8 +655,8 @@ ndd_buildempty(Relation index)
 
 	ndd_plan_shape(index, ndd_index_bits(index), 0, 0, 0, &meta);
 	ndd_place_tables(&meta, NULL, novf);
-	ndd_map_view(&meta, false, &seg0);
-	ndd_format_for(seg0.delta_bits, seg0.wide, meta.block_bits, meta.offset_bits, &f);
+	ndd_map_view(&meta, false, &view);
+	ndd_format_for(view.delta_bits, view.wide, meta.block_bits, meta.offset_bits, &f);
 
 	w.index = index;
 	w.fork = INIT_FORKNUM;
@@ -664,10 +664,10 @@ ndd_buildempty(Relation index)
 	w.nwritten = 0;
 	ndd_write_meta(&w, &meta);
 	for (t = 0; t < meta.layout.ntables; t++)
-		for (p = 0; p < seg0.npages; p++)
+		for (p = 0; p < view.npages; p++)
 		{
 			ndd_primary_init((Page) buf.data, meta.generation, &f);
-			ndd_write_page(&w, (Page) buf.data, ndd_primary_block(&seg0, t, p));
+			ndd_write_page(&w, (Page) buf.data, ndd_primary_block(&view, t, p));
 		}
 	ndd_page_init((Page) buf.data, NDD_PAGE_NULLS, &nf);
 	ndd_write_page(&w, (Page) buf.data, meta.null_start);

@@ -157,21 +157,21 @@ visit_block(NddCheckState *cs, BlockNumber blkno)
 }
 
 /*
- * Walks one chain (map view sv's table t's bucket p; t < 0: the NULL chain), checking its pages
+ * Walks one chain (map view mv's table t's bucket p; t < 0: the NULL chain), checking its pages
  * and sorting its entries. The primary page stays share-locked for the whole walk: it is the
  * bucket's lock (README.index.md, "Locking"), so the chain is seen as of one moment. Entries
  * whose heads the view does not hold are copies an interrupted migration left (the next attempt
  * removes them): counted in cs->leftovers, not sorted. Returns its page count.
  */
 static int
-check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
+check_chain(NddCheckState *cs, const NddMapView *mv, int t, uint32 p)
 {
 	Relation	index = cs->index;
-	const NddMetaPageData *meta = sv->meta;
-	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(sv, t, p);
-	uint64		low = t < 0 ? 0 : ndd_page_low(p, sv->npages);
-	bool		last_page = t < 0 || p + 1 == sv->npages;
-	uint64		high = last_page ? PG_UINT64_MAX : ndd_page_low(p + 1, sv->npages) - 1;
+	const NddMetaPageData *meta = mv->meta;
+	BlockNumber blkno = t < 0 ? meta->null_start : ndd_primary_block(mv, t, p);
+	uint64		low = t < 0 ? 0 : ndd_page_low(p, mv->npages);
+	bool		last_page = t < 0 || p + 1 == mv->npages;
+	uint64		high = last_page ? PG_UINT64_MAX : ndd_page_low(p + 1, mv->npages) - 1;
 	int			npages = 0;
 	NddChain	chain;
 	BlockNumber first = blkno;
@@ -192,7 +192,7 @@ check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 		 * visit_block has vetted blkno (in the relation, not seen before) before it is read; the
 		 * walk checks the page's kind, entry format and entry area (NddChain).
 		 */
-		page = npages == 0 ? ndd_chain_begin(&chain, index, sv, blkno, BUFFER_LOCK_SHARE, NULL) :
+		page = npages == 0 ? ndd_chain_begin(&chain, index, mv, blkno, BUFFER_LOCK_SHARE, NULL) :
 			ndd_chain_goto(&chain, blkno);
 		if (page == NULL)
 			ndd_corrupt(index, "a primary page belongs to another map than the metapage says", blkno);
@@ -218,13 +218,13 @@ check_chain(NddCheckState *cs, const NddSegView *sv, int t, uint32 p)
 
 				if (e.head < low || e.head > high)
 					ndd_corrupt(index, "an entry is in the wrong bucket", blkno);
-				if (e.head < sv->lo)
+				if (e.head < mv->lo)
 				{
 					cs->leftovers++;
 					continue;
 				}
 				ndd_layout_unpermute(&meta->layout, t, perm, fp);
-				put_record(cs, e.block, e.offset, false, fp[0], sv->wide ? fp[1] : 0, t);
+				put_record(cs, e.block, e.offset, false, fp[0], mv->wide ? fp[1] : 0, t);
 			}
 		}
 		blkno = NddPageGetOpaque(page)->next;

@@ -181,7 +181,7 @@ expand(Relation index, const NddMetaPageData *cur, BlockNumber heap_block)
  * extent (zeros, or the reservation's last page). Anything else is damage.
  */
 static void
-ensure_primary(Relation index, const NddSegView *nv, int t, uint32 q, BlockNumber heap_block)
+ensure_primary(Relation index, const NddMapView *nv, int t, uint32 q, BlockNumber heap_block)
 {
 	BlockNumber blkno = ndd_primary_block(nv, t, q);
 	Buffer		buf = ReadBuffer(index, blkno);
@@ -235,7 +235,7 @@ head_in_range(const char *entry, const NddFormat *f, uint64 low, void *arg)
 }
 
 static void
-delete_heads(Relation index, const NddSegView *nv, int t, uint32 q, uint64 lo, uint64 hi)
+delete_heads(Relation index, const NddMapView *nv, int t, uint32 q, uint64 lo, uint64 hi)
 {
 	BlockNumber blkno = ndd_primary_block(nv, t, q);
 	HeadRange	range = {lo, hi};
@@ -260,7 +260,7 @@ delete_heads(Relation index, const NddSegView *nv, int t, uint32 q, uint64 lo, u
 typedef struct FreshChain
 {
 	Relation	index;
-	const NddSegView *nv;
+	const NddMapView *nv;
 	uint64		low;			/* the page's smallest head */
 	BlockNumber first;			/* InvalidBlockNumber: no page yet */
 	BlockNumber last;			/* the last page written */
@@ -327,8 +327,8 @@ fresh_append(FreshChain *fc, const NddEntry *e, int n)
 static void
 migrate_page(Relation index, const NddMetaPageData *meta, BlockNumber heap_block)
 {
-	NddSegView	ov;
-	NddSegView	nv;
+	NddMapView	ov;
+	NddMapView	nv;
 	uint32		p = meta->cursor - 1;
 	uint64		lo;
 	uint64		hi;

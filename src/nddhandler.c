@@ -45,20 +45,6 @@ ndd_init_reloptions(void)
 	ndd_relopts_ready = true;
 }
 
-/* Returns C(n, k), saturating far above any table limit. */
-static double
-binomial(int n, int k)
-{
-	double		r = 1;
-	int			i;
-
-	if (k < 0 || k > n)
-		return 0;
-	for (i = 1; i <= k; i++)
-		r = r * (n - k + i) / i;
-	return r;
-}
-
 /* amoptions: parses WITH (...) and checks what can be checked without knowing the column type. */
 bytea *
 ndd_options(Datum reloptions, bool validate)
@@ -74,21 +60,30 @@ ndd_options(Datum reloptions, bool validate)
 	ndd_init_reloptions();
 	opts = (NddOptions *) build_reloptions(reloptions, validate, ndd_relopt_kind,
 										   sizeof(NddOptions), tab, lengthof(tab));
-	if (opts && validate && opts->blocks > 0)
+	/* the checks that hold for either width (the build checks the rest: ndd_plan_shape) */
+	if (opts && validate && opts->blocks > 0 && opts->k >= 0)
 	{
 		int			k = opts->k;
 
-		if (k >= 0 && opts->blocks <= k)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid value for parameter \"blocks\": %d", opts->blocks),
-					 errdetail("The pigeonhole argument needs more blocks than the radius k = %d.", k)));
-		if (k >= 0 && binomial(opts->blocks, k) > NDD_LAYOUT_MAX_TABLES)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("an ndd index with blocks = %d and k = %d would need %.0f tables",
-							opts->blocks, k, binomial(opts->blocks, k)),
-					 errdetail("At most %d tables are supported.", NDD_LAYOUT_MAX_TABLES)));
+		switch (ndd_layout_check(0, k, opts->blocks))
+		{
+			case NDD_LAYOUT_TOO_FEW_BLOCKS:
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid value for parameter \"blocks\": %d", opts->blocks),
+						 errdetail("The pigeonhole argument needs more blocks than the radius k = %d.", k)));
+				break;
+			case NDD_LAYOUT_TOO_MANY_TABLES:
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("an ndd index with blocks = %d and k = %d would need " UINT64_FORMAT " tables",
+								opts->blocks, k, ndd_layout_tables(opts->blocks, k)),
+						 errdetail("At most %d tables are supported.", NDD_LAYOUT_MAX_TABLES)));
+				break;
+			default:
+				/* blocks beyond NDD_LAYOUT_MAX_BLOCKS: the reloption's bounds refuse them */
+				break;
+		}
 	}
 	return (bytea *) opts;
 }

@@ -1,9 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * nddpage.c
- *	  Page and entry-format helpers of the ndd access method, its metapage cache, the view of
- *	  map (NddSegView), the free list's allocation, the chain walk (NddChain) and the fingerprint
- *	  words of an indexed value.
+ *	  The primitives of the ndd access method's pages: the metapage (its backend cache, its
+ *	  validity check, the map views made from it: NddMapView), page initialization, the entry
+ *	  formats and appending one entry to a page.
+ *
+ * Nothing here walks or links a chain (nddchain.c does) or calls another index file: every
+ * other index file may call this one.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,38 +21,17 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-/* Width of the indexed fingerprint: 64 (simhash64, 8 bytes) or 128 (fp128, 16 bytes). */
+/* Width of the indexed fingerprint: its column's type's (ndd_fingerprint_bits). */
 int
 ndd_index_bits(Relation index)
 {
-	int			attlen = TupleDescAttr(RelationGetDescr(index), 0)->attlen;
+	int			bits = ndd_fingerprint_bits(TupleDescAttr(RelationGetDescr(index), 0)->attlen);
 
-	if (attlen == 8)
-		return 64;
-	if (attlen == 16)
-		return 128;
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("ndd indexes support only simhash64 and fp128 columns")));
-	return 0;					/* keep compiler quiet */
-}
-
-/* The two words of an indexed value (simhash64 by value, fp128 by reference). */
-void
-ndd_fingerprint_words(Datum value, int bits, uint64 words[2])
-{
-	if (bits == 64)
-	{
-		words[0] = DatumGetSimhash64(value);
-		words[1] = 0;
-	}
-	else
-	{
-		Fp128	   *fp = DatumGetFp128P(value);
-
-		words[0] = fp->hi;
-		words[1] = fp->lo;
-	}
+	if (bits == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ndd indexes support only simhash64 and fp128 columns")));
+	return bits;
 }
 
 /* Number of bits needed to write x (0 for 0). */
@@ -58,17 +40,6 @@ ndd_bits_for(uint64 x)
 {
 	/* called for every entry an insert or a migration writes (ndd_format_fits) */
 	return x == 0 ? 0 : pg_leftmost_one_pos64(x) + 1;
-}
-
-/* Raises the error the <@ operator raises for a ball of the wrong width. */
-void
-ndd_check_ball_width(const HammingBall *ball, int bits)
-{
-	if (ball->bits != bits)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot test a %d-bit fingerprint against a %d-bit hamming_ball", bits, ball->bits),
-				 errhint("Build the ball from a %s: hamming_ball(q, k).", bits == 64 ? "simhash64" : "fp128")));
 }
 
 /*
@@ -212,6 +183,55 @@ ndd_read_meta(Relation index, bool current_only)
 }
 
 /*
+ * The index's size in blocks, as last read, or read again when blkno lies beyond it (inserts
+ * extend the index): the system call is made only when a link points past the size last seen.
+ */
+BlockNumber
+ndd_known_nblocks(Relation index, BlockNumber blkno)
+{
+	NddMetaCache *cache = (NddMetaCache *) index->rd_amcache;
+	BlockNumber nblocks;
+
+	if (cache != NULL && blkno < cache->nblocks)
+		return cache->nblocks;
+	nblocks = RelationGetNumberOfBlocks(index);
+	if (cache != NULL)
+		cache->nblocks = nblocks;
+	return nblocks;
+}
+
+/*
+ * ReadBuffer for a chain's first page, without the shared buffer table's lookup when the page is
+ * still in the buffer this backend last found it in (ReadRecentBuffer checks that under the
+ * buffer header's lock). The lookup is a few cache misses in a table as large as shared buffers,
+ * once per table of the map at every insert and probe. The slots live in the backend's copy of
+ * the metapage (NddMetaCache, sized by ndd_cache_fit).
+ */
+Buffer
+ndd_read_first(Relation index, BlockNumber blkno)
+{
+	NddMetaCache *cache = (NddMetaCache *) index->rd_amcache;
+	NddRecentBuffer *r;
+	Buffer		buf;
+
+	if (cache == NULL || cache->nrecent == 0 || RelationUsesLocalBuffers(index))
+		return ReadBuffer(index, blkno);
+	r = &cache->recent[blkno & (cache->nrecent - 1)];
+	if (r->block == blkno && BufferIsValid(r->buf) &&
+		ReadRecentBuffer(NddRelationFileLocator(index), MAIN_FORKNUM, blkno, r->buf))
+	{
+		/* as ReadBuffer counts it (pg_statio_*_indexes) */
+		pgstat_count_buffer_read(index);
+		pgstat_count_buffer_hit(index);
+		return r->buf;
+	}
+	buf = ReadBuffer(index, blkno);
+	r->block = blkno;
+	r->buf = buf;
+	return buf;
+}
+
+/*
  * What is impossible about the metapage meta of an index of nblocks blocks, or NULL: the layout
  * must be the one its width, k and blocks make, for the column's width; the heap field widths
  * new pages start from must be ones an entry can hold; the map must be a possible one (a
@@ -289,7 +309,7 @@ ndd_corrupt(Relation index, const char *what, BlockNumber blkno)
  * and entry format. A view may cover no head at all (lo > hi).
  */
 void
-ndd_map_view(const NddMetaPageData *meta, bool previous, NddSegView *view)
+ndd_map_view(const NddMetaPageData *meta, bool previous, NddMapView *view)
 {
 	/* the first head the current map holds: the previous map's page at the cursor */
 	uint64		boundary = 0;
@@ -346,7 +366,7 @@ ndd_map_views(const NddMetaPageData *meta, NddViews *views)
 }
 
 /* The view holding head. */
-const NddSegView *
+const NddMapView *
 ndd_view_of(const NddViews *views, uint64 head)
 {
 	return views->n > 1 && head <= views->v[0].hi ? &views->v[0] : &views->v[views->n - 1];
@@ -361,13 +381,13 @@ ndd_views_equal(const NddMetaPageData *a, const NddMetaPageData *b)
 }
 
 /*
- * Block number of table t's primary page p of the map sv shows: the extent holding p says where
+ * Block number of table t's primary page p of the map mv shows: the extent holding p says where
  * (NddExtent). A page both maps have lives in one block, whichever map the view is of.
  */
 BlockNumber
-ndd_primary_block(const NddSegView *sv, int table, uint32 page)
+ndd_primary_block(const NddMapView *mv, int table, uint32 page)
 {
-	const NddMetaPageData *meta = sv->meta;
+	const NddMetaPageData *meta = mv->meta;
 	int			lo = 0;
 	int			hi = meta->nextents - 1;
 
@@ -402,30 +422,6 @@ ndd_moved_pages(const NddMetaPageData *meta, uint32 old_page, uint64 *lo, uint64
 	*last = ndd_page_of(*hi, meta->npages);
 }
 
-/*
- * *out = meta as table t's pages are: a migration interrupted (by an error or a crash) after it
- * moved table t's page cursor - 1 and before it moved the cursor leaves that one page in the
- * current map already. For the callers that walk every bucket holding the growth lock (VACUUM,
- * ndd_index_check), so that no page changes under them: their views then cover every head once.
- */
-void
-ndd_settle_table(Relation index, const NddMetaPageData *meta, int t, NddMetaPageData *out)
-{
-	*out = *meta;
-	if (meta->old_npages != 0 && meta->cursor > 0)
-	{
-		NddSegView	ov;
-		NddChain	chain;
-
-		/* the walk tells a moved page from the previous map's own (NddChain.gone) */
-		ndd_map_view(meta, true, &ov);
-		if (ndd_chain_begin(&chain, index, &ov, ndd_primary_block(&ov, t, meta->cursor - 1),
-							BUFFER_LOCK_SHARE, NULL) != NULL)
-			ndd_chain_end(&chain);
-		else if (chain.gone == NDD_GONE_MOVED)
-			out->cursor--;
-	}
-}
 
 /*
  * A scan or insert found a primary page that does not belong to the map its metapage copy says
@@ -489,21 +485,6 @@ ndd_primary_init(Page page, uint32 generation, const NddFormat *f)
 	NddPageGetOpaque(page)->generation = generation;
 }
 
-/*
- * Reads the entry format of a page (delta_bits and wide come from its map: NddSegView).
- * Only chain walks read pages, and they check what this returns (ndd_chain_check_page).
- */
-static void
-ndd_page_format(Page page, int delta_bits, bool wide, NddFormat *f)
-{
-	NddPageOpaque opaque = NddPageGetOpaque(page);
-
-	f->entry_bytes = opaque->entry_bytes;
-	f->block_bits = opaque->block_bits;
-	f->offset_bits = opaque->offset_bits;
-	f->wide = opaque->kind == NDD_PAGE_NULLS ? false : wide;
-	f->delta_bits = opaque->kind == NDD_PAGE_NULLS ? 0 : delta_bits;
-}
 
 /* Number of entries on a page. */
 int
@@ -557,352 +538,4 @@ ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 	if (f->wide)
 		memcpy(p + strbytes, &tail, 8);
 	hdr->pd_lower += f->entry_bytes;
-}
-
-static bool ndd_is_chain_start(const NddMetaPageData *meta, BlockNumber blkno);
-
-/*
- * A new page, pinned and exclusively locked: the first page of the free list (the overflow
- * pages of chains a migration emptied, README.index.md "Growth"), or a page added at the end of
- * the index. Called with the chain's pages locked: the metapage's lock comes after them, and the
- * free page is one nobody else can reach (its chain is gone), so neither lock waits on a lock
- * this backend holds. Taking the page off the list is its own WAL record; a crash before the
- * caller's record that links it loses the page (wasted space, never a reachable page).
- */
-Buffer
-ndd_new_buffer(Relation index)
-{
-	Buffer		mbuf = ReadBuffer(index, NDD_METAPAGE_BLKNO);
-	NddMetaPage meta;
-	BlockNumber head;
-	Buffer		buf;
-
-	LockBuffer(mbuf, BUFFER_LOCK_EXCLUSIVE);
-	meta = NddPageGetMeta(BufferGetPage(mbuf));
-	head = meta->free_head;
-	if (head != InvalidBlockNumber)
-	{
-		GenericXLogState *state;
-		Page		page;
-		BlockNumber next;
-
-		if (head == NDD_METAPAGE_BLKNO || head >= RelationGetNumberOfBlocks(index) ||
-			ndd_is_chain_start(meta, head))
-		{
-			UnlockReleaseBuffer(mbuf);
-			ndd_corrupt(index, "the free list names a page that cannot be free", head);
-		}
-		buf = ReadBuffer(index, head);
-		ndd_lock_buffer(index, buf, BUFFER_LOCK_EXCLUSIVE);
-		page = BufferGetPage(buf);
-		if (!ndd_page_initialized(page) || NddPageGetOpaque(page)->kind != NDD_PAGE_OVERFLOW)
-		{
-			UnlockReleaseBuffer(buf);
-			UnlockReleaseBuffer(mbuf);
-			ndd_corrupt(index, "a page of the free list is not a freed overflow page", head);
-		}
-		next = NddPageGetOpaque(page)->next;
-		state = GenericXLogStart(index);
-		meta = NddPageGetMeta(GenericXLogRegisterBuffer(state, mbuf, 0));
-		meta->free_head = next;
-		meta->nfree = meta->nfree > 0 ? meta->nfree - 1 : 0;
-		GenericXLogFinish(state);
-		UnlockReleaseBuffer(mbuf);
-		return buf;
-	}
-	UnlockReleaseBuffer(mbuf);
-	LockRelationForExtension(index, ExclusiveLock);
-	buf = ReadBuffer(index, P_NEW);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	UnlockRelationForExtension(index, ExclusiveLock);
-	return buf;
-}
-
-/*
- * Removes from the current page of chain c (walked in exclusive mode) the entries for which
- * drop(entry, f, low, arg) is true, compacting the page in one WAL record; the page is only
- * looked at when there is nothing to remove (the usual case). low is the smallest head of the
- * chain's page. Returns the number of entries removed.
- */
-int
-ndd_chain_remove(Relation index, NddChain *c, uint64 low, NddEntryFilter drop, void *arg)
-{
-	const NddFormat f = c->f;
-	Page		page = BufferGetPage(c->cur);
-	int			n = ndd_page_nentries(page, &f);
-	int			i;
-	int			out = 0;
-	GenericXLogState *state;
-	char	   *base;
-
-	for (i = 0; i < n; i++)
-		if (drop((char *) page + MAXALIGN(SizeOfPageHeaderData) + i * f.entry_bytes, &f, low, arg))
-			break;
-	if (i == n)
-		return 0;
-	state = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(state, c->cur, 0);
-	base = (char *) page + MAXALIGN(SizeOfPageHeaderData);
-	for (i = 0; i < n; i++)
-	{
-		char	   *src = base + i * f.entry_bytes;
-
-		if (drop(src, &f, low, arg))
-			continue;
-		if (out != i)
-			memmove(base + out * f.entry_bytes, src, f.entry_bytes);
-		out++;
-	}
-	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + out * f.entry_bytes;
-	GenericXLogFinish(state);
-	return n - out;
-}
-
-/* ---- chain walks (NddChain, nddam.h) ---- */
-
-/*
- * LockBuffer, unless this backend holds the page's lock already: a link that damage made point
- * at a page this backend holds (in the walk, or in a migration's other walks) would wait on
- * itself for ever, with no cancel and no fast shutdown to end it. That is an error instead.
- */
-void
-ndd_lock_buffer(Relation index, Buffer buf, int mode)
-{
-	if (!BufferIsLocal(buf) &&
-		LWLockHeldByMe(BufferDescriptorGetContentLock(GetBufferDescriptor(buf - 1))))
-	{
-		BlockNumber blkno = BufferGetBlockNumber(buf);
-
-		ReleaseBuffer(buf);
-		ndd_corrupt(index, "a link leads to a page this backend holds locked", blkno);
-	}
-	LockBuffer(buf, mode);
-}
-
-/*
- * Is blkno the first page of a chain of the index whose metapage copy is meta: a primary page
- * of the map (of any extent, written yet or not), or the NULL chain's first page? Such a page is
- * some walker's bucket lock, so no chain may link to it (README.index.md, "Damaged pages").
- */
-static bool
-ndd_is_chain_start(const NddMetaPageData *meta, BlockNumber blkno)
-{
-	int			e;
-	int			t;
-
-	if (blkno == meta->null_start)
-		return true;
-	for (t = 0; t < meta->layout.ntables; t++)
-		if (blkno >= meta->table_start[t] && blkno - meta->table_start[t] < meta->ext[0].count)
-			return true;
-	for (e = 1; e < meta->nextents; e++)
-		if (blkno >= meta->ext[e].start &&
-			blkno - meta->ext[e].start < (uint64) meta->layout.ntables * meta->ext[e].count)
-			return true;
-	return false;
-}
-
-/*
- * The index's size in blocks, as last read, or read again when blkno lies beyond it (inserts
- * extend the index): the system call is made only when a link points past the size last seen.
- */
-static BlockNumber
-ndd_known_nblocks(Relation index, BlockNumber blkno)
-{
-	NddMetaCache *cache = (NddMetaCache *) index->rd_amcache;
-	BlockNumber nblocks;
-
-	if (cache != NULL && blkno < cache->nblocks)
-		return cache->nblocks;
-	nblocks = RelationGetNumberOfBlocks(index);
-	if (cache != NULL)
-		cache->nblocks = nblocks;
-	return nblocks;
-}
-
-/*
- * Checks the page the walk has just locked: initialized as an ndd page of the kind its place in
- * the chain calls for, with an entry format the decoder can read for this map and an entry
- * area inside the page; sets c->f to its format. Entries are decoded with 16-byte loads and
- * shifts by the format's widths, so a width out of range or a pd_lower past the special space
- * would read outside the page or shift by more than the word: they are errors here instead.
- */
-static Page
-ndd_chain_check_page(NddChain *c)
-{
-	Page		page = BufferGetPage(c->cur);
-	BlockNumber blkno = BufferGetBlockNumber(c->cur);
-	NddPageOpaque opaque;
-	NddFormat  *f = &c->f;
-	uint8		want;
-	int			used;
-
-	if (!ndd_page_initialized(page))
-		ndd_corrupt(c->index, "a chain page is not initialized", blkno);
-	opaque = NddPageGetOpaque(page);
-	want = c->nulls ? NDD_PAGE_NULLS : c->cur == c->first ? NDD_PAGE_PRIMARY : NDD_PAGE_OVERFLOW;
-	if (opaque->kind != want)
-		ndd_corrupt(c->index, "a chain page has the wrong kind", blkno);
-	if (c->nulls)
-	{
-		ndd_page_format(page, 0, false, f);
-		if (f->entry_bytes != NDD_NULL_ENTRY_BYTES || f->block_bits != NDD_NULL_BLOCK_BITS ||
-			f->offset_bits != NDD_NULL_OFFSET_BITS)
-			ndd_corrupt(c->index, "a NULL-chain page has the wrong entry size", blkno);
-	}
-	else
-	{
-		NddFormat	expect;
-
-		ndd_page_format(page, c->sv->delta_bits, c->sv->wide, f);
-		if (f->block_bits < 1 || f->block_bits > 32 || f->offset_bits < 1 || f->offset_bits > 16)
-			ndd_corrupt(c->index, "a page has an invalid entry format", blkno);
-		ndd_format_for(c->sv->delta_bits, c->sv->wide, f->block_bits, f->offset_bits, &expect);
-		if (expect.entry_bytes != f->entry_bytes)
-			ndd_corrupt(c->index, "a page has an invalid entry format", blkno);
-	}
-	used = (int) ((PageHeader) page)->pd_lower - (int) MAXALIGN(SizeOfPageHeaderData);
-	if (used < 0 || ((PageHeader) page)->pd_lower > BLCKSZ - MAXALIGN(sizeof(NddPageOpaqueData)) ||
-		used % f->entry_bytes != 0)
-		ndd_corrupt(c->index, "a page's entry area is malformed", blkno);
-	return page;
-}
-
-/*
- * ReadBuffer for a chain's first page, without the shared buffer table's lookup when the page is
- * still in the buffer this backend last found it in (ReadRecentBuffer checks that under the
- * buffer header's lock). The lookup is a few cache misses in a table as large as shared buffers,
- * once per table of the map at every insert and probe. The slots live in the backend's copy of
- * the metapage (NddMetaCache, sized by ndd_cache_fit).
- */
-static Buffer
-ndd_read_first(Relation index, BlockNumber blkno)
-{
-	NddMetaCache *cache = (NddMetaCache *) index->rd_amcache;
-	NddRecentBuffer *r;
-	Buffer		buf;
-
-	if (cache == NULL || cache->nrecent == 0 || RelationUsesLocalBuffers(index))
-		return ReadBuffer(index, blkno);
-	r = &cache->recent[blkno & (cache->nrecent - 1)];
-	if (r->block == blkno && BufferIsValid(r->buf) &&
-		ReadRecentBuffer(NddRelationFileLocator(index), MAIN_FORKNUM, blkno, r->buf))
-	{
-		/* as ReadBuffer counts it (pg_statio_*_indexes) */
-		pgstat_count_buffer_read(index);
-		pgstat_count_buffer_hit(index);
-		return r->buf;
-	}
-	buf = ReadBuffer(index, blkno);
-	r->block = blkno;
-	r->buf = buf;
-	return buf;
-}
-
-/*
- * Locks the chain's first page (the bucket lock) and returns it as the current page, checked.
- * sv is the map view whose page map placed the chain (any view for the NULL chain). Returns NULL,
- * holding nothing, when a primary page is not one of that map (moved by a migration, a page of a
- * later map, or a page of the map not written yet): the caller's metapage copy is out of date or
- * the page is damaged (ndd_stale_or_corrupt tells which).
- */
-Page
-ndd_chain_begin(NddChain *c, Relation index, const NddSegView *sv, BlockNumber first, int mode,
-				BufferAccessStrategy strategy)
-{
-	Page		page;
-
-	c->index = index;
-	c->sv = sv;
-	c->strategy = strategy;
-	c->mode = mode;
-	c->nulls = first == sv->meta->null_start;
-	c->mark = first;
-	c->power = 1;
-	c->steps = 0;
-	c->first = strategy ? ReadBufferExtended(index, MAIN_FORKNUM, first, RBM_NORMAL, strategy)
-		: ndd_read_first(index, first);
-	ndd_lock_buffer(index, c->first, mode);
-	c->cur = c->first;
-	c->gone = NDD_GONE_NONE;
-	page = BufferGetPage(c->first);
-	if (!c->nulls)
-	{
-		NddPageOpaque o = NddPageGetOpaque(page);
-
-		/* not a page of any map (damage): the checks below say what is wrong */
-		if (!ndd_page_initialized(page) || (o->kind != NDD_PAGE_PRIMARY && o->kind != NDD_PAGE_MOVED) ||
-			(o->kind == NDD_PAGE_PRIMARY && o->generation == sv->generation))
-			return ndd_chain_check_page(c);
-		/*
-		 * A page of the previous map that a migration has moved (or rewritten in place as the
-		 * current map's page with the same number): its heads are in the current map.
-		 */
-		if (sv->generation + 1 == sv->meta->generation &&
-			((o->kind == NDD_PAGE_MOVED && o->generation == sv->generation) ||
-			 (o->kind == NDD_PAGE_PRIMARY && o->generation == sv->meta->generation)))
-			c->gone = NDD_GONE_MOVED;
-		else
-			c->gone = NDD_GONE_STALE;
-		UnlockReleaseBuffer(c->first);
-		c->first = c->cur = InvalidBuffer;
-		return NULL;
-	}
-	return ndd_chain_check_page(c);
-}
-
-/*
- * Moves to page blkno of the chain (the next page, or the page an insert hint names), releasing
- * the current page unless it is the first, whose lock is kept to the end of the walk. Refuses,
- * before locking anything, a link to the metapage or to any chain's first page and a link back
- * to a page this walk has passed.
- */
-Page
-ndd_chain_goto(NddChain *c, BlockNumber blkno)
-{
-	if (blkno == NDD_METAPAGE_BLKNO || ndd_is_chain_start(c->sv->meta, blkno))
-		ndd_corrupt(c->index, "a chain links to the first page of a chain or to the metapage",
-					BufferGetBlockNumber(c->cur));
-	if (blkno == c->mark)
-		ndd_corrupt(c->index, "a chain links back to one of its own pages",
-					BufferGetBlockNumber(c->cur));
-	if (blkno >= ndd_known_nblocks(c->index, blkno))
-		ndd_corrupt(c->index, "a chain links past the end of the index",
-					BufferGetBlockNumber(c->cur));
-	/* Brent: the mark moves to the current block at every power of two */
-	if (++c->steps == c->power)
-	{
-		c->mark = blkno;
-		c->power *= 2;
-		c->steps = 0;
-	}
-	if (BufferIsValid(c->cur) && c->cur != c->first)
-		UnlockReleaseBuffer(c->cur);
-	c->cur = ReadBufferExtended(c->index, MAIN_FORKNUM, blkno, RBM_NORMAL, c->strategy);
-	ndd_lock_buffer(c->index, c->cur, c->mode);
-	return ndd_chain_check_page(c);
-}
-
-/* Moves to the current page's successor; NULL at the chain's end. */
-Page
-ndd_chain_next(NddChain *c)
-{
-	BlockNumber next = NddPageGetOpaque(BufferGetPage(c->cur))->next;
-
-	if (next != InvalidBlockNumber)
-		return ndd_chain_goto(c, next);
-	if (c->cur != c->first)
-		UnlockReleaseBuffer(c->cur);
-	c->cur = InvalidBuffer;
-	return NULL;
-}
-
-/* Ends the walk wherever it is: releases the current page and the bucket lock. */
-void
-ndd_chain_end(NddChain *c)
-{
-	if (BufferIsValid(c->cur) && c->cur != c->first)
-		UnlockReleaseBuffer(c->cur);
-	UnlockReleaseBuffer(c->first);
-	c->cur = c->first = InvalidBuffer;
 }

@@ -271,7 +271,7 @@ full_pass_pages(const NddViews *views)
 static bool
 plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint64 limit)
 {
-	const NddSegView *sv = &so->views.v[s];
+	const NddMapView *mv = &so->views.v[s];
 	int			kb = Min(64, (int) so->meta.layout.key_bits[t]);
 	int			w;
 	uint64		nprefix;
@@ -284,7 +284,7 @@ plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint
 	if (e == 0)
 		w = kb;
 	else
-		w = Min(kb, ndd_bits_for(sv->npages) + 1);
+		w = Min(kb, ndd_bits_for(mv->npages) + 1);
 	nprefix = ndd_ball_volume(w, e);
 	if (nprefix > limit)
 		return false;
@@ -300,12 +300,12 @@ plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint
 		uint32		last;
 
 		/* only the heads this view holds */
-		lo = Max(lo, sv->lo);
-		hi = Min(hi, sv->hi);
+		lo = Max(lo, mv->lo);
+		hi = Min(hi, mv->hi);
 		if (lo > hi)
 			continue;
-		first = ndd_page_of(lo, sv->npages);
-		last = ndd_page_of(hi, sv->npages);
+		first = ndd_page_of(lo, mv->npages);
+		last = ndd_page_of(hi, mv->npages);
 
 		/* prefixes come in increasing order, so ranges do too: merge touching ones */
 		if (nr > 0 && first <= ranges[nr - 1].last + 1)
@@ -417,24 +417,24 @@ collect(NddScanOpaque so, uint64 key)
 }
 
 /*
- * Checks the entries of one chain (the bucket of view sv's table t starting at primary page p,
+ * Checks the entries of one chain (the bucket of view mv's table t starting at primary page p,
  * or the NULL chain when t < 0) and reports each qualifying one to the TID bitmap or the
- * collector. Returns the number reported; sets *gone when the primary page is not of sv's map
+ * collector. Returns the number reported; sets *gone when the primary page is not of mv's map
  * (NddChain.gone), reporting nothing.
  */
 static int64
-scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap *tbm, int *gone)
+scan_chain(IndexScanDesc scan, const NddMapView *mv, int t, uint32 p, TIDBitmap *tbm, int *gone)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
-	BlockNumber blkno = t < 0 ? sv->meta->null_start : ndd_primary_block(sv, t, p);
-	uint64		low = t < 0 ? 0 : ndd_page_low(p, sv->npages);
+	BlockNumber blkno = t < 0 ? mv->meta->null_start : ndd_primary_block(mv, t, p);
+	uint64		low = t < 0 ? 0 : ndd_page_low(p, mv->npages);
 	NddChain	chain;
 	Page		page;
 	int64		found = 0;
 	const uint64 *ord = (so->order && t >= 0) ? so->order->perm[t] : NULL;
 
-	page = ndd_chain_begin(&chain, index, sv, blkno, BUFFER_LOCK_SHARE, NULL);
+	page = ndd_chain_begin(&chain, index, mv, blkno, BUFFER_LOCK_SHARE, NULL);
 	*gone = chain.gone;
 	if (page == NULL)
 		return 0;
@@ -511,24 +511,24 @@ scan_chain(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap 
 }
 
 /*
- * Scans the bucket of view sv's table t at page p (t < 0: the NULL chain). When a migration has
+ * Scans the bucket of view mv's table t at page p (t < 0: the NULL chain). When a migration has
  * moved that page since the metapage was read, its heads are read in the current map's pages
  * (README.index.md, "Growth"): a row may then be seen twice, which the keys' deduplication and the
  * TID bitmap absorb. Returns false when the map changed in another way: the pass must start over
  * with the metapage read again (ndd_stale_or_corrupt has told that from damage).
  */
 static bool
-scan_bucket(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap *tbm,
+scan_bucket(IndexScanDesc scan, const NddMapView *mv, int t, uint32 p, TIDBitmap *tbm,
 			int64 *found)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 	int			gone;
 
 	CHECK_FOR_INTERRUPTS();
-	*found += scan_chain(scan, sv, t, p, tbm, &gone);
+	*found += scan_chain(scan, mv, t, p, tbm, &gone);
 	if (gone == NDD_GONE_MOVED)
 	{
-		NddSegView	cur;
+		NddMapView	cur;
 		uint64		lo;
 		uint64		hi;
 		uint32		q0;
@@ -549,20 +549,20 @@ scan_bucket(IndexScanDesc scan, const NddSegView *sv, int t, uint32 p, TIDBitmap
 	}
 	else if (gone != NDD_GONE_NONE)
 	{
-		ndd_stale_or_corrupt(scan->indexRelation, &so->meta, ndd_primary_block(sv, t, p));
+		ndd_stale_or_corrupt(scan->indexRelation, &so->meta, ndd_primary_block(mv, t, p));
 		return false;
 	}
 	return true;
 }
 
-/* Reads table 0 of view sv whole. */
+/* Reads table 0 of view mv whole. */
 static bool
-scan_table0(IndexScanDesc scan, const NddSegView *sv, TIDBitmap *tbm, int64 *found)
+scan_table0(IndexScanDesc scan, const NddMapView *mv, TIDBitmap *tbm, int64 *found)
 {
 	uint32		p;
 
-	for (p = sv->first_page; p <= sv->last_page; p++)
-		if (!scan_bucket(scan, sv, 0, p, tbm, found))
+	for (p = mv->first_page; p <= mv->last_page; p++)
+		if (!scan_bucket(scan, mv, 0, p, tbm, found))
 			return false;
 	return true;
 }
@@ -587,14 +587,14 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm, int64 *found)
 	}
 	for (s = 0; s < so->views.n; s++)
 	{
-		const NddSegView *sv = &so->views.v[s];
+		const NddMapView *mv = &so->views.v[s];
 
 		switch (so->source)
 		{
 			case SRC_PROBE:
 				if (so->seg_full[s])
 				{
-					if (!scan_table0(scan, sv, tbm, found))
+					if (!scan_table0(scan, mv, tbm, found))
 						return false;
 					break;
 				}
@@ -604,12 +604,12 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm, int64 *found)
 
 					for (i = 0; i < so->nranges[s][t]; i++)
 						for (p = so->ranges[s][t][i].first; p <= so->ranges[s][t][i].last; p++)
-							if (!scan_bucket(scan, sv, t, p, tbm, found))
+							if (!scan_bucket(scan, mv, t, p, tbm, found))
 								return false;
 				}
 				break;
 			case SRC_FULL:
-				if (!scan_table0(scan, sv, tbm, found))
+				if (!scan_table0(scan, mv, tbm, found))
 					return false;
 				break;
 			case SRC_NULLS:

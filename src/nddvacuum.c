@@ -41,11 +41,11 @@ tid_is_dead(const char *entry, const NddFormat *f, uint64 low, void *arg)
 }
 
 /*
- * Removes dead entries from the chain of map view sv starting at primary. Returns the entries
+ * Removes dead entries from the chain of map view mv starting at primary. Returns the entries
  * kept and adds the removed ones to *removed.
  */
 static int64
-vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
+vacuum_chain(Relation index, const NddMapView *mv, BlockNumber primary,
 			 IndexBulkDeleteCallback callback, void *callback_state, int64 *removed,
 			 BufferAccessStrategy strategy)
 {
@@ -60,7 +60,7 @@ vacuum_chain(Relation index, const NddSegView *sv, BlockNumber primary,
 	 * The primary's exclusive lock is the bucket lock: no reader is inside the chain. No
 	 * vacuum_delay_point during the walk: it would sleep holding that lock.
 	 */
-	page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_EXCLUSIVE, strategy);
+	page = ndd_chain_begin(&chain, index, mv, primary, BUFFER_LOCK_EXCLUSIVE, strategy);
 	if (page == NULL)
 		ndd_corrupt(index, "a primary page belongs to another map than the metapage says", primary);
 	for (; page != NULL; page = ndd_chain_next(&chain))
@@ -136,15 +136,15 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 		table_views(index, &meta, t, &settled, &views);
 		for (v = 0; v < views.n; v++)
 		{
-			const NddSegView *sv = &views.v[v];
+			const NddMapView *mv = &views.v[v];
 
-			for (p = sv->first_page; p <= sv->last_page; p++)
+			for (p = mv->first_page; p <= mv->last_page; p++)
 			{
 				int64		r = 0;
 				int64		k;
 
 				ndd_vacuum_delay_point();
-				k = vacuum_chain(index, sv, ndd_primary_block(sv, t, p), callback, callback_state, &r,
+				k = vacuum_chain(index, mv, ndd_primary_block(mv, t, p), callback, callback_state, &r,
 								 info->strategy);
 				if (t == 0)
 				{
@@ -166,16 +166,16 @@ ndd_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	return stats;
 }
 
-/* Counts the entries of a chain of map view sv without changing it. */
+/* Counts the entries of a chain of map view mv without changing it. */
 static int64
-count_chain(Relation index, const NddSegView *sv, BlockNumber primary,
+count_chain(Relation index, const NddMapView *mv, BlockNumber primary,
 			BufferAccessStrategy strategy)
 {
 	NddChain	chain;
 	Page		page;
 	int64		n = 0;
 
-	page = ndd_chain_begin(&chain, index, sv, primary, BUFFER_LOCK_SHARE, strategy);
+	page = ndd_chain_begin(&chain, index, mv, primary, BUFFER_LOCK_SHARE, strategy);
 	if (page == NULL)
 		ndd_corrupt(index, "a primary page belongs to another map than the metapage says", primary);
 	for (; page != NULL; page = ndd_chain_next(&chain))
@@ -207,12 +207,12 @@ ndd_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 	table_views(index, &meta, 0, &settled, &views);
 	for (v = 0; v < views.n; v++)
 	{
-		const NddSegView *sv = &views.v[v];
+		const NddMapView *mv = &views.v[v];
 
-		for (p = sv->first_page; p <= sv->last_page; p++)
+		for (p = mv->first_page; p <= mv->last_page; p++)
 		{
 			ndd_vacuum_delay_point();
-			n += count_chain(index, sv, ndd_primary_block(sv, 0, p), info->strategy);
+			n += count_chain(index, mv, ndd_primary_block(mv, 0, p), info->strategy);
 		}
 	}
 	n += count_chain(index, &views.v[0], meta.null_start, info->strategy);	/* bare TIDs: any view */

@@ -42,36 +42,13 @@ PG_FUNCTION_INFO_V1(ndd_layout_parts);
 /* Results asked of the core per call: small, so the C++ frames come and go often. */
 #define NDD_STREAM_BATCH 4096
 
-/*
- * A core iterator owned by a memory context: freed when the context is reset or deleted, whether
- * the function ends normally or an error unwinds through it.
- */
-typedef struct CoreIterator
-{
-	void	   *iter;
-	void		(*end) (void *iter);
-	MemoryContextCallback callback;
-} CoreIterator;
-
-static void
-core_iterator_release(void *arg)
-{
-	CoreIterator *ci = (CoreIterator *) arg;
-
-	if (ci->iter != NULL)
-		ci->end(ci->iter);
-	ci->iter = NULL;
-}
-
-static CoreIterator *
+/* A core iterator in the work context (NddCoreHandle): freed when the context goes. */
+static NddCoreHandle *
 core_iterator_register(MemoryContext cxt, void (*end) (void *iter))
 {
-	CoreIterator *ci = MemoryContextAllocZero(cxt, sizeof(CoreIterator));
+	NddCoreHandle *ci = MemoryContextAllocZero(cxt, sizeof(NddCoreHandle));
 
-	ci->end = end;
-	ci->callback.func = core_iterator_release;
-	ci->callback.arg = ci;
-	MemoryContextRegisterResetCallback(cxt, &ci->callback);
+	ndd_core_handle_tie(ci, cxt, end);
 	return ci;
 }
 
@@ -172,9 +149,7 @@ check_k_blocks(int32 k, int32 blocks, const char *fname)
 static void
 check_layout(int bits, int32 k, int32 blocks)
 {
-	NddLayout	layout;
-
-	if (blocks != 0 && ndd_layout_make(bits, k, blocks, &layout) != NDD_OK)
+	if (blocks != 0 && ndd_layout_check(bits, k, blocks) != NDD_LAYOUT_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("blocks = %d cannot serve k = %d on %d-bit fingerprints", blocks, k, bits),
@@ -182,15 +157,17 @@ check_layout(int bits, int32 k, int32 blocks)
 						 NDD_LAYOUT_MAX_TABLES)));
 }
 
-/* The width of a fingerprint type (simhash64 or bigint: 64, fp128: 128), or 0 for any other type. */
+/*
+ * The width of a fingerprint type (simhash64 or bigint: 64, fp128: 128: ndd_fingerprint_bits), or 0
+ * for any other type.
+ */
 static int
 fingerprint_bits(FunctionCallInfo fcinfo, Oid typid)
 {
-	if (typid == ndd_extension_type(fcinfo, "simhash64") || typid == INT8OID)
-		return 64;
-	if (typid == ndd_extension_type(fcinfo, "fp128"))
-		return 128;
-	return 0;
+	if (typid != INT8OID && typid != ndd_extension_type(fcinfo, "simhash64") &&
+		typid != ndd_extension_type(fcinfo, "fp128"))
+		return 0;
+	return ndd_fingerprint_bits(get_typlen(typid));
 }
 
 /* Fingerprint rows read into compact arrays: ids[i] and fps[i * words ...]. */
@@ -232,6 +209,7 @@ read_hamming_rows(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, 
 	int			bits,
 				words;
 	size_t		max_rows;
+	uint64		w[2];
 
 	SPI_connect();
 	ndd_query_open(&reader, sql, argname, 2);
@@ -272,15 +250,8 @@ read_hamming_rows(FunctionCallInfo fcinfo, MemoryContext work, const char *sql, 
 		rows->fps = ndd_grow_array(work, rows->fps, &rows->cap_fps, (n + 1) * words, sizeof(uint64),
 								   max_rows * words);
 		rows->ids[n] = id;
-		if (bits == 64)
-			rows->fps[n] = DatumGetSimhash64(fp);
-		else
-		{
-			Fp128	   *v = DatumGetFp128P(fp);
-
-			rows->fps[2 * n] = v->hi;
-			rows->fps[2 * n + 1] = v->lo;
-		}
+		ndd_fingerprint_words(fp, bits, w);
+		memcpy(&rows->fps[n * words], w, words * sizeof(uint64));
 		rows->n++;
 	}
 	ndd_query_close(&reader);
@@ -295,14 +266,14 @@ static void
 emit_hamming_pairs(ReturnSetInfo *rsinfo, MemoryContext work, int bits, const int64 *ids,
 				   const uint64 *fps, size_t n, size_t n_new, int32 k, int32 blocks, int32 table)
 {
-	CoreIterator *ci = core_iterator_register(work, end_hamming_iter);
+	NddCoreHandle *ci = core_iterator_register(work, end_hamming_iter);
 	NddHammingPairIter *iter = NULL;
 	NddPair    *buf;
 	NddStatus	status;
 
 	status = ndd_hamming_pairs_begin_part(bits, (const int64_t *) ids, (const uint64_t *) fps, n, n_new,
 										  k, blocks, table, ndd_interrupt_pending, &iter);
-	ci->iter = iter;
+	ci->handle = iter;
 	ndd_raise_status(status, "all pairs within k bits");
 	buf = MemoryContextAlloc(work, NDD_STREAM_BATCH * sizeof(NddPair));
 	for (;;)
@@ -421,6 +392,7 @@ ndd_layout_table_pairs(PG_FUNCTION_ARGS)
 	char		typalign;
 	int64	   *ids;
 	uint64	   *fps;
+	uint64		w[2];
 	size_t		n = 0,
 				n_new = 0;
 	NddLayout	layout;
@@ -476,15 +448,8 @@ ndd_layout_table_pairs(PG_FUNCTION_ARGS)
 		if (fp_nulls[i])
 			continue;			/* no fingerprint, no near-duplicates */
 		ids[n] = DatumGetInt64(id_elems[i]);
-		if (bits == 64)
-			fps[n] = DatumGetSimhash64(fp_elems[i]);
-		else
-		{
-			Fp128	   *v = DatumGetFp128P(fp_elems[i]);
-
-			fps[2 * n] = v->hi;
-			fps[2 * n + 1] = v->lo;
-		}
+		ndd_fingerprint_words(fp_elems[i], bits, w);
+		memcpy(&fps[n * words], w, words * sizeof(uint64));
 		n++;
 		if (i < n_new_arg)
 			n_new++;
@@ -527,19 +492,8 @@ ndd_layout_parts(PG_FUNCTION_ARGS)
 	NddLayout	layout;
 	Datum	   *elems;
 
-	if (fptype == ndd_extension_type(fcinfo, "fp128"))
-	{
-		Fp128	   *v = DatumGetFp128P(PG_GETARG_DATUM(0));
-
-		bits = 128;
-		fp[0] = v->hi;
-		fp[1] = v->lo;
-	}
-	else
-	{
-		bits = 64;
-		fp[0] = DatumGetSimhash64(PG_GETARG_DATUM(0));
-	}
+	bits = fptype == ndd_extension_type(fcinfo, "fp128") ? 128 : 64;
+	ndd_fingerprint_words(PG_GETARG_DATUM(0), bits, fp);
 	check_k_blocks(k, blocks, "ndd_layout_parts");
 	if (blocks == 0)
 		blocks = k + 1;
@@ -592,7 +546,7 @@ ndd_feature_pairs(PG_FUNCTION_ARGS)
 				skipped = 0,
 				budget = ndd_input_budget();
 	bool		too_large = false;
-	CoreIterator *ci;
+	NddCoreHandle *ci;
 	NddFeatureCandidateIter *iter = NULL;
 	uint64	   *buf;
 	Tuplesortstate *sort;
@@ -683,7 +637,7 @@ ndd_feature_pairs(PG_FUNCTION_ARGS)
 	ci = core_iterator_register(work, end_feature_iter);
 	status = ndd_feature_candidates_begin((const int64_t *) features, offsets, n, (size_t) max_df,
 										  ndd_interrupt_pending, &iter, &skipped);
-	ci->iter = iter;
+	ci->handle = iter;
 	ndd_raise_status(status, "pairs sharing features");
 	/* the core holds its own (feature, document) entries now */
 	if (features)
@@ -716,8 +670,7 @@ ndd_feature_pairs(PG_FUNCTION_ARGS)
 			tuplesort_putdatum(sort, Int64GetDatum((int64) buf[i]), false);
 		CHECK_FOR_INTERRUPTS();
 	}
-	ci->iter = NULL;
-	ndd_feature_candidates_end(iter);	/* its entries are no longer needed */
+	ndd_core_handle_release(ci);	/* its entries are no longer needed */
 	tuplesort_performsort(sort);
 
 	for (size_t i = 0;; i++)

@@ -41,10 +41,29 @@ typedef struct NddLayout
 	uint8_t		key_bits[NDD_LAYOUT_MAX_TABLES];	/* total width of that key */
 } NddLayout;
 
+/* What ndd_layout_check finds wrong with (bits, radius, nblocks), in the order it checks. */
+#define NDD_LAYOUT_OK				0
+#define NDD_LAYOUT_BAD_BITS			1	/* bits is not 64 or 128 */
+#define NDD_LAYOUT_BAD_RADIUS		2	/* radius < 0 */
+#define NDD_LAYOUT_TOO_FEW_BLOCKS	3	/* nblocks <= radius: the pigeonhole needs more */
+#define NDD_LAYOUT_TOO_MANY_BLOCKS	4	/* nblocks > min(bits, NDD_LAYOUT_MAX_BLOCKS) */
+#define NDD_LAYOUT_TOO_MANY_TABLES	5	/* C(nblocks, radius) > NDD_LAYOUT_MAX_TABLES */
+
+/*
+ * The one test of whether a width, radius and block count (0 means radius + 1, the fewest tables)
+ * make a layout: NDD_LAYOUT_OK exactly when ndd_layout_make succeeds. bits = 0 checks what holds
+ * for either width (the index's options, checked before the column's type is known). The index's
+ * options, its build and the batch functions all ask here; each words its own error.
+ */
+NDD_API int ndd_layout_check(int bits, int radius, int nblocks);
+
+/* The number of tables of a layout: C(nblocks, radius); UINT64_MAX when the product would overflow
+ * (only far beyond NDD_LAYOUT_MAX_TABLES). */
+NDD_API uint64_t ndd_layout_tables(int nblocks, int radius);
+
 /*
  * Fills *out for the given fingerprint width, radius and block count (0 means radius + 1, the
- * fewest tables). Returns NDD_INVALID_ARGUMENT unless bits is 64 or 128, 0 <= radius,
- * radius < nblocks <= min(bits, NDD_LAYOUT_MAX_BLOCKS) and C(nblocks, radius) <= NDD_LAYOUT_MAX_TABLES.
+ * fewest tables). Returns NDD_INVALID_ARGUMENT unless ndd_layout_check accepts them.
  */
 NDD_API NddStatus ndd_layout_make(int bits, int radius, int nblocks, NddLayout *out);
 

@@ -6,24 +6,36 @@
 #include "guard.hpp"
 #include "layout_api.h"
 
-namespace {
-
-uint64_t binomial(int n, int k) {
-    if (k < 0 || k > n) return 0;
+extern "C" uint64_t ndd_layout_tables(int nblocks, int radius) {
+    if (radius < 0 || radius > nblocks) return 0;
+    // C(n, k) = C(n, n - k): the shorter product; each step's partial product is a binomial, so
+    // the division is exact, and a product past any table limit saturates instead of overflowing
+    int k = radius < nblocks - radius ? radius : nblocks - radius;
     uint64_t r = 1;
-    for (int i = 1; i <= k; i++) r = r * static_cast<uint64_t>(n - k + i) / static_cast<uint64_t>(i);
+    for (int i = 1; i <= k; i++) {
+        uint64_t factor = static_cast<uint64_t>(nblocks - k + i);
+        if (r > UINT64_MAX / factor) return UINT64_MAX;
+        r = r * factor / static_cast<uint64_t>(i);
+    }
     return r;
 }
 
-}  // namespace
+extern "C" int ndd_layout_check(int bits, int radius, int nblocks) {
+    if (bits != 0 && bits != 64 && bits != 128) return NDD_LAYOUT_BAD_BITS;
+    if (radius < 0) return NDD_LAYOUT_BAD_RADIUS;
+    if (nblocks == 0) nblocks = radius + 1;
+    if (nblocks <= radius) return NDD_LAYOUT_TOO_FEW_BLOCKS;
+    int max_blocks = bits != 0 && bits < NDD_LAYOUT_MAX_BLOCKS ? bits : NDD_LAYOUT_MAX_BLOCKS;
+    if (nblocks > max_blocks) return NDD_LAYOUT_TOO_MANY_BLOCKS;
+    if (ndd_layout_tables(nblocks, radius) > NDD_LAYOUT_MAX_TABLES) return NDD_LAYOUT_TOO_MANY_TABLES;
+    return NDD_LAYOUT_OK;
+}
 
 extern "C" NddStatus ndd_layout_make(int bits, int radius, int nblocks, NddLayout* out) {
     return ndd::guarded([&] {
-        if (nblocks == 0) nblocks = radius + 1;
-        int max_blocks = bits < NDD_LAYOUT_MAX_BLOCKS ? bits : NDD_LAYOUT_MAX_BLOCKS;
-        if ((bits != 64 && bits != 128) || radius < 0 || nblocks <= radius || nblocks > max_blocks ||
-            binomial(nblocks, radius) > NDD_LAYOUT_MAX_TABLES)
+        if (bits == 0 || ndd_layout_check(bits, radius, nblocks) != NDD_LAYOUT_OK)
             throw ndd::InvalidArgument("layout parameters out of range");
+        if (nblocks == 0) nblocks = radius + 1;
 
         NddLayout l;
         std::memset(&l, 0, sizeof l);

@@ -71,6 +71,37 @@ TEST(MankuLayout, RejectsBadParameters) {
     EXPECT_EQ(l.ntables, 1);
 }
 
+TEST(MankuLayout, CheckSaysWhyAndAgreesWithMake) {
+    EXPECT_EQ(ndd_layout_check(32, 3, 0), NDD_LAYOUT_BAD_BITS);
+    EXPECT_EQ(ndd_layout_check(64, -1, 0), NDD_LAYOUT_BAD_RADIUS);
+    EXPECT_EQ(ndd_layout_check(64, 3, 3), NDD_LAYOUT_TOO_FEW_BLOCKS);
+    EXPECT_EQ(ndd_layout_check(64, 40, 0), NDD_LAYOUT_TOO_MANY_BLOCKS);
+    EXPECT_EQ(ndd_layout_check(64, 5, 10), NDD_LAYOUT_TOO_MANY_TABLES);
+    EXPECT_EQ(ndd_layout_check(0, 6, 12), NDD_LAYOUT_TOO_MANY_TABLES);  // either width
+    EXPECT_EQ(ndd_layout_check(0, 3, 5), NDD_LAYOUT_OK);
+    // every combination: check and make agree, and a made layout has C(nblocks, radius) tables
+    for (int bits : {64, 128})
+        for (int radius = -1; radius <= 40; radius++)
+            for (int nblocks = 0; nblocks <= 40; nblocks++) {
+                NddLayout l;
+                NddStatus st = ndd_layout_make(bits, radius, nblocks, &l);
+                int why = ndd_layout_check(bits, radius, nblocks);
+                ASSERT_EQ(st == NDD_OK, why == NDD_LAYOUT_OK) << bits << " " << radius << " " << nblocks;
+                if (st == NDD_OK) {
+                    EXPECT_EQ(static_cast<uint64_t>(l.ntables), ndd_layout_tables(l.nblocks, radius));
+                }
+            }
+}
+
+TEST(MankuLayout, TablesAreBinomialsAndSaturate) {
+    EXPECT_EQ(ndd_layout_tables(5, 3), 10u);
+    EXPECT_EQ(ndd_layout_tables(12, 6), 924u);
+    EXPECT_EQ(ndd_layout_tables(32, 16), 601080390u);
+    EXPECT_EQ(ndd_layout_tables(4, 5), 0u);
+    EXPECT_EQ(ndd_layout_tables(100, 50), UINT64_MAX);
+    EXPECT_EQ(ndd_layout_tables(60, 30), 118264581564861424u);
+}
+
 TEST(MankuLayout, KeysMatchBitByBitReference) {
     std::mt19937_64 rng(42);
     for (int bits : {64, 128}) {
