@@ -6,26 +6,21 @@
  *    index. The method is the core's (jaccard_pairs_api.h).
  *
  * The documents are read through a cursor and handed to the core one at a time; the core keeps
- * their shingle-hash sets and band keys behind an opaque handle, which a reset callback of the
- * call's memory context frees, so an error or a cancel anywhere cannot leak it. What the core holds
- * is counted against maintenance_work_mem (a batch job over a whole collection, like CREATE INDEX):
- * beyond it the call stops with an error naming the setting. Pairs come back from the core in
- * batches into the result tuplestore, which spills to disk beyond work_mem; interrupts are checked
- * between batches and inside the core.
+ * their shingle-hash sets and band keys behind an opaque handle owned by the call's memory context
+ * (NddCoreHandle), so an error or a cancel anywhere cannot leak it. What the core holds is counted
+ * against maintenance_work_mem (a batch job over a whole collection, like CREATE INDEX): within it
+ * this file's in-memory path runs the core's whole pass; beyond it the call goes on with the disk
+ * path (jaccard_spill.c). Pairs come back from the core in batches into the result tuplestore,
+ * which spills to disk beyond work_mem; interrupts are checked between batches and inside the core.
  */
-#include "ndd.h"
+#include "jaccard_pairs.h"
 
 #include "catalog/pg_type.h"
-#include "funcapi.h"
 #include "miscadmin.h"
-#include "catalog/pg_operator_d.h"
-#include "executor/tuptable.h"
-#include "storage/buffile.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-#include "utils/tuplesort.h"
 
 #include "batch_pairs_api.h"
 #include "fingerprint_api.h"
@@ -47,17 +42,11 @@ PG_FUNCTION_INFO_V1(ndd_jaccard_banding);
  */
 #define NDD_JACCARD_FETCH_ROWS 64
 
-/* Seconds between progress notices of a long call. */
-#define NDD_JACCARD_PROGRESS_SECS 10
-
-/* Frees the core job when the call's memory context goes (normally or on error). */
+/* Frees the core job when the call's memory context goes, normally or on error (NddCoreHandle). */
 static void
-free_job(void *arg)
+free_job(void *job)
 {
-	NddJaccardJob **job = (NddJaccardJob **) arg;
-
-	ndd_jaccard_job_free(*job);
-	*job = NULL;
+	ndd_jaccard_job_free((NddJaccardJob *) job);
 }
 
 static void
@@ -87,617 +76,6 @@ banding_of(double threshold, int32 hashes, int *bands, int *rows, double *miss)
 }
 
 /*
- * A progress notice every NDD_JACCARD_PROGRESS_SECS seconds: what the call is doing, how far
- * (x of total; total = 0 when unknown), and the pairs found so far.
- */
-static void
-maybe_progress(TimestampTz *last, const char *fname, const char *what, size_t x, size_t total,
-			   uint64 pairs)
-{
-	TimestampTz now = GetCurrentTimestamp();
-
-	if (!TimestampDifferenceExceeds(*last, now, NDD_JACCARD_PROGRESS_SECS * 1000))
-		return;
-	*last = now;
-	if (total == 0)
-		ereport(NOTICE, (errmsg("%s: %s %zu, " UINT64_FORMAT " pairs so far", fname, what, x, pairs)));
-	else
-		ereport(NOTICE,
-				(errmsg("%s: %s %zu of %zu, " UINT64_FORMAT " pairs so far", fname, what, x, total, pairs)));
-}
-
-static void
-put_pair(ReturnSetInfo *rsinfo, const NddJaccardResult *r)
-{
-	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
-
-	values[0] = Int64GetDatum(r->a);
-	values[1] = Int64GetDatum(r->b);
-	values[2] = Float8GetDatum(r->value);
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-}
-
-/*
- * The disk path, taken once the documents' shingle sets outgrow maintenance_work_mem. Same method
- * and same candidates as the core's in-memory pass (jaccard_pairs_api.h), with every structure that
- * grows with the collection on disk:
- *   - each document's sorted shingle-hash set is written once, in reading order, to a temporary
- *     BufFile; only its position, size and (resemblance) band-0 key stay in memory: 20 bytes per
- *     document, 28 with the id every path keeps (28 MB per million documents);
- *   - the (band key, band, document) entries, or for containment (hash, in prefix, document), go
- *     through a tuplesort; runs of equal keys give the candidates. A pair sharing several bands
- *     would be a candidate in each (a cluster of k copies gives 27 * k^2 / 2 at t = 0.8); those
- *     that share band 0 are taken there only, which the band-0 keys in memory decide, and the
- *     other repeats are dropped after the candidates' sort;
- *   - candidates go through a second tuplesort ordered by (chunk of x, y, x), duplicates dropped: a
- *     chunk is a run of consecutive documents whose sets fill half the budget. Verification loads
- *     one chunk's sets (one sequential read), then reads each y's set in increasing file order, so
- *     the sets file is read once per chunk, forward, touching only the candidates' sets.
- * The core job accumulates a batch of documents (half the budget) and is emptied into the disk
- * structures each time it fills, so the core's memory stays bounded too. Both sorts get a quarter
- * of the budget each.
- */
-typedef struct JaccardSpill
-{
-	int			measure;
-	BufFile    *sets;
-	uint64	   *pos;			/* document's set in sets: fileno << 32 | offset */
-	uint32	   *nset;			/* its number of 16-byte hashes */
-	uint64	   *key0;			/* resemblance: its key of band 0 (see spill_pass) */
-	size_t		cap;			/* elements allocated in pos and nset */
-	size_t		ndocs;			/* documents written */
-	size_t		flush_bytes;	/* empty the core job into the spill when it holds more */
-	int			sort_kb;		/* work memory of each tuplesort */
-	size_t		chunk_bytes;	/* sets held in memory during verification */
-	uint32	   *df;				/* containment: count-min sketch of hash frequencies, DF_ROWS rows */
-	int			df_bits;		/* log2 of its counters per row */
-	TupleDesc	desc;			/* (int8, int4, int4) tuples of both sorts */
-	TupleTableSlot *put;
-	TupleTableSlot *get;
-	Tuplesortstate *entries;
-	MemoryContext cxt;
-} JaccardSpill;
-
-static Tuplesortstate *
-spill_sort_begin(JaccardSpill *sp)
-{
-	AttrNumber	cols[3] = {1, 2, 3};
-	Oid			ops[3] = {Int8LessOperator, Int4LessOperator, Int4LessOperator};
-	Oid			colls[3] = {InvalidOid, InvalidOid, InvalidOid};
-	bool		nulls_first[3] = {false, false, false};
-	MemoryContext old = MemoryContextSwitchTo(sp->cxt);
-	Tuplesortstate *ts = tuplesort_begin_heap(sp->desc, 3, cols, ops, colls, nulls_first, sp->sort_kb, NULL,
-											  TUPLESORT_NONE);
-
-	MemoryContextSwitchTo(old);
-	return ts;
-}
-
-static void
-spill_sort_put(JaccardSpill *sp, Tuplesortstate *ts, int64 a, int32 b, int32 c)
-{
-	TupleTableSlot *slot = sp->put;
-
-	ExecClearTuple(slot);
-	slot->tts_values[0] = Int64GetDatum(a);
-	slot->tts_values[1] = Int32GetDatum(b);
-	slot->tts_values[2] = Int32GetDatum(c);
-	memset(slot->tts_isnull, 0, 3 * sizeof(bool));
-	ExecStoreVirtualTuple(slot);
-	tuplesort_puttupleslot(ts, slot);
-}
-
-/* The next (a, b, c) of a sorted tuplesort; false at its end. */
-static bool
-spill_sort_get(JaccardSpill *sp, Tuplesortstate *ts, int64 *a, int32 *b, int32 *c)
-{
-	bool		isnull;
-
-	if (!tuplesort_gettupleslot(ts, true, false, sp->get, NULL))
-		return false;
-	*a = DatumGetInt64(slot_getattr(sp->get, 1, &isnull));
-	*b = DatumGetInt32(slot_getattr(sp->get, 2, &isnull));
-	*c = DatumGetInt32(slot_getattr(sp->get, 3, &isnull));
-	return true;
-}
-
-/*
- * Containment on disk: which p hashes of A form its prefix. Any p of them are exact; the rarest
- * give the fewest candidates (a boilerplate shingle in the prefix of many documents makes every
- * pair of them a candidate). The in-memory pass knows every frequency; on disk a count-min sketch
- * of the frequencies seen so far estimates them (each batch is counted before its prefixes are
- * chosen, so the first batch, the size of the budget, sees its own boilerplate).
- */
-#define DF_ROWS 4
-
-static inline size_t
-df_slot(const JaccardSpill *sp, uint64 h, int row)
-{
-	static const uint64 mult[DF_ROWS] = {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL,
-	0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL};
-
-	return ((size_t) row << sp->df_bits) + (size_t) ((h * mult[row]) >> (64 - sp->df_bits));
-}
-
-static uint32
-df_estimate(const JaccardSpill *sp, uint64 h)
-{
-	uint32		est = PG_UINT32_MAX;
-
-	for (int r = 0; r < DF_ROWS; r++)
-		est = Min(est, sp->df[df_slot(sp, h, r)]);
-	return est;
-}
-
-typedef struct DfRank
-{
-	uint32		df;
-	uint32		i;
-} DfRank;
-
-static int
-df_rank_cmp(const void *a, const void *b)
-{
-	const DfRank *x = a,
-			   *y = b;
-
-	if (x->df != y->df)
-		return x->df < y->df ? -1 : 1;
-	return x->i < y->i ? -1 : (x->i > y->i ? 1 : 0);
-}
-
-static JaccardSpill *
-spill_begin(MemoryContext cxt, int measure)
-{
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	JaccardSpill *sp = palloc0(sizeof(JaccardSpill));
-	size_t		budget = (size_t) maintenance_work_mem * 1024;
-
-	sp->cxt = cxt;
-	sp->measure = measure;
-	sp->sets = BufFileCreateTemp(false);
-	sp->flush_bytes = budget / 2;
-	sp->chunk_bytes = Max(budget / 2, 64 * 1024);
-	sp->sort_kb = Max(maintenance_work_mem / 4, 64);
-	sp->desc = CreateTemplateTupleDesc(3);
-	TupleDescInitEntry(sp->desc, 1, "key", INT8OID, -1, 0);
-	TupleDescInitEntry(sp->desc, 2, "tag", INT4OID, -1, 0);
-	TupleDescInitEntry(sp->desc, 3, "doc", INT4OID, -1, 0);
-	if (measure == NDD_MEASURE_CONTAINMENT)
-	{
-		/* an eighth of the budget for the frequency sketch */
-		sp->df_bits = 10;
-		while (sp->df_bits < 28 && ((size_t) DF_ROWS * sizeof(uint32) << (sp->df_bits + 1)) <= budget / 8)
-			sp->df_bits++;
-		sp->df = MemoryContextAllocExtended(cxt, (size_t) DF_ROWS * sizeof(uint32) << sp->df_bits,
-										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	}
-	sp->put = MakeSingleTupleTableSlot(sp->desc, &TTSOpsVirtual);
-	sp->get = MakeSingleTupleTableSlot(sp->desc, &TTSOpsMinimalTuple);
-	MemoryContextSwitchTo(old);
-	sp->entries = spill_sort_begin(sp);
-	return sp;
-}
-
-/* Moves every document the core job holds into the spill, and empties the job. */
-static void
-spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
-{
-	size_t		count = ndd_jaccard_job_count(job);
-	DfRank	   *rank = NULL;
-	size_t		rank_cap = 0;
-
-	if (sp->measure == NDD_MEASURE_CONTAINMENT)
-	{
-		/* count the batch's hashes first, so that its prefixes see its own frequencies */
-		for (size_t d = 0; d < count; d++)
-		{
-			NddJaccardDoc doc;
-
-			CHECK_FOR_INTERRUPTS();
-			ndd_raise_status(ndd_jaccard_job_doc(job, d, &doc), fname);
-			for (size_t i = 0; i < doc.nset; i++)
-				for (int r = 0; r < DF_ROWS; r++)
-				{
-					uint32	   *c = &sp->df[df_slot(sp, doc.set[2 * i], r)];
-
-					if (*c < PG_UINT32_MAX)
-						(*c)++;
-				}
-		}
-	}
-	for (size_t d = 0; d < count; d++)
-	{
-		NddJaccardDoc doc;
-		int			fileno;
-		off_t		offset;
-		int32		g;
-
-		CHECK_FOR_INTERRUPTS();
-		ndd_raise_status(ndd_jaccard_job_doc(job, d, &doc), fname);
-		if (sp->ndocs >= (size_t) PG_INT32_MAX || doc.nset > PG_UINT32_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s supports at most %d documents of at most %u distinct shingles each",
-							fname, PG_INT32_MAX, PG_UINT32_MAX)));
-		if (sp->ndocs == sp->cap)
-		{
-			size_t		cap = Max(1024, sp->cap * 2);
-
-			sp->pos = sp->pos ? repalloc_huge(sp->pos, cap * sizeof(uint64))
-				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint64));
-			sp->nset = sp->nset ? repalloc_huge(sp->nset, cap * sizeof(uint32))
-				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint32));
-			sp->key0 = sp->key0 ? repalloc_huge(sp->key0, cap * sizeof(uint64))
-				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint64));
-			sp->cap = cap;
-		}
-		g = (int32) sp->ndocs++;
-		BufFileTell(sp->sets, &fileno, &offset);
-		sp->pos[g] = ((uint64) fileno << 32) | (uint64) offset;
-		sp->nset[g] = (uint32) doc.nset;
-		if (doc.nset > 0)
-			BufFileWrite(sp->sets, (void *) doc.set, doc.nset * 2 * sizeof(uint64));
-		if (sp->measure == NDD_MEASURE_JACCARD)
-		{
-			sp->key0[g] = doc.keys[0];
-			for (int j = 0; j < doc.nkeys; j++)
-				spill_sort_put(sp, sp->entries, (int64) doc.keys[j], j, g);
-		}
-		else
-		{
-			/* every hash, tagged 1 when it is one of the prefix that finds the pairs of g */
-			if (doc.nset > rank_cap)
-			{
-				rank_cap = Max(doc.nset, 2 * rank_cap);
-				if (rank)
-					pfree(rank);
-				rank = MemoryContextAllocHuge(sp->cxt, rank_cap * sizeof(DfRank));
-			}
-			for (size_t i = 0; i < doc.nset; i++)
-				rank[i] = (DfRank) {df_estimate(sp, doc.set[2 * i]), (uint32) i};
-			if (doc.prefix < doc.nset)
-				qsort(rank, doc.nset, sizeof(DfRank), df_rank_cmp);
-			for (size_t k = 0; k < doc.nset; k++)
-				spill_sort_put(sp, sp->entries, (int64) doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, g);
-		}
-	}
-	if (rank)
-		pfree(rank);
-	ndd_raise_status(ndd_jaccard_job_clear(job), fname);
-}
-
-/*
- * The candidates' sort. (chunk, y, x) packed into one int8 when the numbers fit in 63 bits (up to
- * about two million documents): a datum sort of int8, which PostgreSQL sorts several times faster
- * than heap tuples; else (int8, int4, int4) heap tuples. Both orders are (chunk, y, x).
- */
-typedef struct CandSort
-{
-	Tuplesortstate *ts;
-	int			bits;			/* bits of a document number in the packed value; 0: heap tuples */
-} CandSort;
-
-static void
-cand_begin(JaccardSpill *sp, CandSort *cs, size_t ndocs, int32 nchunks)
-{
-	int			nb = 1,
-				cb = 1;
-
-	while (nb < 31 && ((size_t) 1 << nb) < ndocs)
-		nb++;
-	while (cb < 31 && ((int64) 1 << cb) < nchunks)
-		cb++;
-	if (2 * nb + cb <= 63)
-	{
-		MemoryContext old = MemoryContextSwitchTo(sp->cxt);
-
-		cs->bits = nb;
-		cs->ts = tuplesort_begin_datum(INT8OID, Int8LessOperator, InvalidOid, false, sp->sort_kb, NULL,
-									   TUPLESORT_NONE);
-		MemoryContextSwitchTo(old);
-	}
-	else
-	{
-		cs->bits = 0;
-		cs->ts = spill_sort_begin(sp);
-	}
-}
-
-static void
-cand_put(JaccardSpill *sp, CandSort *cs, int32 c, int32 y, int32 x)
-{
-	if (cs->bits)
-		tuplesort_putdatum(cs->ts,
-						   Int64GetDatum(((int64) c << (2 * cs->bits)) | ((int64) y << cs->bits) | (int64) x),
-						   false);
-	else
-		spill_sort_put(sp, cs->ts, c, y, x);
-}
-
-static bool
-cand_get(JaccardSpill *sp, CandSort *cs, int32 *c, int32 *y, int32 *x)
-{
-	if (cs->bits)
-	{
-		Datum		v;
-		bool		isnull;
-		int64		packed;
-		int64		mask = ((int64) 1 << cs->bits) - 1;
-
-		if (!ndd_tuplesort_getdatum(cs->ts, true, &v, &isnull))
-			return false;
-		packed = DatumGetInt64(v);
-		*x = (int32) (packed & mask);
-		*y = (int32) ((packed >> cs->bits) & mask);
-		*c = (int32) (packed >> (2 * cs->bits));
-		return true;
-	}
-	else
-	{
-		int64		c64;
-
-		if (!spill_sort_get(sp, cs->ts, &c64, y, x))
-			return false;
-		*c = (int32) c64;
-		return true;
-	}
-}
-
-/* Reads document d's set (nset[d] * 16 bytes) from the sets file into buf. */
-static void
-spill_read_set(JaccardSpill *sp, size_t d, void *buf)
-{
-	size_t		bytes = (size_t) sp->nset[d] * 2 * sizeof(uint64);
-
-	if (bytes == 0)
-		return;
-	if (BufFileSeek(sp->sets, (int) (sp->pos[d] >> 32), (off_t) (sp->pos[d] & PG_UINT32_MAX), SEEK_SET) != 0 ||
-		BufFileRead(sp->sets, buf, bytes) != bytes)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not read the shingle set of a document from a temporary file: %m")));
-}
-
-/* The chunk of document d: the last chunk starting at or before it. */
-static int32
-chunk_of(const uint32 *chunk_first, int32 nchunks, uint32 d)
-{
-	int32		lo = 0,
-				hi = nchunks - 1;
-
-	while (lo < hi)
-	{
-		int32		mid = lo + (hi - lo + 1) / 2;
-
-		if (chunk_first[mid] <= d)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-/*
- * The pass of the disk path: candidates from the sorted entries, then verification chunk by chunk.
- * Returns the number of pairs stored.
- */
-static uint64
-spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, ReturnSetInfo *rsinfo, const char *fname,
-		   TimestampTz *last)
-{
-	size_t		ndocs = sp->ndocs;
-	uint32	   *chunk_first;
-	int32		nchunks = 0;
-	size_t		acc = 0;
-	CandSort	cands;
-	uint32	   *run = NULL;
-	bool	   *run_flag = NULL;
-	size_t		run_n = 0,
-				run_cap = 0;
-	int64		run_key = 0;
-	int32		run_tag = 0;
-	int64		key;
-	int32		tag,
-				doc,
-				c,
-				y,
-				x;
-	uint64		nentries = 0,
-				ncands = 0,
-				npairs = 0;
-	bool		more;
-	char	   *chunk_buf = NULL;
-	size_t	   *chunk_off = NULL;
-	int32		loaded = -1;
-	char	   *ybuf = NULL;
-	size_t		ybuf_size = 0;
-	int64		prev_c = -1;
-	int32		prev_y = -1,
-				prev_x = -1;
-	const char *ys = NULL;
-
-	/* chunks: consecutive documents whose sets fill chunk_bytes (at least one document each) */
-	chunk_first = MemoryContextAllocHuge(sp->cxt, (ndocs + 1) * sizeof(uint32));
-	for (size_t d = 0; d < ndocs; d++)
-	{
-		size_t		bytes = (size_t) sp->nset[d] * 16;
-
-		if (d == 0 || acc + bytes > sp->chunk_bytes)
-		{
-			chunk_first[nchunks++] = (uint32) d;
-			acc = 0;
-		}
-		acc += bytes;
-	}
-	chunk_first[nchunks] = (uint32) ndocs;
-
-	/* candidates: every pair in a run of equal entries, through the second sort */
-	ereport(DEBUG1, (errmsg("%s: %zu documents on disk, sorting their entries", fname, ndocs)));
-	tuplesort_performsort(sp->entries);
-	cand_begin(sp, &cands, ndocs, nchunks);
-	do
-	{
-		bool		same;
-
-		more = spill_sort_get(sp, sp->entries, &key, &tag, &doc);
-		/* resemblance: a run is one (key, band); containment: one hash, whatever the tags */
-		same = more && run_n > 0 && key == run_key &&
-			(sp->measure != NDD_MEASURE_JACCARD || tag == run_tag);
-		if (!same && run_n > 1)
-		{
-			for (size_t i = 0; i < run_n; i++)
-			{
-				if (sp->measure == NDD_MEASURE_CONTAINMENT && !run_flag[i])
-					continue;
-				for (size_t j = sp->measure == NDD_MEASURE_JACCARD ? i + 1 : 0; j < run_n; j++)
-				{
-					if (run[j] == run[i])
-						continue;
-					/* a pair with equal keys in band 0 is taken there, in band 0's run */
-					if (sp->measure == NDD_MEASURE_JACCARD && run_tag > 0 && sp->key0[run[i]] == sp->key0[run[j]])
-						continue;
-					cand_put(sp, &cands, chunk_of(chunk_first, nchunks, run[i]), (int32) run[j], (int32) run[i]);
-					if ((++ncands & 0xFFFF) == 0)
-					{
-						CHECK_FOR_INTERRUPTS();
-						maybe_progress(last, fname, "candidates: entry", nentries, 0, 0);
-					}
-				}
-			}
-		}
-		if (!same)
-			run_n = 0;
-		if (!more)
-			break;
-		if (run_n == run_cap)
-		{
-			run_cap = Max(64, run_cap * 2);
-			run = run ? repalloc_huge(run, run_cap * sizeof(uint32))
-				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(uint32));
-			run_flag = run_flag ? repalloc_huge(run_flag, run_cap * sizeof(bool))
-				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(bool));
-		}
-		run_key = key;
-		run_tag = tag;
-		run[run_n] = (uint32) doc;
-		run_flag[run_n++] = tag != 0;
-		if ((++nentries & 0xFFFF) == 0)
-		{
-			CHECK_FOR_INTERRUPTS();
-			maybe_progress(last, fname, "candidates: entry", nentries, 0, 0);
-		}
-	} while (true);
-	tuplesort_end(sp->entries);
-	sp->entries = NULL;
-
-	/* verification: (chunk of x, y, x) in order; x's chunk in memory, y read forward */
-	ereport(DEBUG1, (errmsg("%s: " UINT64_FORMAT " candidates in %d chunks", fname, ncands, nchunks)));
-	tuplesort_performsort(cands.ts);
-	while (cand_get(sp, &cands, &c, &y, &x))
-	{
-		const char *xs;
-		NddJaccardResult r;
-		int			ok;
-
-		if (c == prev_c && y == prev_y && x == prev_x)
-			continue;			/* the same candidate from another band or hash */
-		if (c != loaded)
-		{
-			size_t		first = chunk_first[c],
-						end = chunk_first[c + 1],
-						bytes = 0;
-
-			CHECK_FOR_INTERRUPTS();
-			maybe_progress(last, fname, "verifying: chunk", (size_t) c + 1, (size_t) nchunks, npairs);
-			if (chunk_buf)
-				pfree(chunk_buf);
-			if (chunk_off)
-				pfree(chunk_off);
-			chunk_off = MemoryContextAllocHuge(sp->cxt, (end - first + 1) * sizeof(size_t));
-			for (size_t d = first; d < end; d++)
-			{
-				chunk_off[d - first] = bytes;
-				bytes += (size_t) sp->nset[d] * 16;
-			}
-			chunk_off[end - first] = bytes;
-			chunk_buf = MemoryContextAllocHuge(sp->cxt, Max(bytes, 16));
-			/* the chunk's sets are consecutive in the file: one read */
-			if (bytes > 0)
-			{
-				if (BufFileSeek(sp->sets, (int) (sp->pos[first] >> 32),
-								(off_t) (sp->pos[first] & PG_UINT32_MAX), SEEK_SET) != 0 ||
-					BufFileRead(sp->sets, chunk_buf, bytes) != bytes)
-					ereport(ERROR,
-							(errcode_for_file_access(),
-							 errmsg("could not read shingle sets from a temporary file: %m")));
-			}
-			loaded = c;
-			prev_y = -1;
-		}
-		if (y != prev_y)
-		{
-			if ((uint32) y >= chunk_first[c] && (uint32) y < chunk_first[c + 1])
-				ys = chunk_buf + chunk_off[y - chunk_first[c]];
-			else
-			{
-				size_t		bytes = (size_t) sp->nset[y] * 16;
-
-				if (bytes > ybuf_size)
-				{
-					ybuf_size = Max(bytes, 2 * ybuf_size);
-					if (ybuf)
-						pfree(ybuf);
-					ybuf = MemoryContextAllocHuge(sp->cxt, ybuf_size);
-				}
-				spill_read_set(sp, y, ybuf);
-				ys = ybuf;
-			}
-		}
-		prev_c = c;
-		prev_y = y;
-		prev_x = x;
-		xs = chunk_buf + chunk_off[x - chunk_first[c]];
-		ndd_raise_status(ndd_jaccard_verify(job, ids[x], (const uint64_t *) xs, sp->nset[x], ids[y],
-											(const uint64_t *) ys, sp->nset[y], &r, &ok),
-						 fname);
-		if (ok)
-		{
-			put_pair(rsinfo, &r);
-			npairs++;
-		}
-		if ((++nentries & 0xFFFF) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	tuplesort_end(cands.ts);
-
-	/* containment of an empty set is 1 in every other document (as the in-memory pass says) */
-	if (sp->measure == NDD_MEASURE_CONTAINMENT)
-	{
-		for (size_t a = 0; a < ndocs; a++)
-		{
-			if (sp->nset[a] != 0)
-				continue;
-			for (size_t b = 0; b < ndocs; b++)
-			{
-				NddJaccardResult r = {ids[a], ids[b], 1.0};
-
-				if (b == a)
-					continue;
-				put_pair(rsinfo, &r);
-				npairs++;
-				if ((npairs & 0xFFFF) == 0)
-					CHECK_FOR_INTERRUPTS();
-			}
-		}
-	}
-	BufFileClose(sp->sets);
-	sp->sets = NULL;
-	return npairs;
-}
-
-/*
  * Moves the documents the job holds to disk, starting the disk path the first time (n documents
  * read so far, for the message). Returns the spill.
  */
@@ -709,9 +87,9 @@ to_disk(JaccardSpill *spill, MemoryContext work, int measure, NddJaccardJob *job
 		ereport(DEBUG1,
 				(errmsg("%s: %zu documents exceed maintenance_work_mem (%d kB), continuing on disk",
 						fname, n, maintenance_work_mem)));
-		spill = spill_begin(work, measure);
+		spill = ndd_jaccard_spill_begin(work, measure);
 	}
-	spill_flush(spill, job, fname);
+	ndd_jaccard_spill_flush(spill, job, fname);
 	return spill;
 }
 
@@ -728,7 +106,7 @@ document_bytes(const char *body, size_t len, int32 shingle, int32 tokenizer, con
 {
 	size_t		set_bytes;
 
-	if ((double) len * 26.0 <= (double) maintenance_work_mem * 1024.0 / 32.0)
+	if ((double) len * 26.0 <= (double) ndd_input_budget() / 32.0)
 		return len * 26;
 	ndd_raise_status(ndd_fp_shingle_set_bytes(body, len, shingle, &set_bytes, tokenizer, ndd_interrupt_pending), fname);
 	return len + 2 * set_bytes;
@@ -748,8 +126,8 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	MemoryContext work,
 				row_cxt,
 				old;
-	MemoryContextCallback *cb;
-	NddJaccardJob **job;
+	NddCoreHandle *owner;
+	NddJaccardJob *job = NULL;
 	NddQueryReader reader;
 	HeapTuple	tuple;
 	Oid			idtype,
@@ -766,7 +144,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	int			found = 0;
 	int64_t		dup = 0;
 	JaccardSpill *spill = NULL;
-	size_t		budget = (size_t) maintenance_work_mem * 1024;
+	size_t		budget = ndd_input_budget();
 	size_t		need;
 
 	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
@@ -786,15 +164,13 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	work = AllocSetContextCreate(CurrentMemoryContext, "ndd jaccard pairs", ALLOCSET_DEFAULT_SIZES);
 	row_cxt = AllocSetContextCreate(work, "row", ALLOCSET_DEFAULT_SIZES);
 
-	/* the handle lives in work; its callback frees the core job whenever work goes */
-	job = MemoryContextAllocZero(work, sizeof(NddJaccardJob *));
-	cb = MemoryContextAlloc(work, sizeof(MemoryContextCallback));
-	cb->func = free_job;
-	cb->arg = job;
-	MemoryContextRegisterResetCallback(work, cb);
-	ndd_raise_status(ndd_jaccard_job_create(measure, threshold, shingle, hashes, NDD_JACCARD_DEFAULT_MISS, tokenizer,
-											job),
-					 fname);
+	/* the job is owned by work: freed whenever work goes */
+	owner = MemoryContextAllocZero(work, sizeof(NddCoreHandle));
+	ndd_core_handle_tie(owner, work, free_job);
+	status = ndd_jaccard_job_create(measure, threshold, shingle, hashes, NDD_JACCARD_DEFAULT_MISS, tokenizer,
+									&job);
+	owner->handle = job;
+	ndd_raise_status(status, fname);
 
 	SPI_connect();
 	ndd_query_open(&reader, sql, "docs_sql", 2);
@@ -867,11 +243,11 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 		need = document_bytes(body, len, shingle, tokenizer, fname);
 		if (need > budget)
 			ndd_input_too_large(fname, psprintf("document " INT64_FORMAT " (%zu bytes of text)", id, len), need);
-		if (n > 0 && need > budget / 8 && ndd_jaccard_job_bytes(*job) + need > budget)
+		if (n > 0 && need > budget / 8 && ndd_jaccard_job_bytes(job) + need > budget)
 		{
-			spill = to_disk(spill, work, measure, *job, n, fname);
+			spill = to_disk(spill, work, measure, job, n, fname);
 		}
-		status = ndd_jaccard_job_add(*job, id, body, len, (const uint64_t *) sketch, ndd_interrupt_pending);
+		status = ndd_jaccard_job_add(job, id, body, len, (const uint64_t *) sketch, ndd_interrupt_pending);
 		ndd_raise_status(status, fname);
 		MemoryContextReset(row_cxt);
 
@@ -887,17 +263,17 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 		 * Checked after every document (the core's size is O(1) to read): one large text can exceed
 		 * the budget. In memory up to maintenance_work_mem; then to disk, in batches of half of it.
 		 */
-		if (ndd_jaccard_job_bytes(*job) > (spill ? spill->flush_bytes : budget))
+		if (ndd_jaccard_job_bytes(job) > (spill ? ndd_jaccard_spill_flush_bytes(spill) : budget))
 		{
-			spill = to_disk(spill, work, measure, *job, n, fname);
+			spill = to_disk(spill, work, measure, job, n, fname);
 		}
 		if ((n & 255) == 0)
-			maybe_progress(&last, fname, "reading: document", n, 0, 0);
+			ndd_jaccard_progress(&last, fname, "reading: document", n, 0, 0);
 	}
 	ndd_query_close(&reader);
 	SPI_finish();
 	if (spill)
-		spill_flush(spill, *job, fname);
+		ndd_jaccard_spill_flush(spill, job, fname);
 
 	ndd_raise_status(ndd_find_duplicate_id((const int64_t *) ids, n, &found, &dup), "duplicate ids");
 	if (found)
@@ -908,7 +284,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 
 	if (spill)
 	{
-		spill_pass(spill, *job, ids, rsinfo, fname, &last);
+		ndd_jaccard_spill_pass(spill, job, ids, rsinfo, fname, &last);
 		MemoryContextDelete(work);
 		return;
 	}
@@ -919,14 +295,14 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 					progress = 0,
 					total = 0;
 
-		status = ndd_jaccard_job_next(*job, batch, NDD_JACCARD_BATCH, &got, &done, &progress, &total,
+		status = ndd_jaccard_job_next(job, batch, NDD_JACCARD_BATCH, &got, &done, &progress, &total,
 									  ndd_interrupt_pending);
 		ndd_raise_status(status, fname);
 		for (size_t i = 0; i < got; i++)
-			put_pair(rsinfo, &batch[i]);
+			ndd_jaccard_put_pair(rsinfo, &batch[i]);
 		npairs += got;
 		CHECK_FOR_INTERRUPTS();
-		maybe_progress(&last, fname, measure == NDD_MEASURE_JACCARD ? "band" : "document",
+		ndd_jaccard_progress(&last, fname, measure == NDD_MEASURE_JACCARD ? "band" : "document",
 					   progress, Max(total, 1), npairs);
 	}
 	MemoryContextDelete(work);

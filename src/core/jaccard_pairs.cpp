@@ -169,12 +169,10 @@ void JaccardJob::clear() {
     std::vector<uint64_t>().swap(keys_);
 }
 
-bool JaccardJob::shares_earlier_band(uint32_t x, uint32_t y, int band) const {
+bool JaccardJob::band_candidate(uint32_t x, uint32_t y, int band) const {
     const uint64_t* kx = keys_.data() + static_cast<size_t>(x) * banding_.bands;
     const uint64_t* ky = keys_.data() + static_cast<size_t>(y) * banding_.bands;
-    for (int j = 0; j < band; j++)
-        if (kx[j] == ky[j]) return true;
-    return false;
+    return ndd_jaccard_band_candidate(x, y, band, kx, ky, band) != 0;
 }
 
 bool JaccardJob::verify_sets(int64_t idx, const ShingleHash* x, size_t sx, int64_t idy, const ShingleHash* y,
@@ -264,7 +262,7 @@ size_t JaccardJob::next_jaccard(NddJaccardResult* out, size_t cap, bool& done, I
                     poller.tick();
                     uint32_t dx = entries_[x_].doc, dy = entries_[y_].doc;
                     y_++;
-                    if (!shares_earlier_band(dx, dy, static_cast<int>(band_)) && verify(dx, dy, out + n)) n++;
+                    if (band_candidate(dx, dy, static_cast<int>(band_)) && verify(dx, dy, out + n)) n++;
                 }
                 x_++;
                 y_ = x_ + 1;
@@ -332,7 +330,7 @@ size_t JaccardJob::next_containment(NddJaccardResult* out, size_t cap, bool& don
                 for (size_t e = postings_[i].begin; e < postings_[i].begin + postings_[i].count; e++) {
                     poller.tick();
                     uint32_t d = entries_[e].doc;
-                    if (d == a || index_docs_[d] == a + 1) continue;
+                    if (!ndd_containment_candidate(a, 1, d) || index_docs_[d] == a + 1) continue;
                     index_docs_[d] = a + 1;
                     cands_.push_back(d);
                 }
@@ -361,6 +359,17 @@ struct NddJaccardJob {
 };
 
 extern "C" {
+
+int ndd_jaccard_band_candidate(uint32_t x, uint32_t y, int band, const uint64_t* keys_x, const uint64_t* keys_y,
+                               int known) {
+    if (x == y) return 0;
+    int earlier = band < known ? band : known;
+    for (int j = 0; j < earlier; j++)
+        if (keys_x[j] == keys_y[j]) return 0;
+    return 1;
+}
+
+int ndd_containment_candidate(uint32_t a, int in_prefix, uint32_t b) { return in_prefix && a != b ? 1 : 0; }
 
 NddStatus ndd_jaccard_choose_bands(double threshold, int hashes, double max_miss, int* bands, int* rows,
                                    double* miss) {

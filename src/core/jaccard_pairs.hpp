@@ -69,7 +69,7 @@ public:
 private:
     size_t set_size(uint32_t d) const { return offsets_[d + 1] - offsets_[d]; }
     const ShingleHash* set_of(uint32_t d) const { return sets_.data() + offsets_[d]; }
-    bool shares_earlier_band(uint32_t x, uint32_t y, int band) const;
+    bool band_candidate(uint32_t x, uint32_t y, int band) const;  // ndd_jaccard_band_candidate
     // Verifies one candidate and appends it to out when it qualifies; x's measure in containment.
     bool verify(uint32_t x, uint32_t y, NddJaccardResult* out) const {
         return verify_sets(ids_[x], set_of(x), set_size(x), ids_[y], set_of(y), set_size(y), out);

@@ -135,6 +135,24 @@ NDD_API NddStatus ndd_jaccard_verify(const NddJaccardJob *job, int64_t ida, cons
 									 int64_t idb, const uint64_t *setb, size_t nb, NddJaccardResult *out,
 									 int *qualifies);
 
+/*
+ * The candidate rule of resemblance, in memory and on disk: documents x and y met in a run of equal
+ * keys of band `band` are a candidate there when they are two documents and share no key of an
+ * earlier band, where they were a candidate already; so each pair is verified in the first band
+ * whose key it shares. keys_x and keys_y are the first `known` band keys of x and y: all of the
+ * earlier ones (known >= band) in memory; a caller that keeps fewer (the disk path keeps band 0's)
+ * meets a pair again in a later band and drops the repeats itself.
+ */
+NDD_API int ndd_jaccard_band_candidate(uint32_t x, uint32_t y, int band, const uint64_t *keys_x,
+									   const uint64_t *keys_y, int known);
+
+/*
+ * The candidate rule of containment: an entry of document a's hash and an entry of document b's
+ * same hash make (a, b) a candidate when a != b and a's entry is one of the prefix that finds a's
+ * pairs (in_prefix; NddJaccardDoc.prefix).
+ */
+NDD_API int ndd_containment_candidate(uint32_t a, int in_prefix, uint32_t b);
+
 /* Bytes the job holds now, and an estimate of what its pass will add. */
 NDD_API size_t ndd_jaccard_job_bytes(const NddJaccardJob *job);
 

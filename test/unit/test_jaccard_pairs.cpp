@@ -192,11 +192,18 @@ std::vector<Triple> run_pieces(const std::vector<std::string>& docs, int measure
         for (size_t y = 0; y < held.size(); y++) {
             if (x == y || (measure == NDD_MEASURE_JACCARD && y < x)) continue;
             bool candidate = false;
+            // the core's rule, as the disk path applies it: band 0's keys known, repeats dropped
+            // (candidate is a flag), prefix entries of x against every entry of y
             if (measure == NDD_MEASURE_JACCARD) {
-                for (size_t j = 0; j < held[x].keys.size(); j++) candidate |= held[x].keys[j] == held[y].keys[j];
+                for (size_t j = 0; j < held[x].keys.size(); j++)
+                    candidate |= held[x].keys[j] == held[y].keys[j] &&
+                                 ndd_jaccard_band_candidate(x, y, static_cast<int>(j), held[x].keys.data(),
+                                                            held[y].keys.data(), 1);
             } else {
-                for (size_t i = 0; i < held[x].prefix; i++)
-                    for (const auto& h : held[y].set) candidate |= h.h1 == held[x].set[i].h1;
+                for (size_t i = 0; i < held[x].set.size(); i++)
+                    for (const auto& h : held[y].set)
+                        candidate |= h.h1 == held[x].set[i].h1 &&
+                                     ndd_containment_candidate(x, i < held[x].prefix, y);
             }
             if (!candidate) continue;
             NddJaccardResult r;
@@ -206,6 +213,22 @@ std::vector<Triple> run_pieces(const std::vector<std::string>& docs, int measure
         }
     std::sort(got.begin(), got.end());
     return got;
+}
+
+TEST(JaccardPairs, CandidateRuleTakesAPairInItsFirstSharedBand) {
+    // x and y share the keys of bands 1 and 3
+    const uint64_t kx[4] = {10, 11, 12, 13}, ky[4] = {20, 11, 22, 13};
+    EXPECT_EQ(ndd_jaccard_band_candidate(1, 2, 1, kx, ky, 4), 1);
+    EXPECT_EQ(ndd_jaccard_band_candidate(1, 2, 3, kx, ky, 4), 0);  // verified in band 1 already
+    EXPECT_EQ(ndd_jaccard_band_candidate(1, 2, 3, kx, ky, 1), 1);  // band 0 only known: a repeat
+    EXPECT_EQ(ndd_jaccard_band_candidate(2, 2, 1, kx, kx, 4), 0);  // one document is no pair
+    // sharing band 0: taken there, never again even when only band 0 is known
+    const uint64_t kz[4] = {10, 0, 0, 13};
+    EXPECT_EQ(ndd_jaccard_band_candidate(1, 3, 0, kx, kz, 1), 1);
+    EXPECT_EQ(ndd_jaccard_band_candidate(1, 3, 3, kx, kz, 1), 0);
+    EXPECT_EQ(ndd_containment_candidate(1, 1, 2), 1);
+    EXPECT_EQ(ndd_containment_candidate(1, 0, 2), 0);  // not one of the prefix that finds 1's pairs
+    EXPECT_EQ(ndd_containment_candidate(2, 1, 2), 0);
 }
 
 TEST(JaccardPairs, DiskPiecesEqualBruteForce) {
