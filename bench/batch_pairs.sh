@@ -12,16 +12,13 @@
 # Manku's 4-block emulation on stock btrees otherwise (an expression index per 16-bit block, an OR
 # of equalities, a bit_count recheck). Prints seconds and the ratio. A benchmark: no thresholds.
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 [ $# -gt 0 ] || set -- 1000000 10000000
 SAMPLE=${NDD_PROBE_SAMPLE:-100000}
 
-ndd_bench_install
-ndd_start_cluster "work_mem=256MB" "maintenance_work_mem=1GB" "max_parallel_workers_per_gather=0" \
+ndd_bench_cluster "work_mem=256MB" "maintenance_work_mem=1GB" "max_parallel_workers_per_gather=0" \
 	"checkpoint_timeout=30min" "max_wal_size=20GB"
-trap ndd_stop_cluster EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+ndd_bench_machine
 
 for N in "$@"; do
 	S=$((N < SAMPLE ? N : SAMPLE))

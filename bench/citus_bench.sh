@@ -17,8 +17,8 @@
 # distribution and the work per node, not a speed-up from more hardware. Prints seconds and
 # milliseconds; a benchmark: no thresholds.
 set -euo pipefail
-source "$(dirname "$0")/../scripts/citus.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
+source scripts/citus.sh
 N=${1:-1000000}
 Q=${NDD_QUERIES:-200}
 PARTS=" ${NDD_CITUS_PARTS:-radius pairs twoset} "
@@ -34,7 +34,7 @@ coord() { psql -X -q -At -h 127.0.0.1 -p "$NDD_CITUS_COORD" -U postgres -d postg
 # seconds of one statement, measured on the server side of psql (\timing), the result discarded
 timed() { coord -c '\timing on' -c "$1" | grep -oE '^Time: [0-9.]+' | tail -1 | awk '{printf "%.2f", $2 / 1000}'; }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+ndd_bench_machine
 echo "rows: $N simhash64 (1% planted near-duplicates, 1-3 bits), k = $K; Citus: coordinator + 2 workers, 32 shards"
 
 t0=$SECONDS

@@ -11,16 +11,14 @@
 # that reads and detoasts every body without fingerprinting (`sum(octet_length(body || ''))`), so
 # the reader sees what the scan and detoasting themselves cost. A benchmark: no thresholds.
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 FILE=${1:-dev/web.jsonl.gz}
 RUNS=${2:-5}
 CORPUS=$(ndd_corpus_dir)
 [ -n "$CORPUS" ] || { echo "this benchmark reads the evaluation corpus: set NDD_CORPUS_DIR" >&2; exit 1; }
 export NDD_CORPUS_DIR=$CORPUS
 
-ndd_bench_install
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+ndd_bench_machine
 
 # ---- the core alone ----
 mkdir -p build
@@ -29,8 +27,7 @@ g++ -std=c++17 -O2 -Isrc/core -Itest/unit \
 build/core_throughput "$FILE" "$RUNS"
 
 # ---- through SQL ----
-ndd_start_cluster "max_parallel_workers_per_gather=0" "jit=off"
-trap ndd_stop_cluster EXIT
+ndd_bench_cluster "max_parallel_workers_per_gather=0" "jit=off"
 work=$(mktemp -d /tmp/ndd-throughput.XXXXXX)
 chmod 755 "$work"
 python3 "$CORPUS/tools/to_copy_tsv.py" "$CORPUS/$FILE" >"$work/docs.tsv"

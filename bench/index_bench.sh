@@ -9,6 +9,7 @@
 #
 #   bench/index_bench.sh [rows]        default 1000000; needs a running server (PG* variables)
 #                                      with ndd installed, or NDD_BENCH_CLUSTER=1 to start one
+#                                      (which installs the extension first, unless NDD_NO_INSTALL=1)
 #   NDD_BENCH_METHODS="..."            the indexed methods (default: btree_4block btree_10table ndd)
 #   NDD_BENCH_RECALL_QUERIES=n         recall over n of the queries, half planted (default: all);
 #                                      the brute-force answers cost one scan per query
@@ -21,13 +22,12 @@ METHODS=${NDD_BENCH_METHODS:-btree_4block btree_10table ndd}
 RECALL_QUERIES=${NDD_BENCH_RECALL_QUERIES:-$QUERIES}
 SEQ_QUERIES=${NDD_BENCH_SEQ_QUERIES:-20}
 has() { [[ " $METHODS " == *" $1 "* ]]; }
-cd "$(dirname "$0")/.."
-source scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
 if [ "${NDD_BENCH_CLUSTER:-0}" = 1 ]; then
-	ndd_bench_install
-	ndd_start_cluster "shared_buffers=4GB" "max_wal_size=8GB" "maintenance_work_mem=1GB" "work_mem=64MB"
-	trap ndd_stop_cluster EXIT
+	ndd_bench_cluster "shared_buffers=4GB" "max_wal_size=8GB" "maintenance_work_mem=1GB" "work_mem=64MB"
 fi
+ndd_bench_machine
+# its own psql: aligned output, unlike bench/lib.sh's
 PSQL="psql -X -q -v ON_ERROR_STOP=1"
 CPU=${NDD_BENCH_CPU:-1}
 

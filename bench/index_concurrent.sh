@@ -14,16 +14,13 @@
 #                                           rows: the second run's WITH (rows = ...), default 1000000 (more than a run inserts)
 #   NDD_NO_INSTALL=1                        use the installed extension as it is
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 T=${1:-60}
 SIZED=${2:-1000000}
-ndd_bench_install
-ndd_start_cluster "shared_buffers=1GB" "max_wal_size=4GB"
+ndd_bench_cluster "shared_buffers=1GB" "max_wal_size=4GB"
 work=$(mktemp -d)
 trap 'ndd_stop_cluster; rm -rf "$work"' EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+ndd_bench_machine
 
 $PSQL -c "CREATE EXTENSION ndd"
 # the table starts empty: keep the planner on the index whatever its statistics say

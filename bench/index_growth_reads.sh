@@ -13,16 +13,13 @@
 #                                           outlast the load); starts its own throwaway cluster
 #   NDD_NO_INSTALL=1                        use the installed extension as it is
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 N=${1:-400000}
 R=${2:-200}
-ndd_bench_install
-ndd_start_cluster "shared_buffers=1GB" "max_wal_size=4GB"
+ndd_bench_cluster "shared_buffers=1GB" "max_wal_size=4GB"
 work=$(mktemp -d)
 trap 'ndd_stop_cluster; rm -rf "$work"' EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+ndd_bench_machine
 
 $PSQL -c "CREATE EXTENSION ndd" -c "CREATE TABLE t (id bigint, fp simhash64)" \
 	-c "CREATE INDEX t_fp ON t USING ndd (fp)" -c "CREATE TABLE load_done ()" \

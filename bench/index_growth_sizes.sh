@@ -11,15 +11,11 @@
 #                                                  own throwaway cluster
 #   NDD_NO_INSTALL=1                               use the installed extension as it is
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 N=${1:-1000000}
 B=${2:-20}
-ndd_bench_install
-ndd_start_cluster "shared_buffers=1GB" "max_wal_size=4GB"
-trap ndd_stop_cluster EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+ndd_bench_cluster "shared_buffers=1GB" "max_wal_size=4GB"
+ndd_bench_machine
 
 $PSQL -c "CREATE EXTENSION ndd" \
 	-c "CREATE TABLE grown (id int, fp simhash64)" -c "ALTER TABLE grown SET (autovacuum_enabled = off)" \

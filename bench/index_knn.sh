@@ -11,15 +11,11 @@
 #   NDD_NO_INSTALL=1                    use the installed extension as it is
 #   NDD_KNN_QUERIES=n                   queries of each kind (default 20)
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 N=${1:-1000000}
 Q=${NDD_KNN_QUERIES:-20}
-ndd_bench_install
-ndd_start_cluster "shared_buffers=4GB" "max_wal_size=4GB" "maintenance_work_mem=512MB" "max_parallel_workers_per_gather=0"
-trap ndd_stop_cluster EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $N rows, $Q queries of each kind"
-PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+ndd_bench_cluster "shared_buffers=4GB" "max_wal_size=4GB" "maintenance_work_mem=512MB" "max_parallel_workers_per_gather=0"
+ndd_bench_machine "$N rows, $Q queries of each kind"
 
 $PSQL <<SQL
 CREATE EXTENSION ndd;

@@ -8,17 +8,14 @@
 #   NDD_NO_INSTALL=1   use the installed extension as it is
 #   NDD_JACCARD_CORPUS=0   skip part 1
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 CORPUS=$(ndd_corpus_dir)
 [ -d "$CORPUS/dev" ] || { echo "no corpus at $CORPUS (set NDD_CORPUS_DIR)"; exit 1; }
-ndd_bench_install
-ndd_start_cluster "work_mem=256MB" "maintenance_work_mem=4GB" "max_parallel_workers_per_gather=0"
-trap ndd_stop_cluster EXIT
+ndd_bench_cluster "work_mem=256MB" "maintenance_work_mem=4GB" "max_parallel_workers_per_gather=0"
 psql -X -q -d postgres -c "CREATE EXTENSION ndd"
 work=$(mktemp -d /tmp/ndd-jaccard-bench.XXXXXX)
 chmod 755 "$work"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+ndd_bench_machine
 
 source "$NDD_ROOT/bench/jaccard_timed.sh"
 

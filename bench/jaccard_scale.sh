@@ -13,16 +13,13 @@
 #   NDD_SYNTH_DIR: take synth_N.tsv / planted_N.tsv from there instead of generating them.
 #   NDD_NO_INSTALL=1: use the installed extension as it is.
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 CORPUS=$(ndd_corpus_dir)
-ndd_bench_install
-ndd_start_cluster "max_parallel_workers_per_gather=0"
-trap ndd_stop_cluster EXIT
+ndd_bench_cluster "max_parallel_workers_per_gather=0"
 psql -X -q -d postgres -c "CREATE EXTENSION ndd"
 work=$(mktemp -d /tmp/ndd-jaccard-scale.XXXXXX)
 chmod 755 "$work"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+ndd_bench_machine
 echo "maintenance_work_mem default: $(psql -X -d postgres -tAc 'SHOW maintenance_work_mem')"
 
 source "$NDD_ROOT/bench/jaccard_timed.sh"

@@ -7,12 +7,9 @@
 #   bench/ndd_filter.sh                 starts its own throwaway cluster
 #   NDD_NO_INSTALL=1                    use the installed extension as it is
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
-ndd_bench_install
-ndd_start_cluster
-trap ndd_stop_cluster EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+source "$(dirname "$0")/lib.sh"
+ndd_bench_cluster
+ndd_bench_machine
 P="psql -X -q -At -v ON_ERROR_STOP=1"
 $P <<'SQL'
 CREATE EXTENSION ndd;

@@ -11,14 +11,11 @@
 #   bench/trigger_insert.sh [rows] [runs]   default 200000 rows, 3 runs; starts its own throwaway cluster
 #   NDD_NO_INSTALL=1                        use the installed extension as it is
 set -euo pipefail
-source "$(dirname "$0")/../scripts/lib.sh"
-cd "$NDD_ROOT"
+source "$(dirname "$0")/lib.sh"
 N=${1:-200000}
 RUNS=${2:-3}
-ndd_bench_install
-ndd_start_cluster "shared_buffers=1GB"
-trap ndd_stop_cluster EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+ndd_bench_cluster "shared_buffers=1GB"
+ndd_bench_machine
 echo "pgbench -c 1 -T 10, PGOPTIONS='-c synchronous_commit=off', $RUNS runs per table"
 psql -X -q -v ON_ERROR_STOP=1 <<SQL
 CREATE EXTENSION ndd;
