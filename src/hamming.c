@@ -205,32 +205,31 @@ hamming_ball_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
+/* The ball of every fingerprint of `bits` bits within radius bits of q. */
+static Datum
+make_ball(Datum q, int bits, int32 radius)
+{
+	HammingBall *ball = palloc0(sizeof(HammingBall));
+
+	ndd_fingerprint_words(q, bits, ball->words);
+	ball->radius = radius;
+	check_radius(ball->radius);
+	ball->bits = bits;
+	return PointerGetDatum(ball);
+}
+
 /* hamming_ball(q simhash64, k int): every simhash64 within k bits of q. */
 Datum
 hamming_ball_simhash64(PG_FUNCTION_ARGS)
 {
-	HammingBall *ball = palloc0(sizeof(HammingBall));
-
-	ball->words[0] = PG_GETARG_SIMHASH64(0);
-	ball->radius = PG_GETARG_INT32(1);
-	check_radius(ball->radius);
-	ball->bits = 64;
-	PG_RETURN_POINTER(ball);
+	return make_ball(PG_GETARG_DATUM(0), 64, PG_GETARG_INT32(1));
 }
 
 /* hamming_ball(q fp128, k int): every fp128 within k bits of q. */
 Datum
 hamming_ball_fp128(PG_FUNCTION_ARGS)
 {
-	Fp128	   *q = PG_GETARG_FP128_P(0);
-	HammingBall *ball = palloc0(sizeof(HammingBall));
-
-	ball->words[0] = q->hi;
-	ball->words[1] = q->lo;
-	ball->radius = PG_GETARG_INT32(1);
-	check_radius(ball->radius);
-	ball->bits = 128;
-	PG_RETURN_POINTER(ball);
+	return make_ball(PG_GETARG_DATUM(0), 128, PG_GETARG_INT32(1));
 }
 
 /*
