@@ -6,7 +6,7 @@
 #   make installcheck    the pg_regress tests against the running server of PG_CONFIG
 #   make prove_installcheck   the TAP tests (test/t), each with its own servers
 #   scripts/test.sh      everything (unit + pg_regress + script + TAP tests, on every major it
-#                        finds), see README.md
+#                        finds), see doc/reference.md, "Tests"
 #
 # Source files are picked up by wildcard: add a file, not a Makefile line.
 

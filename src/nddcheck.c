@@ -4,7 +4,7 @@
  *	  ndd_index_check(index): verifies an ndd index against its table, the way contrib/amcheck's
  *	  bt_index_check(index, heapallindexed => true) verifies a btree.
  *
- * Who may run it (README.md, "Who may do what"): EXECUTE is revoked from PUBLIC by the install
+ * Who may run it (doc/reference.md, "Who may do what"): EXECUTE is revoked from PUBLIC by the install
  * script, as amcheck's are; a role granted EXECUTE must in addition own the table or have SELECT
  * on it (what the check reveals is what SELECT count(*) reveals). That privilege is checked on the
  * catalog before any lock is taken, so a role without it can neither read nor block anything.

@@ -1,6 +1,6 @@
 // ndd from Java with pgjdbc: pass fingerprints, search by radius and KNN with JDBC's own parameter
 // binding, read distances as numbers. Run by test/scripts/clients.sh (java JdbcExample.java, with
-// the driver on the class path and NDD_JDBC_URL); README.md ("Clients") shows the part between
+// the driver on the class path and NDD_JDBC_URL); doc/reference.md ("Clients") shows the part between
 // the readme markers, checked to match.
 import java.math.BigDecimal;
 import java.math.BigInteger;

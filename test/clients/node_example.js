@@ -1,5 +1,5 @@
 // ndd from Node.js with node-postgres (pg): pass fingerprints, search by radius and KNN with pg's
-// own parameter binding, read distances as numbers. Run by test/scripts/clients.sh; README.md
+// own parameter binding, read distances as numbers. Run by test/scripts/clients.sh; doc/reference.md
 // ("Clients") shows the part between the readme markers, checked to match.
 // Connects with the libpq environment (PGHOST, PGPORT, PGUSER, PGDATABASE).
 'use strict';

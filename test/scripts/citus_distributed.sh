@@ -336,4 +336,25 @@ else
 	echo "FAIL the labelling trigger on a distributed table:"; echo "$out"; fail=1
 fi
 
+# ---- the documentation's blocks that need Citus (`<!-- readme-sql: citus -->` in doc/reference.md;
+# test/scripts/readme_sql.sh runs the others), in order, as written, on a `docs` table like the
+# README's first session (id, body, fp) in a schema of its own ----
+script=$(mktemp /tmp/ndd-readme-citus.XXXXXX.sql)
+{
+	echo "CREATE SCHEMA readme; SET search_path = readme, public;"
+	echo "CREATE TABLE docs (id bigserial PRIMARY KEY, body text NOT NULL, fp simhash64);"
+	echo "INSERT INTO docs (body) SELECT 'document ' || g || ' of the readme blocks' FROM generate_series(1, 100) g;"
+	echo "UPDATE docs SET fp = simhash(body, 4);"
+	for doc in README.md doc/reference.md; do
+		awk -v mode=citus -f "$(dirname "$0")/../../scripts/readme_blocks.awk" "$(dirname "$0")/../../$doc"
+	done
+} >"$script"
+n=$(grep -c '^\\echo ' "$script" || true)
+if out=$(coord -f "$script" 2>&1) && [ "$n" -gt 0 ]; then
+	echo "ok   the documentation's $n SQL blocks that need Citus run as written"
+else
+	echo "FAIL the documentation's SQL blocks that need Citus ($n blocks):"; echo "${out:0:2000}"; fail=1
+fi
+rm -f "$script"
+
 exit $fail

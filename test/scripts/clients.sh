@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Script test: the client examples of test/clients/ (the README's "Clients" section shows their
-# marked parts, checked here to match) run against the cluster with each driver's own parameter
+# Script test: the client examples of test/clients/ (doc/reference.md's "Clients" section shows
+# their marked parts, checked here to match) run against the cluster with each driver's own parameter
 # binding. A client whose driver is not installed is skipped with a message; the drivers are not
 # part of NDD_PACKAGES (Debian: python3-psycopg, libpostgresql-jdbc-java and a JDK; npm: pg).
 # Needs PGHOST/PGPORT/PGUSER of a throwaway cluster with ndd installed (and NDD_PGBIN to start a
@@ -11,7 +11,7 @@ clients=$here/test/clients
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
 fail=0 ran=0
 
-# The README's client code is the files' code between the readme markers.
+# The reference's client code is the files' code between the readme markers.
 extract() {  # file -> its marked part, indentation of the begin marker removed
 	awk '/--- readme begin ---/ { on = 1; match($0, /^ */); cut = RLENGTH; next }
 	     /--- readme end ---/ { on = 0 }
@@ -20,11 +20,11 @@ extract() {  # file -> its marked part, indentation of the begin marker removed
 for f in psycopg_example.py node_example.js JdbcExample.java; do
 	readme_part=$(awk -v f="test/clients/$f" '$0 ~ "<!-- code: " f " -->" { want = 1; next }
 		want && /^```/ { if (inside) exit; inside = 1; next }
-		inside { print }' "$here/README.md")
+		inside { print }' "$here/doc/reference.md")
 	if [ -z "$readme_part" ]; then
-		echo "FAIL: README.md has no code block marked <!-- code: test/clients/$f -->"; fail=1
+		echo "FAIL: doc/reference.md has no code block marked <!-- code: test/clients/$f -->"; fail=1
 	elif ! diff -u <(extract "$clients/$f") <(printf '%s\n' "$readme_part") >/tmp/ndd-clients-diff.$$; then
-		echo "FAIL: README.md's code for test/clients/$f differs from the file (- file, + README):"
+		echo "FAIL: doc/reference.md's code for test/clients/$f differs from the file (- file, + reference):"
 		cat /tmp/ndd-clients-diff.$$; fail=1
 	fi
 	rm -f /tmp/ndd-clients-diff.$$

@@ -2,7 +2,7 @@
 # Issue 8, point 6: the extension's tables (ndd_collection, ndd_df: configuration tables, dumped by
 # pg_dump) survive pg_dump -Fd / pg_restore -j 4 intact, every time; ndd 0.1's foreign key from
 # ndd_df to ndd_collection made a parallel restore lose rows whenever ndd_df's data came first.
-# Also: a plain role (no privilege beyond those documented in README.md, "Who may do what") uses
+# Also: a plain role (no privilege beyond those documented in doc/reference.md, "Who may do what") uses
 # the documented functions, labels rows in its own table, reads the frequencies and, once granted,
 # builds a collection.
 # Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
@@ -51,7 +51,7 @@ for run in 1 2 3 4; do
 	[ "$got" = "$want" ] || fail "restore $run differs from the source"
 done
 
-# a plain role: what README.md says it may use, nothing more granted than that
+# a plain role: what doc/reference.md says it may use, nothing more granted than that
 # (the role's own table, and reading the documents table, which is the user's, not the extension's)
 psql -X -q -v ON_ERROR_STOP=1 -d $dst -c "GRANT CREATE ON SCHEMA public TO regress_ndd_plain" -c "GRANT SELECT ON docs TO regress_ndd_plain"
 # the collections' words are their owner's (issue 20): the plain role reads them once shared
