@@ -1,4 +1,5 @@
--- ndd install script, part 22: the tokenizers' versions (doc/tokenizers.md).
+-- ndd install script, part 22: the tokenizers' versions (doc/tokenizers.md), each object with its
+-- COMMENT.
 --
 -- A fingerprint made with tokenizer 'unicode' depends on ICU's word-break rules and dictionaries,
 -- which change between ICU releases the way a collation's sort order does. PostgreSQL records a
@@ -11,6 +12,8 @@
 CREATE FUNCTION ndd_tokenizer_version(tokenizer text) RETURNS text
 	AS 'MODULE_PATHNAME', 'ndd_tokenizer_version_sql'
 	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ndd_tokenizer_version(text) IS
+	'the version of a tokenizer in this server: ''words'' its compiled Unicode tables, ''unicode'' also ICU''s library and Unicode versions (its word-break rules and dictionaries)';
 
 -- The version each tokenizer had when what is stored was computed (the extension's creation, or
 -- the last ndd_tokenizer_refresh_version).
@@ -18,6 +21,8 @@ CREATE TABLE ndd_tokenizer_versions (
 	tokenizer text PRIMARY KEY,
 	version text NOT NULL
 );
+COMMENT ON TABLE ndd_tokenizer_versions IS
+	'the version each tokenizer had when stored fingerprints were computed (extension creation or ndd_tokenizer_refresh_version)';
 INSERT INTO ndd_tokenizer_versions
 SELECT v.t, @extschema@.ndd_tokenizer_version(v.t) FROM (VALUES ('words'), ('unicode')) AS v(t);
 GRANT SELECT ON ndd_tokenizer_versions TO PUBLIC;
@@ -44,6 +49,8 @@ BEGIN
     END LOOP;
 END
 $$;
+COMMENT ON FUNCTION ndd_tokenizer_check() IS
+	'each tokenizer''s recorded and current versions, with a warning for each that differs (an ICU upgrade changes ''unicode'' tokens: recompute what was stored)';
 
 -- Records the tokenizer's current version as the one what is stored was computed with (after
 -- recomputing it); returns that version.
@@ -59,3 +66,5 @@ BEGIN
     RETURN v;
 END
 $$;
+COMMENT ON FUNCTION ndd_tokenizer_refresh_version(text) IS
+	'records the tokenizer''s current version as the one stored fingerprints were computed with; run it after recomputing them';

@@ -1,6 +1,7 @@
 -- 40_workflows.sql: the papers' workflows over a whole collection: all near-duplicate pairs in one
--- call, clusters from pairs, labelling rows on insert, verification with exact measures, and the
--- filters applied before fingerprinting.
+-- call (one set, or new against stored), clusters from pairs, labelling rows on insert, verification
+-- with exact measures, and the low-IDF filter applied before fingerprinting (its document
+-- frequencies); each object with its COMMENT.
 --
 -- The collection-level functions take the query that produces their input as text (docs_sql,
 -- pairs_sql, order_sql), like pgRouting: any table, view, join or WHERE clause can feed them.
@@ -17,6 +18,18 @@ CREATE FUNCTION ndd_pairs(docs_sql text, k int, blocks int DEFAULT 0,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_pairs'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+COMMENT ON FUNCTION ndd_pairs(text, int, int) IS
+	'every pair (a, b, distance) of documents of docs_sql (id, fp) whose fingerprints are within k bits, in one call';
+
+-- Every pair (new, stored) of a row of new_sql and a row of stored_sql within k bits, in one batch:
+-- both sets sorted together per table, only pairs across the sets compared.
+CREATE FUNCTION ndd_pairs_between(new_sql text, stored_sql text, k int, blocks int DEFAULT 0,
+                                  OUT new_id bigint, OUT stored_id bigint, OUT distance int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'ndd_pairs_between'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+COMMENT ON FUNCTION ndd_pairs_between(text, text, int, int) IS
+	'every pair (new_id, stored_id, distance) of a row of new_sql and a row of stored_sql (id, fp) within k bits, in one batch (the crawler''s daily job)';
 
 -- Every pair of documents sharing at least min_shared distinct features. docs_sql returns
 -- (id, features bigint[]): supershingles, word_list_fingerprints, or any feature array.
@@ -25,6 +38,8 @@ CREATE FUNCTION ndd_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_d
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_feature_pairs'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
+COMMENT ON FUNCTION ndd_feature_pairs(text, int, int) IS
+	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features; features in more than max_df documents are skipped';
 
 -- ---------------------------------------------------------------------------------------------
 -- Clusters
@@ -40,6 +55,8 @@ CREATE FUNCTION ndd_clusters(pairs_sql text, conservative boolean DEFAULT false,
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_clusters'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE ROWS 1000;
+COMMENT ON FUNCTION ndd_clusters(text, boolean, text) IS
+	'clusters (id, cluster_id, representative) from the pairs of pairs_sql; transitive, or conservative (join a representative only)';
 
 -- ---------------------------------------------------------------------------------------------
 -- On insert: label a new row with the cluster of an existing near-duplicate
@@ -64,6 +81,8 @@ RETURN CASE WHEN representatives_only
     ELSE pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
                 cluster_column, tbl, fp_column, id_column)
     END;
+COMMENT ON FUNCTION ndd_nearest_cluster_sql(regclass, name, name, name, boolean) IS
+	'the lookup query of ndd_nearest_cluster and ndd_assign_cluster_trigger ($1 the fingerprint, $2 k), built in one place';
 
 -- The cluster of an existing row of tbl whose fingerprint is within k bits of fp, found through
 -- the table's index on fp_column when there is one; NULL when there is none. With
@@ -96,6 +115,8 @@ BEGIN
     RETURN result;
 END
 $$;
+COMMENT ON FUNCTION ndd_nearest_cluster(regclass, name, anyelement, int, name, name, boolean) IS
+	'the cluster of an existing row within k bits of fp (through the index on fp_column when there is one), or NULL';
 
 -- The lock that serialises labelling of one table (src/workflow_locks.c): a transaction-scoped
 -- lock on the table's partition root that only a role allowed to INSERT into tbl can take.
@@ -103,6 +124,8 @@ $$;
 CREATE FUNCTION ndd_labelling_lock(tbl regclass) RETURNS regclass
 AS 'MODULE_PATHNAME', 'ndd_labelling_lock'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION ndd_labelling_lock(regclass) IS
+	'takes the transaction-scoped lock that serialises ndd_assign_cluster_trigger on a table''s partition root; only for roles that may INSERT into the table';
 
 -- A BEFORE INSERT row trigger that sets the new row's cluster column: the cluster of an existing
 -- near-duplicate (ndd_nearest_cluster), or the row's own id when it has none (a new
@@ -140,6 +163,8 @@ CREATE FUNCTION ndd_assign_cluster_trigger()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'ndd_assign_cluster_trigger'
 LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION ndd_assign_cluster_trigger() IS
+	'BEFORE INSERT row trigger: sets the new row''s cluster column to an existing near-duplicate''s cluster, or to its own id';
 
 -- ---------------------------------------------------------------------------------------------
 -- Verification: exact measures for pairs and clusters
@@ -164,6 +189,8 @@ CREATE FUNCTION ndd_verify_pair(a text, b text, shingle int DEFAULT 4, tokenizer
                                 OUT word_edit_distance int, OUT edit_similarity float8)
 AS 'MODULE_PATHNAME', 'ndd_verify_pair'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ndd_verify_pair(text, text, int, text) IS
+	'jaccard, containment both ways, word edit distance and edit similarity of two texts from one copy of each, within work_mem (53200 beyond it); the measures of ndd_verify';
 
 -- Exact measures of each pair of pairs_sql (a, b, ...) over the texts of docs_sql (id, doc):
 -- Jaccard resemblance and containment of word shingle sets (both directions), the word edit
@@ -191,6 +218,8 @@ BEGIN
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
+COMMENT ON FUNCTION ndd_verify_job(text, text, int, text, text) IS
+	'the work of ndd_verify, search_path pinned: the caller''s queries run under caller_search_path';
 CREATE FUNCTION ndd_verify(pairs_sql text, docs_sql text, shingle int DEFAULT 4,
                            tokenizer text DEFAULT 'words')
 RETURNS TABLE(a bigint, b bigint, jaccard float8, a_in_b float8, b_in_a float8,
@@ -200,6 +229,8 @@ BEGIN ATOMIC
     SELECT j.a, j.b, j.jaccard, j.a_in_b, j.b_in_a, j.word_edit_distance, j.edit_similarity
     FROM @extschema@.ndd_verify_job(pairs_sql, docs_sql, shingle, tokenizer, pg_catalog.current_setting('search_path')) AS j;
 END;
+COMMENT ON FUNCTION ndd_verify(text, text, int, text) IS
+	'exact Jaccard, containment both ways, word edit distance and edit similarity of each pair of pairs_sql over the texts of docs_sql';
 
 -- For every cluster of clusters_sql (id, cluster_id, ...) with two members or more, its worst
 -- pair: the two members with the lowest exact Jaccard resemblance (all member pairs are compared,
@@ -230,6 +261,8 @@ BEGIN
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 END
 $$;
+COMMENT ON FUNCTION ndd_cluster_worst_pairs_job(text, text, int, text, text) IS
+	'the work of ndd_cluster_worst_pairs, search_path pinned: the caller''s queries run under caller_search_path';
 CREATE FUNCTION ndd_cluster_worst_pairs(clusters_sql text, docs_sql text, shingle int DEFAULT 4,
                                         tokenizer text DEFAULT 'words')
 RETURNS TABLE(cluster_id bigint, size bigint, a bigint, b bigint, jaccard float8,
@@ -240,23 +273,12 @@ BEGIN ATOMIC
     FROM @extschema@.ndd_cluster_worst_pairs_job(clusters_sql, docs_sql, shingle, tokenizer,
                                                    pg_catalog.current_setting('search_path')) AS j;
 END;
+COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int, text) IS
+	'for each cluster of two or more, its least similar pair by exact Jaccard, with edit distance and similarity';
 
 -- ---------------------------------------------------------------------------------------------
 -- Filters before fingerprinting (the research report's number, stop-word and low-IDF filters)
 -- ---------------------------------------------------------------------------------------------
-
--- The document's tokens (ndd_tokens: lowercase runs of letters and digits) joined by single
--- spaces, without numbers (tokens made only of the digits 0-9) when numbers is true, and without
--- the stop words of a text search configuration when stopwords is given: a token is a stop word
--- when to_tsvector(stopwords, token) is empty, i.e. the configuration's dictionaries discard it.
--- Fingerprints of the result see exactly the kept tokens. Immutable like to_tsvector(regconfig,
--- text): changing a configuration's dictionaries does not recompute stored results. The tokens
--- are those of the tokenizer (NULL: 'words'); fingerprint the result with the same tokenizer.
-CREATE FUNCTION ndd_filter(doc text, numbers boolean DEFAULT true, stopwords regconfig DEFAULT NULL,
-                           tokenizer text DEFAULT 'words')
-RETURNS text
-AS 'MODULE_PATHNAME', 'ndd_filter'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 -- Document frequencies kept by the extension, per named collection: how many documents a
 -- collection has, and in how many of them each token occurs. Dumped by pg_dump (configuration
@@ -282,12 +304,14 @@ CREATE TABLE ndd_collection (
     owner regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
     readers regrole[] NOT NULL DEFAULT '{}'
 );
+COMMENT ON TABLE ndd_collection IS 'named collections with their number of documents, for the low-IDF filter';
 CREATE TABLE ndd_df (
     collection text NOT NULL,
     token text NOT NULL CHECK (octet_length(token) <= 1000),
     df bigint NOT NULL CHECK (df > 0),
     PRIMARY KEY (collection, token)
 );
+COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
 SELECT pg_catalog.pg_extension_config_dump('ndd_collection', '');
 SELECT pg_catalog.pg_extension_config_dump('ndd_df', '');
 GRANT SELECT ON ndd_collection, ndd_df TO PUBLIC;
@@ -304,11 +328,15 @@ BEGIN ATOMIC
        OR 0::oid OPERATOR(pg_catalog.=) ANY (c.readers::oid[])
        OR EXISTS (SELECT 1 FROM pg_catalog.unnest(c.readers) AS r(reader) WHERE pg_catalog.pg_has_role(r.reader, 'MEMBER'));
 END;
+COMMENT ON FUNCTION ndd_collections_readable() IS
+	'the collections whose document frequencies the current role may read: a member of the owner or of one of the readers (0 = PUBLIC); the rule of ndd_df''s row-level security';
 CREATE FUNCTION ndd_collections_writable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
     SELECT c.name FROM @extschema@.ndd_collection AS c WHERE pg_catalog.pg_has_role(c.owner, 'MEMBER');
 END;
+COMMENT ON FUNCTION ndd_collections_writable() IS
+	'the collections whose document frequencies the current role may change: a member of the owner; the rule of ndd_df''s row-level security';
 
 ALTER TABLE ndd_collection ENABLE ROW LEVEL SECURITY;
 ALTER TABLE ndd_df ENABLE ROW LEVEL SECURITY;
@@ -347,6 +375,8 @@ BEGIN
     RETURN NULL;
 END
 $$;
+COMMENT ON FUNCTION ndd_collection_cascade() IS
+	'trigger of ndd_collection: deleting or renaming a collection deletes or renames its rows of ndd_df (no foreign key, so that pg_restore -j is complete)';
 REVOKE ALL ON FUNCTION ndd_collection_cascade() FROM PUBLIC;
 CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_collection
     FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
@@ -368,6 +398,8 @@ BEGIN
     END IF;
 END
 $$;
+COMMENT ON FUNCTION ndd_collection_check_owner(text) IS
+	'raises 42501 when the collection exists and the current role is not a member of its owner';
 
 -- Shares a collection's document frequencies with a role (reader 'public': every role), or stops
 -- sharing them. Only members of the collection's owner may. Returns the collection's readers.
@@ -390,12 +422,18 @@ BEGIN
     RETURN result;
 END
 $$;
+COMMENT ON FUNCTION ndd_collection_set_reader(text, text, boolean) IS
+	'adds (shared) or removes a reader of a collection''s document frequencies; the work of ndd_collection_grant and ndd_collection_revoke';
 CREATE FUNCTION ndd_collection_grant(collection text, reader text) RETURNS regrole[]
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 RETURN @extschema@.ndd_collection_set_reader(collection, reader, true);
+COMMENT ON FUNCTION ndd_collection_grant(text, text) IS
+	'lets a role (or ''public'') read a collection''s document frequencies; only for members of its owner; returns its readers';
 CREATE FUNCTION ndd_collection_revoke(collection text, reader text) RETURNS regrole[]
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 RETURN @extschema@.ndd_collection_set_reader(collection, reader, false);
+COMMENT ON FUNCTION ndd_collection_revoke(text, text) IS
+	'stops a role (or ''public'') reading a collection''s document frequencies; only for members of its owner; returns its readers';
 
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
 -- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
@@ -431,12 +469,16 @@ BEGIN
     RETURN n;
 END
 $$;
+COMMENT ON FUNCTION ndd_df_collect_job(text, text, text) IS
+	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
 CREATE FUNCTION ndd_df_collect(collection text, docs_sql text)
 RETURNS bigint
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
     SELECT @extschema@.ndd_df_collect_job(collection, docs_sql, pg_catalog.current_setting('search_path'));
 END;
+COMMENT ON FUNCTION ndd_df_collect(text, text) IS
+	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
 
 -- Adds one document to a collection's frequencies (e.g. from an insert trigger); creates the
 -- collection, owned by the current role, when it does not exist; only members of an existing
@@ -460,6 +502,8 @@ BEGIN
     RETURN n;
 END
 $$;
+COMMENT ON FUNCTION ndd_df_add(text, text) IS
+	'adds one document to a collection''s document frequencies; returns the new document count';
 
 -- The document's tokens joined by single spaces, keeping only those whose inverse document
 -- frequency in the collection, ln(ndocs / df), is at least min_idf. Tokens the collection has
@@ -494,3 +538,5 @@ BEGIN
         WHERE f.df IS NULL OR ln(n::float8 / f.df) >= min_idf), '');
 END
 $$;
+COMMENT ON FUNCTION ndd_filter_low_idf(text, text, float8) IS
+	'the document''s tokens whose IDF ln(ndocs / df) in the collection is at least min_idf (unseen tokens are kept)';

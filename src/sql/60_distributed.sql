@@ -1,6 +1,7 @@
--- 60_distributed.sql: the batch mode split by the layout's tables and keys, for two sets of
--- fingerprints (the crawler's daily job: new against stored) and for Citus, where each table's
--- rows are grouped by key on the workers and every group finds its pairs where it is stored.
+-- 60_distributed.sql: the batch mode split by the layout's tables and keys, for one set or two (new
+-- against stored) on Citus, where each table's rows are grouped by key on the workers and every
+-- group finds its pairs where it is stored (on one server ndd_pairs and ndd_pairs_between, in
+-- 40_workflows.sql, find the same pairs); each object with its COMMENT.
 --
 -- The split (one definition, ndd_layout_parts): for each table of the layout (blocks = 0 means
 -- k + 1 blocks, the fewest tables, so the fewest copies of each row), a row's part is a hash of
@@ -9,24 +10,20 @@
 -- reports only the pairs whose first shared key is its table's (ndd_layout_table_pairs), so every
 -- pair comes out once and no global de-duplication is needed.
 
--- Every pair (new, stored) of a row of new_sql and a row of stored_sql within k bits, in one batch:
--- both sets sorted together per table, only pairs across the sets compared.
-CREATE FUNCTION ndd_pairs_between(new_sql text, stored_sql text, k int, blocks int DEFAULT 0,
-                                  OUT new_id bigint, OUT stored_id bigint, OUT distance int)
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'ndd_pairs_between'
-LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 1000;
-
 -- The part of fp's key in each table of the layout (array element t + 1 for table t).
 CREATE FUNCTION ndd_layout_parts(fp simhash64, k int, blocks int DEFAULT 0, parts int DEFAULT 4096)
 RETURNS int[]
 AS 'MODULE_PATHNAME', 'ndd_layout_parts'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ndd_layout_parts(simhash64, int, int, int) IS
+	'for each table of the layout (blocks = 0: k + 1), the part in [0, parts) of fp''s key: distribute rows by it to co-locate keys, or route a radius query to at most one part per table';
 
 CREATE FUNCTION ndd_layout_parts(fp fp128, k int, blocks int DEFAULT 0, parts int DEFAULT 4096)
 RETURNS int[]
 AS 'MODULE_PATHNAME', 'ndd_layout_parts'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ndd_layout_parts(fp128, int, int, int) IS
+	'for each table of the layout (blocks = 0: k + 1), the part in [0, parts) of fp''s key: distribute rows by it to co-locate keys, or route a radius query to at most one part per table';
 
 -- One table's share of the pairs of a group of rows given as arrays (the first n_new rows new,
 -- the others stored, when n_new > 0): the pairs whose first shared key is that table's.
@@ -36,6 +33,8 @@ CREATE FUNCTION ndd_layout_table_pairs(layout_table int, k int, blocks int, ids 
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_layout_table_pairs'
 LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
+COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], simhash64[], int) IS
+	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
 
 CREATE FUNCTION ndd_layout_table_pairs(layout_table int, k int, blocks int, ids bigint[], fps fp128[],
                                        n_new int DEFAULT 0,
@@ -43,6 +42,8 @@ CREATE FUNCTION ndd_layout_table_pairs(layout_table int, k int, blocks int, ids 
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_layout_table_pairs'
 LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 10;
+COMMENT ON FUNCTION ndd_layout_table_pairs(int, int, int, bigint[], fp128[], int) IS
+	'one layout table''s share of the pairs within k bits of a group of rows (all pairs, or new against stored when n_new > 0): the pairs whose first shared key is that table''s';
 
 -- The distributed batch job behind ndd_distributed_pairs and ndd_distributed_pairs_between
 -- (stored_sql NULL: all pairs of new_sql). A work table distributed by part receives one row per
@@ -152,6 +153,8 @@ BEGIN
     EXECUTE pg_catalog.format('DROP TABLE %s', work);
 END
 $$;
+COMMENT ON FUNCTION ndd_distributed_job(text, text, int, int, int, text) IS
+	'the distributed batch job of ndd_distributed_pairs (stored_sql NULL) and ndd_distributed_pairs_between, on Citus';
 
 -- All pairs within k bits of a distributed collection, found on the workers: exactly ndd_pairs's.
 CREATE FUNCTION ndd_distributed_pairs(docs_sql text, k int, blocks int DEFAULT 0, parts int DEFAULT 4096,
@@ -162,6 +165,8 @@ BEGIN ATOMIC
     SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(docs_sql, NULL, k, blocks, parts,
                                                                     pg_catalog.current_setting('search_path')) AS j;
 END;
+COMMENT ON FUNCTION ndd_distributed_pairs(text, int, int, int) IS
+	'every pair (a, b, distance) within k bits of the rows of docs_sql, found on the Citus workers; the same pairs as ndd_pairs';
 
 -- The two-set batch on the workers: exactly ndd_pairs_between's pairs.
 CREATE FUNCTION ndd_distributed_pairs_between(new_sql text, stored_sql text, k int, blocks int DEFAULT 0,
@@ -173,6 +178,8 @@ BEGIN ATOMIC
     SELECT j.a, j.b, j.distance FROM @extschema@.ndd_distributed_job(new_sql, stored_sql, k, blocks, parts,
                                                                     pg_catalog.current_setting('search_path')) AS j;
 END;
+COMMENT ON FUNCTION ndd_distributed_pairs_between(text, text, int, int, int) IS
+	'every pair (new_id, stored_id, distance) within k bits of new_sql against stored_sql, found on the Citus workers; the same pairs as ndd_pairs_between';
 
 -- Every pair sharing at least min_shared distinct features of a distributed collection, on the
 -- workers: the same pairs and counts as ndd_feature_pairs (features held by more than max_df
@@ -301,6 +308,8 @@ BEGIN
     EXECUTE pg_catalog.format('DROP TABLE %s', work);
 END
 $$;
+COMMENT ON FUNCTION ndd_distributed_feature_pairs_job(text, int, int, text) IS
+	'the work of ndd_distributed_feature_pairs, search_path pinned: the caller''s query runs under caller_search_path';
 CREATE FUNCTION ndd_distributed_feature_pairs(docs_sql text, min_shared int DEFAULT 2, max_df int DEFAULT 1000,
                                               OUT a bigint, OUT b bigint, OUT shared int)
 RETURNS SETOF record
@@ -310,3 +319,5 @@ BEGIN ATOMIC
     FROM @extschema@.ndd_distributed_feature_pairs_job(docs_sql, min_shared, max_df,
                                                        pg_catalog.current_setting('search_path')) AS j;
 END;
+COMMENT ON FUNCTION ndd_distributed_feature_pairs(text, int, int) IS
+	'every pair (a, b, shared) of documents of docs_sql (id, bigint[]) sharing at least min_shared features, found on the Citus workers; the same pairs as ndd_feature_pairs';

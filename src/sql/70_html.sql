@@ -1,4 +1,5 @@
--- ndd install script, part 70: the web: HTML pages in, text out (doc/web.md).
+-- ndd install script, part 70: the web: HTML pages in, text out (doc/web.md), each object with its
+-- COMMENT.
 --
 -- Parsed by libxml2's HTML parser (chosen by measurement against Gumbo: bench/html_parsers.sh);
 -- the rules are in doc/web.md and src/core/html_blocks.hpp, html_content.hpp. Deterministic: the

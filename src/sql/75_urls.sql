@@ -1,6 +1,6 @@
 -- 75_urls.sql: URLs and mirrored sites. The canonical form of a URL and its SURT sort key (rules:
 -- src/core/url.hpp, doc/web.md), and the pairs of sites (or directories) that mirror each other,
--- found from the fingerprints of their pages.
+-- found from the fingerprints of their pages. Each object with its COMMENT.
 
 -- The canonical form of url: RFC 3986 syntax normalization (uriparser), default ports, fragment,
 -- tracking and session parameters removed, query parameters sorted by name, host names in their
@@ -9,17 +9,23 @@
 CREATE FUNCTION ndd_url_normalize(url text, strict boolean DEFAULT true) RETURNS text
 AS 'MODULE_PATHNAME', 'ndd_url_normalize_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ndd_url_normalize(text, boolean) IS
+	'the canonical form of a URL: RFC 3986 normalization, default port, fragment and tracking/session parameters removed, query sorted by name, IDNA host; invalid: error 22P02, or NULL when strict is false';
 
 -- The SURT key of url's canonical form (com,example,www)/a?b=1): a domain and its subdomains are
 -- one btree range.
 CREATE FUNCTION ndd_url_surt(url text, strict boolean DEFAULT true) RETURNS text
 AS 'MODULE_PATHNAME', 'ndd_url_surt_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ndd_url_surt(text, boolean) IS
+	'the SURT sort key of a URL''s canonical form (https://www.Example.com/a?b=1 -> com,example,www)/a?b=1): a domain and its subdomains are one btree range';
 
 -- Whether ndd_url_normalize accepts url: WHERE ndd_url_is_valid(url) skips the bad rows of a crawl.
 CREATE FUNCTION ndd_url_is_valid(url text) RETURNS boolean
 AS 'MODULE_PATHNAME', 'ndd_url_is_valid'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ndd_url_is_valid(text) IS
+	'whether ndd_url_normalize accepts the URL: filter a crawl''s rows with it to skip bad URLs without aborting';
 
 -- Mirrored sites: pages_sql returns (url text, fp simhash64 | fp128). For every pair of pages
 -- within k bits, the longest common suffix p of their normalized paths made of whole segments
@@ -33,6 +39,8 @@ CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFA
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_mirrors'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
+COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8) IS
+	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp)';
 
 -- Mirrors from pairs of pages found elsewhere (the distributed batch, a Jaccard join, any
 -- similarity): pages_sql returns (id, url), pairs_sql returns (a, b, ...) page ids. The same
@@ -44,6 +52,8 @@ CREATE FUNCTION ndd_mirrors_from_pairs(pages_sql text, pairs_sql text, min_share
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_mirrors_from_pairs'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
+COMMENT ON FUNCTION ndd_mirrors_from_pairs(text, text, int, float8) IS
+	'ndd_mirrors over pairs of pages found elsewhere: pages_sql returns (id, url), pairs_sql returns (a, b) page ids';
 
 -- ndd_mirrors on Citus: the pairs of pages within k bits are found on the workers
 -- (ndd_distributed_pairs), the prefixes are counted on the coordinator. pages_sql returns
@@ -63,3 +73,5 @@ BEGIN ATOMIC
                           k, parts),
         min_shared, min_fraction) AS m;
 END;
+COMMENT ON FUNCTION ndd_distributed_mirrors(text, int, int, float8, int) IS
+	'ndd_mirrors on Citus: pairs of pages within k bits found on the workers, prefixes counted on the coordinator; pages_sql returns (id, url, fp)';

@@ -1,5 +1,5 @@
--- Every object of the extension has a comment (src/sql/90_comments.sql), so that \dx+ ndd, \df+,
--- \do+ and \dT+ explain each one. Lists the members without one: expects none.
+-- Every object of the extension has a comment (beside its CREATE in src/sql/*.sql), so that
+-- \dx+ ndd, \df+, \do+ and \dT+ explain each one. Lists the members without one: expects none.
 -- Since PostgreSQL 17 the types PostgreSQL makes by itself beside an object, the array type of a
 -- type and the row type of a table, are members too; they are described by that object's comment
 -- (and \dT+ does not list them), so the check leaves them out on every major.
