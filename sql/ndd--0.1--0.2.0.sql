@@ -1004,7 +1004,7 @@ END
 $$;
 
 ---------------------------------------------------------------------------------------------------
--- Comments (0.1 had 23; 0.2.0 comments every object, src/sql/90_comments.sql). COMMENT ON
+-- Comments (0.1 had 23; 0.2.0 comments every object, each beside its CREATE in src/sql). COMMENT ON
 -- replaces, so the whole set is applied: the 0.1 comments are rewritten with the same text.
 ---------------------------------------------------------------------------------------------------
 
