@@ -766,19 +766,21 @@ BEGIN
     -- distinct feature, and one row marked first (the group of the array's first element, or a row
     -- of its own, feature NULL, for a null or empty array) whose id is checked not null and unique,
     -- as ndd_feature_pairs checks it. ROWS FROM (unnest(features), unnest(ARRAY[true])) marks the first; Citus
-    -- pushes the whole INSERT .. SELECT down to the workers (a UNION inside it it cannot).
+    -- pushes the whole INSERT .. SELECT down to the workers (a UNION inside it it cannot). DISTINCT ON,
+    -- not GROUP BY: Citus 14 on PostgreSQL 18 deparses a GROUP BY in a LATERAL subquery without its
+    -- FROM entry ("missing FROM-clause entry"), PostgreSQL 18's grouping step being a range entry of its own.
     EXECUTE pg_catalog.format('CREATE UNLOGGED TABLE %s (id bigint, feature bigint NOT NULL, is_feature boolean NOT NULL,
                                                          first boolean NOT NULL, has_features boolean NOT NULL)', work);
     PERFORM pg_catalog.create_distributed_table(work::regclass, 'feature');
     PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
     EXECUTE pg_catalog.format('INSERT INTO %s (id, feature, is_feature, first, has_features)
                     SELECT s.id, COALESCE(f.feature, s.id::bigint, 0::bigint), f.feature IS NOT NULL,
-                           COALESCE(f.first, false), s.features IS NOT NULL
+                           f.first, s.features IS NOT NULL
                     FROM (%s) AS s(id, features)
-                    CROSS JOIN LATERAL (SELECT u.feature, pg_catalog.bool_or(u.first)
+                    CROSS JOIN LATERAL (SELECT DISTINCT ON (u.feature) u.feature, u.first IS NOT NULL
                                         FROM ROWS FROM (pg_catalog.unnest(s.features), pg_catalog.unnest(ARRAY[true])) AS u(feature, first)
-                                        GROUP BY u.feature
-                                        HAVING u.feature IS NOT NULL OR pg_catalog.bool_or(u.first)) AS f(feature, first)',
+                                        ORDER BY u.feature, u.first IS NULL) AS f(feature, first)
+                    WHERE f.feature IS NOT NULL OR f.first',
                    work, docs_sql);
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
     EXECUTE pg_catalog.format('SELECT true FROM %s WHERE first AND id IS NULL LIMIT 1', work) INTO null_id;
