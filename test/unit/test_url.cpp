@@ -33,7 +33,7 @@ TEST(UrlNormalize, SyntaxNormalization) {
     EXPECT_EQ(norm("http://h"), "http://h/");                                // empty path
     EXPECT_EQ(norm("http://h/a/"), "http://h/a/");                           // trailing slash kept
     EXPECT_EQ(norm("http://%65xample.com/"), "http://example.com/");
-    EXPECT_EQ(norm("http://ex%2fAmple.com/"), "http://ex%2Fample.com/");
+    EXPECT_EQ(norm("http://ex%2eAmple.com/"), "http://ex.ample.com/");       // a decoded dot is a dot
 }
 
 TEST(UrlNormalize, Ports) {
@@ -111,7 +111,11 @@ TEST(UrlNormalize, Rejections) {
     EXPECT_EQ(norm("http://h/a\\b"), "!unexpected '\\' at byte 11");
     EXPECT_EQ(norm(std::string("http://h/\0", 10)), "!it holds a NUL byte");
     EXPECT_EQ(norm("http://h%00x/"), "!its host holds an encoded NUL byte");
-    EXPECT_EQ(norm("http://%C3%28.de/").substr(0, 60), "!its host is not a valid internationalized domain name (stri");
+    EXPECT_EQ(norm("http://%C3%28.de/"), "!its host is not UTF-8");
+    EXPECT_EQ(norm("http://%F0%9F%98.de/"), "!its host is not UTF-8");      // truncated sequence
+    EXPECT_EQ(norm("http://%ED%A0%80.de/"), "!its host is not UTF-8");      // a surrogate
+    EXPECT_EQ(norm("http://%C0%AF.de/"), "!its host is not UTF-8");         // overlong '/'
+    EXPECT_EQ(norm("http://xn--zz.com/").substr(0, 58), "!its host is not a valid internationalized domain name (st");
     EXPECT_EQ(norm("http://[::1/"), "!unexpected '/' at byte 12");
     EXPECT_EQ(norm("http://[1::2::3]/").substr(0, 11), "!unexpected");
     ndd::UrlResult r = ndd::url_normalize("http://h/" + std::string(NDD_URL_MAX_BYTES, 'a'));
