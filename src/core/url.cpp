@@ -343,6 +343,12 @@ std::string normalize_path(const UriPathSegmentA* head, bool absolute, bool has_
     std::vector<std::string> segs;
     for (const UriPathSegmentA* s = head; s != nullptr; s = s->next)
         segs.push_back(strip_segment_params(normalize_segment_encoding(range(s->text))));
+    // A rootless path whose first segment was only tracking parameters (`foo:;sid=1/a`) now
+    // starts with '/': it is an absolute path, and is read as one the next time.
+    if (!absolute && segs.size() > 1 && segs[0].empty()) {
+        segs.erase(segs.begin());
+        absolute = true;
+    }
     if (absolute) {
         std::vector<std::string> kept;
         for (std::size_t i = 0; i < segs.size(); i++) {
