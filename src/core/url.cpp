@@ -156,7 +156,7 @@ bool host_char_ok(char c) {
 // IDN2_USE_STD3_ASCII_RULES: in libidn2 2.3 that flag drops the characters STD3 disallows
 // instead of failing (`a_b` -> `ab`, `evil.com／x` -> `evil.comx`), which is host confusion of
 // its own; the STD3 check is done after the mapping instead, by host_char_ok over the result
-// (as UTS #46 since Unicode 15.1 and WHATWG's forbidden domain code points do).
+// (where WHATWG checks its forbidden domain code points: whatwg/url issue 818).
 std::string label_to_ascii(std::string_view label) {
     bool ascii = true;
     for (char c : label) ascii &= static_cast<unsigned char>(c) < 0x80;

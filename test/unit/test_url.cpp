@@ -458,6 +458,9 @@ TEST(UrlProperties, Findings) {
     EXPECT_EQ(norm("http://a\xEF\xBC\xBF" "b.com/"), "http://a_b.com/");  // full-width low line
     EXPECT_EQ(norm("http://r3---sn-x.googlevideo.com/"), "http://r3---sn-x.googlevideo.com/");
     EXPECT_EQ(norm("http://a\xC2\xAD" "b.com/"), "http://ab.com/");  // soft hyphen: mapped to nothing
+    EXPECT_EQ(norm("http://%C2%AD/"), "!it has no host");                 // ... so this host is empty
+    EXPECT_EQ(norm("http://xn--bcher-kva.de/"), "http://xn--bcher-kva.de/");
+    EXPECT_EQ(norm("http://xn--Bcher-kva.de/"), "http://xn--bcher-kva.de/");
     // dot segments are removed after the tracking parameters and encodings: one pass is enough
     EXPECT_EQ(norm("http://a.com/x/..;jsessionid=1/y"), "http://a.com/y");
     EXPECT_EQ(norm("http://a.com/x/.;sid=1/y"), "http://a.com/x/y");
