@@ -151,10 +151,11 @@ def rand_html():
     return q("".join(rng.choice(parts) for _ in range(rng.randint(1, 60))))
 
 
-def rand_url():
+def rand_url(authority=False):
     """A URL for the url arguments: valid ones of every shape, and hostile ones (very long, every
-    component empty, IPv6, userinfo, bad percent-encodings, junk bytes)."""
-    r = rng.random()
+    component empty, IPv6, userinfo, bad percent-encodings, junk bytes). authority: always a valid
+    scheme followed by "://", so that the host, port and path parts decide."""
+    r = 1.0 if authority else rng.random()
     if r < 0.1:
         return rand_text()
     if r < 0.15:  # very long: below and above the 65536-byte limit, many segments
@@ -182,6 +183,8 @@ def rand_url():
         "query": ["", "?", "?&&", "?b=2&a=1&a=0", "?utm_source=x&UTM_x=1&gclid=1", "?=&=", "?%", "?a=%zz", "??"],
         "fragment": ["", "#", "#f", "#%zz", "##"],
     }
+    if authority:
+        parts["scheme"], parts["sep"] = ["http", "https", "HTTP", "ftp", "foo"], ["://"]
     url = "".join(rng.choice(parts[k]) for k in ["scheme", "sep", "userinfo", "host", "port", "path", "query", "fragment"])
     return q(url)
 
@@ -416,7 +419,7 @@ def fuzz_urls(deadline, server):
     state = {}
     factory = lambda: psycopg.connect(dbname=db, user=ROLE, autocommit=True, client_encoding="UTF8")  # noqa: E731
     while time.time() < deadline:
-        urls = ", ".join(f"({rand_url()})" for _ in range(50))
+        urls = ", ".join(f"({rand_url(authority=rng.random() < 0.7)})" for _ in range(50))
         query = (f"SELECT u, ndd_url_normalize(u, false), ndd_url_surt(u, false), ndd_url_is_valid(u), "
                  "ndd_url_normalize(ndd_url_normalize(u, false), false), ndd_url_surt(ndd_url_normalize(u, false), false) "
                  f"FROM (VALUES {urls}) AS v(u) WHERE u IS NOT NULL")
