@@ -1,0 +1,329 @@
+// extract.cpp
+//    Format detection, archives and the dispatch to each format (extract.hpp, formats.hpp).
+#include "extract.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "encoding.hpp"
+#include "formats.hpp"
+
+namespace ndd_load {
+
+namespace {
+
+constexpr size_t kMagicBytes = 1 << 20;  // libmagic looks at the head of a document only
+
+std::string hash_of(std::string_view data) {
+    XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
+    return hash_hex(h.high64, h.low64);
+}
+
+using Archive = std::unique_ptr<archive, int (*)(archive*)>;
+
+Archive new_reader() {
+    Archive a(archive_read_new(), archive_read_free);
+    if (!a) throw std::bad_alloc();
+    archive_read_support_filter_all(a.get());
+    archive_read_support_format_all(a.get());
+    // a lone compressed file (notes.txt.gz) is an "archive" of one member
+    archive_read_support_format_raw(a.get());
+    return a;
+}
+
+std::string format_name_of(archive* a) {
+    switch (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) {
+        case ARCHIVE_FORMAT_ZIP: return "zip";
+        case ARCHIVE_FORMAT_TAR: return "tar";
+        case ARCHIVE_FORMAT_CPIO: return "cpio";
+        case ARCHIVE_FORMAT_7ZIP: return "7z";
+        case ARCHIVE_FORMAT_RAR: return "rar";
+        case ARCHIVE_FORMAT_RAR_V5: return "rar";
+        case ARCHIVE_FORMAT_AR: return "ar";
+        case ARCHIVE_FORMAT_ISO9660: return "iso9660";
+        case ARCHIVE_FORMAT_RAW: return archive_filter_count(a) > 1 ? archive_filter_name(a, 0) : "raw";
+        default: return "archive";
+    }
+}
+
+// The kind of an Office or EPUB zip from its parts, for the zips libmagic calls application/zip (it
+// recognizes them only when a telltale part comes first).
+std::string office_kind_of_zip(std::string_view data) {
+    Archive a(archive_read_new(), archive_read_free);
+    archive_read_support_format_zip(a.get());
+    if (archive_read_open_memory(a.get(), data.data(), data.size()) != ARCHIVE_OK) return "";
+    archive_entry* entry;
+    bool content_types = false;
+    std::string kind;
+    for (int i = 0; i < 10000 && archive_read_next_header(a.get(), &entry) == ARCHIVE_OK; i++) {
+        const char* p = archive_entry_pathname(entry);
+        if (!p) continue;
+        std::string name = p;
+        if (name == "mimetype") {
+            char buf[128];
+            la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf - 1);
+            std::string mime(buf, n > 0 ? static_cast<size_t>(n) : 0);
+            std::string k = format_of_mime(mime);
+            if (k == "odt" || k == "ods" || k == "odp" || k == "epub") return k;
+        }
+        if (name == "[Content_Types].xml") content_types = true;
+        if (name.rfind("word/", 0) == 0) kind = "docx";
+        else if (name.rfind("xl/", 0) == 0) kind = "xlsx";
+        else if (name.rfind("ppt/", 0) == 0) kind = "pptx";
+    }
+    return content_types ? kind : "";
+}
+
+void write_all(int fd, const std::string& buf) {
+    size_t done = 0;
+    while (done < buf.size()) {
+        ssize_t n = write(fd, buf.data() + done, buf.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw std::runtime_error(std::string("cannot write the worker's output: ") + std::strerror(errno));
+        done += static_cast<size_t>(n);
+    }
+}
+
+}  // namespace
+
+std::string format_of_mime(const std::string& mime) {
+    static const std::pair<const char*, const char*> exact[] = {
+        {"text/html", "html"},
+        {"application/xhtml+xml", "html"},
+        {"application/pdf", "pdf"},
+        {"application/vnd.openxmlformats-officedocument.wordprocessingml.document", "docx"},
+        {"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "xlsx"},
+        {"application/vnd.openxmlformats-officedocument.presentationml.presentation", "pptx"},
+        {"application/vnd.oasis.opendocument.text", "odt"},
+        {"application/vnd.oasis.opendocument.spreadsheet", "ods"},
+        {"application/vnd.oasis.opendocument.presentation", "odp"},
+        {"application/epub+zip", "epub"},
+        {"application/zip", "archive"},
+        {"application/x-tar", "archive"},
+        {"application/gzip", "archive"},
+        {"application/x-gzip", "archive"},
+        {"application/x-bzip2", "archive"},
+        {"application/x-xz", "archive"},
+        {"application/zstd", "archive"},
+        {"application/x-7z-compressed", "archive"},
+        {"application/x-cpio", "archive"},
+        {"application/json", "text"},
+        {"application/xml", "text"},
+        {"application/javascript", "text"},
+        {"application/x-empty", "text"},
+        {"inode/x-empty", "text"},
+        {"application/msword", "unsupported:legacy binary Word (.doc): no library in Debian reads it"},
+        {"application/vnd.ms-excel", "unsupported:legacy binary Excel (.xls): no library in Debian reads it"},
+        {"application/vnd.ms-powerpoint",
+         "unsupported:legacy binary PowerPoint (.ppt): no library in Debian reads it"},
+        {"application/CDFV2", "unsupported:an OLE2 compound file (legacy Office): no library in Debian reads it"},
+    };
+    for (const auto& [m, f] : exact)
+        if (mime == m) return f;
+    if (mime.rfind("text/", 0) == 0) return "text";
+    return "unsupported:no text to extract from " + mime;
+}
+
+std::string member_path(const std::optional<std::string>& outer, const std::string& inner) {
+    return outer ? *outer + "!/" + inner : inner;
+}
+
+std::string uncompressed_name(const std::string& name) {
+    std::string base = name.substr(name.rfind('/') == std::string::npos ? 0 : name.rfind('/') + 1);
+    for (const char* suffix : {".gz", ".bz2", ".xz", ".zst", ".lz", ".lzma", ".Z"}) {
+        size_t n = std::strlen(suffix);
+        if (base.size() > n && base.compare(base.size() - n, n, suffix) == 0) return base.substr(0, base.size() - n);
+    }
+    return base.empty() ? "data" : base;
+}
+
+std::string Extractor::mime_of(std::string_view data) {
+    const char* m = magic_buffer(magic_, data.data(), std::min(data.size(), kMagicBytes));
+    return m ? m : "application/octet-stream";
+}
+
+void Extractor::emit(const Document& doc) {
+    std::string frame;
+    frame_document(doc, frame);
+    write_all(out_fd_, frame);
+}
+
+void Extractor::starting(const std::string& member) {
+    std::string frame;
+    frame_starting(member, frame);
+    write_all(out_fd_, frame);
+}
+
+int64_t Extractor::members(archive* a, const std::optional<std::string>& member, const std::string& name, int depth,
+                           JsonObject& meta) {
+    int64_t count = 0;
+    archive_entry* entry;
+    int r;
+    while ((r = archive_read_next_header(a, &entry)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+        if (archive_entry_filetype(entry) != AE_IFREG) continue;
+        const char* p = archive_entry_pathname_utf8(entry);
+        if (!p) p = archive_entry_pathname(entry);
+        std::string inner = (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_RAW
+                                ? uncompressed_name(name)
+                                : clean_utf8(p ? p : "?");
+        std::string path = member_path(member, inner);
+        std::optional<std::string> modified;
+        if (archive_entry_mtime_is_set(entry)) modified = iso_time(archive_entry_mtime(entry), archive_entry_mtime_nsec(entry));
+        starting(path);
+        count++;
+        std::string data;
+        char buf[65536];
+        la_ssize_t n;
+        bool too_large = false;
+        while ((n = archive_read_data(a, buf, sizeof buf)) > 0) {
+            if (data.size() + static_cast<size_t>(n) > limits_.max_size) {
+                too_large = true;
+                break;
+            }
+            data.append(buf, static_cast<size_t>(n));
+        }
+        if (too_large || n < 0) {
+            Document doc;
+            doc.member = path;
+            doc.modified = modified;
+            if (archive_entry_size_is_set(entry)) doc.size = archive_entry_size(entry);
+            doc.error = too_large ? "the member inflates past " + std::to_string(limits_.max_size) +
+                                        " bytes (--max-size); it was not read"
+                                  : std::string("libarchive cannot read the member: ") + archive_error_string(a);
+            emit(doc);
+            if (n < 0) {
+                meta.add("error_after_members", count);
+                return count;  // the rest of a damaged stream cannot be trusted
+            }
+            continue;
+        }
+        document(data, path, modified, inner, depth + 1);
+    }
+    if (r != ARCHIVE_EOF) {
+        const char* e = archive_error_string(a);
+        meta.add("damaged", std::string(e ? e : "unreadable"));
+    }
+    return count;
+}
+
+void Extractor::document(std::string_view data, const std::optional<std::string>& member,
+                         const std::optional<std::string>& modified, const std::string& name, int depth) {
+    Document doc;
+    doc.member = member;
+    doc.modified = modified;
+    doc.size = static_cast<int64_t>(data.size());
+    doc.hash = hash_of(data);
+    JsonObject meta;
+    try {
+        std::string mime = mime_of(data);
+        meta.add("mime", mime);
+        std::string format = format_of_mime(mime);
+        if (format == "archive" && mime == "application/zip") {
+            std::string kind = office_kind_of_zip(data);
+            if (!kind.empty()) format = kind;
+        }
+        if (format.rfind("unsupported:", 0) == 0) {
+            doc.format = "unsupported";
+            doc.error = "unsupported format: " + format.substr(12);
+        } else if (format == "archive") {
+            if (depth >= limits_.max_depth)
+                throw FormatError("archives nested deeper than " + std::to_string(limits_.max_depth) + " (--max-depth)");
+            Archive a = new_reader();
+            if (archive_read_open_memory(a.get(), data.data(), data.size()) != ARCHIVE_OK)
+                throw FormatError(std::string("libarchive cannot open it: ") + archive_error_string(a.get()));
+            int64_t n = members(a.get(), member, name, depth, meta);
+            doc.format = format_name_of(a.get());
+            meta.add("members", n);
+        } else {
+            doc.format = format;
+            if (format == "text") extract_text(data, doc, meta);
+            else if (format == "html") extract_html(data, doc, meta);
+            else if (format == "pdf") extract_pdf(data, doc, meta);
+            else extract_office(data, format, doc, meta, limits_.max_size);
+        }
+    } catch (const FormatError& e) {
+        doc.error = e.what();
+    } catch (const std::bad_alloc&) {
+        doc.error = "out of memory (--memory) while extracting";
+    }
+    doc.meta = meta.str();
+    emit(doc);
+}
+
+void Extractor::input(int fd, const std::string& name, const struct stat& st) {
+    std::string modified = iso_time(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    // The head tells the format; an archive is read as a stream (a 2 GB tar of small files is fine),
+    // anything else whole, within --max-size.
+    std::string head(std::min<size_t>(kMagicBytes, st.st_size > 0 ? static_cast<size_t>(st.st_size) : kMagicBytes), '\0');
+    ssize_t got = pread(fd, head.data(), head.size(), 0);
+    if (got < 0) throw std::runtime_error(std::string("cannot read: ") + std::strerror(errno));
+    head.resize(static_cast<size_t>(got));
+    bool stream = format_of_mime(mime_of(head)) == "archive" && static_cast<uint64_t>(st.st_size) > limits_.max_size;
+    if (!stream) {
+        if (static_cast<uint64_t>(st.st_size) > limits_.max_size) {
+            Document doc;
+            doc.size = st.st_size;
+            doc.modified = modified;
+            doc.meta = JsonObject().add("mime", mime_of(head)).str();
+            doc.error = "the file is larger than " + std::to_string(limits_.max_size) + " bytes (--max-size); it was not read";
+            emit(doc);
+            return;
+        }
+        std::string data;
+        data.reserve(static_cast<size_t>(st.st_size));
+        char buf[65536];
+        ssize_t n;
+        off_t off = 0;
+        while ((n = pread(fd, buf, sizeof buf, off)) > 0 && data.size() + static_cast<size_t>(n) <= limits_.max_size) {
+            data.append(buf, static_cast<size_t>(n));
+            off += n;
+        }
+        if (n < 0) throw std::runtime_error(std::string("cannot read: ") + std::strerror(errno));
+        document(data, std::nullopt, modified, name, 0);
+        return;
+    }
+    // a large archive: its hash by one pass, its members by another
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_128bits_reset(state);
+    char buf[1 << 16];
+    ssize_t n;
+    off_t off = 0;
+    while ((n = pread(fd, buf, sizeof buf, off)) > 0) {
+        XXH3_128bits_update(state, buf, static_cast<size_t>(n));
+        off += n;
+    }
+    XXH128_hash_t h = XXH3_128bits_digest(state);
+    XXH3_freeState(state);
+    Document doc;
+    doc.size = st.st_size;
+    doc.modified = modified;
+    doc.hash = hash_hex(h.high64, h.low64);
+    JsonObject meta;
+    meta.add("mime", mime_of(head));
+    Archive a = new_reader();
+    lseek(fd, 0, SEEK_SET);
+    if (archive_read_open_fd(a.get(), fd, 1 << 16) != ARCHIVE_OK) {
+        doc.error = std::string("libarchive cannot open it: ") + archive_error_string(a.get());
+    } else {
+        int64_t count = members(a.get(), std::nullopt, name, 0, meta);
+        doc.format = format_name_of(a.get());
+        meta.add("members", count);
+    }
+    doc.meta = meta.str();
+    emit(doc);
+}
+
+void extract_text(std::string_view raw, Document& doc, JsonObject& meta) {
+    Decoded d = to_utf8(raw);
+    meta.add("encoding", d.encoding);
+    doc.text = std::move(d.text);
+}
+
+}  // namespace ndd_load
