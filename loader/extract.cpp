@@ -7,10 +7,13 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "encoding.hpp"
 #include "formats.hpp"
@@ -91,6 +94,30 @@ void write_all(int fd, const std::string& buf) {
     }
 }
 
+// The fault a test asks for on the document named name, by NDD_LOAD_FAULT=KIND:NAME (doc/loader.md,
+// "Testing"): crash (SIGSEGV, as a library bug would), spin (a CPU loop, as a parser that never ends)
+// or hog (allocate until the address space limit refuses). The worker process alone suffers it.
+void injected_fault(const std::string& name) {
+    static const char* fault = std::getenv("NDD_LOAD_FAULT");
+    if (!fault) return;
+    std::string f = fault;
+    size_t colon = f.find(':');
+    if (colon == std::string::npos || f.substr(colon + 1) != name) return;
+    std::string kind = f.substr(0, colon);
+    if (kind == "crash") {
+        raise(SIGSEGV);
+    } else if (kind == "spin") {
+        for (volatile unsigned long i = 0;; i++) {
+        }
+    } else if (kind == "hog") {
+        std::vector<std::unique_ptr<char[]>> blocks;
+        for (;;) {
+            blocks.emplace_back(new char[1 << 20]);
+            std::memset(blocks.back().get(), 1, 1 << 20);
+        }
+    }
+}
+
 }  // namespace
 
 std::string format_of_mime(const std::string& mime) {
@@ -129,6 +156,13 @@ std::string format_of_mime(const std::string& mime) {
         if (mime == m) return f;
     if (mime.rfind("text/", 0) == 0) return "text";
     return "unsupported:no text to extract from " + mime;
+}
+
+std::string archive_name_of_mime(const std::string& mime) {
+    std::string sub = mime.substr(mime.find('/') + 1);
+    if (sub.rfind("x-", 0) == 0) sub = sub.substr(2);
+    if (sub == "7z-compressed") sub = "7z";
+    return sub;
 }
 
 std::string member_path(const std::optional<std::string>& outer, const std::string& inner) {
@@ -222,6 +256,7 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
     doc.hash = hash_of(data);
     JsonObject meta;
     try {
+        injected_fault(name);
         std::string mime = mime_of(data);
         meta.add("mime", mime);
         std::string format = format_of_mime(mime);
@@ -233,6 +268,7 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
             doc.format = "unsupported";
             doc.error = "unsupported format: " + format.substr(12);
         } else if (format == "archive") {
+            doc.format = archive_name_of_mime(mime);
             if (depth >= limits_.max_depth)
                 throw FormatError("archives nested deeper than " + std::to_string(limits_.max_depth) + " (--max-depth)");
             Archive a = new_reader();
@@ -271,7 +307,10 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
             Document doc;
             doc.size = st.st_size;
             doc.modified = modified;
-            doc.meta = JsonObject().add("mime", mime_of(head)).str();
+            std::string mime = mime_of(head), format = format_of_mime(mime);
+            if (format == "archive") doc.format = archive_name_of_mime(mime);
+            else if (format.rfind("unsupported:", 0) != 0) doc.format = format;
+            doc.meta = JsonObject().add("mime", mime).str();
             doc.error = "the file is larger than " + std::to_string(limits_.max_size) + " bytes (--max-size); it was not read";
             emit(doc);
             return;

@@ -51,6 +51,9 @@ private:
 // The member name of a nested document: "a.zip!/b/c.txt" for c.txt in b/ of member a.zip.
 std::string member_path(const std::optional<std::string>& outer, const std::string& inner);
 
+// The format column of an archive libarchive has not opened yet: "zip", "tar", "gzip", "7z", ...
+std::string archive_name_of_mime(const std::string& mime);
+
 // For a raw compressed file (text.txt.gz), the name of what it holds (text.txt).
 std::string uncompressed_name(const std::string& name);
 
