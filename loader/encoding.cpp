@@ -27,6 +27,30 @@ bool known_encoding(const std::string& name) {
     return true;
 }
 
+// UTF-8 with a few damaged bytes (a cut download, one bad sector) rather than a legacy encoding: its
+// multibyte sequences mostly decode. Text in a single-byte encoding almost never forms one (an
+// accented letter followed by the right continuation byte), so one valid sequence in ten suffices.
+bool mostly_utf8(std::string_view s) {
+    size_t valid = 0, invalid = 0;
+    for (size_t i = 0; i < s.size();) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (n && (i + n > s.size() || !valid_utf8(s.substr(i, n)))) n = 0;
+        if (n) {
+            valid++;
+            i += n;
+        } else {
+            invalid++;
+            i++;
+        }
+    }
+    return valid > 0 && invalid * 10 <= valid;
+}
+
 }  // namespace
 
 std::string detect_encoding(std::string_view bytes, std::string_view declared) {
@@ -35,7 +59,7 @@ std::string detect_encoding(std::string_view bytes, std::string_view declared) {
     if (starts_with(bytes, std::string_view("\0\0\xFE\xFF", 4))) return "UTF-32BE";
     if (starts_with(bytes, "\xFF\xFE")) return "UTF-16LE";
     if (starts_with(bytes, "\xFE\xFF")) return "UTF-16BE";
-    if (valid_utf8(bytes)) return "UTF-8";
+    if (valid_utf8(bytes) || mostly_utf8(bytes.substr(0, kDetectBytes))) return "UTF-8";
     if (!declared.empty() && known_encoding(std::string(declared))) return std::string(declared);
     std::unique_ptr<std::remove_pointer_t<uchardet_t>, void (*)(uchardet_t)> ud(uchardet_new(), uchardet_delete);
     std::string answer;

@@ -62,6 +62,16 @@ TEST(Encoding, DeclaredEncodingWinsOverDetection) {
     EXPECT_TRUE(valid_utf8(to_utf8(bytes, "no-such-charset").text));
 }
 
+// UTF-8 with a damaged byte stays UTF-8 (the bad byte replaced), not a legacy reading of it all.
+TEST(Encoding, DamagedUtf8StaysUtf8) {
+    std::string bytes = kFrench.substr(0, 60) + "\xff" + kFrench.substr(60);
+    Decoded d = to_utf8(bytes);
+    EXPECT_EQ(d.encoding, "UTF-8");
+    EXPECT_EQ(d.text, kFrench.substr(0, 60) + "\xef\xbf\xbd" + kFrench.substr(60));
+    // while Latin-1 text, whose accented letters never form UTF-8 sequences, is not taken for it
+    EXPECT_NE(detect_encoding(encode(kFrench, "ISO-8859-1")), "UTF-8");
+}
+
 // Bytes that are no text in any encoding still give valid UTF-8 (never a failed COPY).
 TEST(Encoding, AnyBytesGiveValidUtf8) {
     std::string bytes;
