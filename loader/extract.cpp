@@ -24,11 +24,6 @@ namespace {
 
 constexpr size_t kMagicBytes = 1 << 20;  // libmagic looks at the head of a document only
 
-std::string hash_of(std::string_view data) {
-    XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
-    return hash_hex(h.high64, h.low64);
-}
-
 using Archive = std::unique_ptr<archive, int (*)(archive*)>;
 
 Archive new_reader() {
@@ -118,6 +113,42 @@ void injected_fault(const std::string& name) {
     }
 }
 
+// Mail that libmagic takes for text or HTML (an HTML alternative part inside outweighs its mail
+// rules): an mbox starts with a "From " separator line followed by a header; a message with header
+// lines ("Name: value", a From: among them) up to its first blank line.
+std::string sniff_mail(std::string_view head) {
+    auto header_line = [](std::string_view line) {
+        size_t colon = line.find(':');
+        if (colon == 0 || colon == std::string_view::npos || colon > 76) return false;
+        for (size_t i = 0; i < colon; i++) {
+            unsigned char c = static_cast<unsigned char>(line[i]);
+            if (c <= 32 || c >= 127) return false;
+        }
+        return true;
+    };
+    std::vector<std::string_view> lines;
+    size_t pos = 0;
+    while (pos < head.size() && lines.size() < 64) {
+        size_t nl = head.find('\n', pos);
+        if (nl == std::string_view::npos) break;
+        std::string_view line = head.substr(pos, nl - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        lines.push_back(line);
+        pos = nl + 1;
+    }
+    if (lines.size() >= 2 && lines[0].substr(0, 5) == "From " && header_line(lines[1])) return "mbox";
+    bool from = false;
+    for (std::string_view line : lines) {
+        if (line.empty()) return from ? "eml" : "";
+        if (line[0] == ' ' || line[0] == '\t') continue;  // a folded header goes on
+        if (!header_line(line)) return "";
+        std::string name(line.substr(0, line.find(':')));
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        from = from || name == "from";
+    }
+    return "";
+}
+
 }  // namespace
 
 std::string format_of_mime(const std::string& mime) {
@@ -141,6 +172,9 @@ std::string format_of_mime(const std::string& mime) {
         {"application/zstd", "archive"},
         {"application/x-7z-compressed", "archive"},
         {"application/x-cpio", "archive"},
+        {"message/rfc822", "eml"},
+        {"message/news", "eml"},
+        {"application/mbox", "mbox"},
         {"application/json", "text"},
         {"application/xml", "text"},
         {"application/javascript", "text"},
@@ -156,6 +190,11 @@ std::string format_of_mime(const std::string& mime) {
         if (mime == m) return f;
     if (mime.rfind("text/", 0) == 0) return "text";
     return "unsupported:no text to extract from " + mime;
+}
+
+std::string hash_of(std::string_view data) {
+    XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
+    return hash_hex(h.high64, h.low64);
 }
 
 std::string archive_name_of_mime(const std::string& mime) {
@@ -260,6 +299,10 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
         std::string mime = mime_of(data);
         meta.add("mime", mime);
         std::string format = format_of_mime(mime);
+        if (format == "text" || format == "html") {
+            std::string mail = sniff_mail(data.substr(0, 1 << 16));
+            if (!mail.empty()) format = mail;
+        }
         if (format == "archive" && mime == "application/zip") {
             std::string kind = office_kind_of_zip(data);
             if (!kind.empty()) format = kind;
@@ -282,6 +325,7 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
             if (format == "text") extract_text(data, doc, meta);
             else if (format == "html") extract_html(data, doc, meta);
             else if (format == "pdf") extract_pdf(data, doc, meta);
+            else if (format == "eml" || format == "mbox") mail(data, doc, meta, format == "mbox", depth);
             else extract_office(data, format, doc, meta, limits_.max_size);
         }
     } catch (const FormatError& e) {

@@ -14,7 +14,8 @@
 
 #include "record.hpp"
 
-struct archive;  // libarchive's reader
+struct archive;        // libarchive's reader
+struct _GMimeMessage;  // GMime's message
 
 namespace ndd_load {
 
@@ -40,6 +41,9 @@ private:
     // Reads every member of the open archive a: documents of their own, at depth + 1.
     int64_t members(::archive* a, const std::optional<std::string>& member, const std::string& name, int depth,
                     JsonObject& meta);
+    // format_mail.cpp: a message or an mbox into doc and its members; one message's fields
+    void mail(std::string_view data, Document& doc, JsonObject& meta, bool mbox, int depth);
+    void message(_GMimeMessage* msg, Document& doc, JsonObject& meta, int depth);
     void emit(const Document& doc);
     void starting(const std::string& member);
 
@@ -47,6 +51,9 @@ private:
     ExtractLimits limits_;
     int out_fd_;
 };
+
+// XXH3-128 of data in hex (record.hpp, hash_hex).
+std::string hash_of(std::string_view data);
 
 // The member name of a nested document: "a.zip!/b/c.txt" for c.txt in b/ of member a.zip.
 std::string member_path(const std::optional<std::string>& outer, const std::string& inner);

@@ -77,6 +77,8 @@ public:
     JsonObject& add(std::string_view key, std::string_view value);
     JsonObject& add(std::string_view key, int64_t value);
     JsonObject& add(std::string_view key, bool value);
+    // without it a C string would convert to bool, not to string_view
+    JsonObject& add(std::string_view key, const char* value) { return add(key, std::string_view(value)); }
     JsonObject& add_raw(std::string_view key, std::string_view json);  // json must be valid JSON
     bool empty() const { return body_.empty(); }
     std::string str() const { return "{" + body_ + "}"; }

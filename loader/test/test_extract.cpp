@@ -209,3 +209,29 @@ TEST(Extract, UnsupportedAndNames) {
     EXPECT_EQ(member_path(std::nullopt, "a"), "a");
     EXPECT_EQ(member_path(std::string("x.zip"), "a"), "x.zip!/a");
 }
+
+TEST(Extract, MailMessageAndAttachment) {
+    std::string eml =
+        "From: Ann <ann@example.com>\r\nTo: bob@example.org\r\nSubject: =?UTF-8?Q?Caf=C3=A9?=\r\n"
+        "Message-ID: <1@example.com>\r\nIn-Reply-To: <0@example.com>\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain; charset=iso-8859-1\r\n"
+        "Content-Transfer-Encoding: quoted-printable\r\n\r\nun caf=E9 noir\r\n--XX\r\nContent-Type: text/plain\r\n"
+        "Content-Disposition: attachment; filename=\"../notes.txt\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+        "aGVsbG8gYXR0YWNobWVudA==\r\n--XX--\r\n";
+    std::vector<Document> docs = extract(eml, "m.eml");
+    ASSERT_EQ(docs.size(), 2u);
+    EXPECT_EQ(docs[0].member, ".._notes.txt");  // no directory from a sender
+    EXPECT_EQ(docs[0].text, "hello attachment");
+    EXPECT_EQ(docs[1].format, "eml");
+    EXPECT_EQ(docs[1].title, "Café");
+    EXPECT_EQ(docs[1].text, "un café noir");
+    EXPECT_NE(docs[1].meta->find("\"in_reply_to\": \"<0@example.com>\""), std::string::npos) << *docs[1].meta;
+    EXPECT_NE(docs[1].meta->find("\"message_id\": \"1@example.com\""), std::string::npos) << *docs[1].meta;
+    // an mbox of two: each message a member, the mbox last
+    std::string mbox = "From a@b Sat Jan  1 00:00:00 2000\n" + eml + "\nFrom a@b Sat Jan  1 00:00:00 2000\n" + eml;
+    docs = extract(mbox, "box");
+    ASSERT_EQ(docs.size(), 5u);
+    EXPECT_EQ(docs[1].member, "message-1");
+    EXPECT_EQ(docs[2].member, "message-2!/.._notes.txt");
+    EXPECT_EQ(docs[4].format, "mbox");
+}

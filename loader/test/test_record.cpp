@@ -135,6 +135,8 @@ TEST(Json, EscapesAndCleans) {
     o.add("a\"b", std::string_view("x\ny\x01\xe9")).add("n", int64_t(-5)).add("t", true);
     EXPECT_EQ(o.str(), "{\"a\\\"b\": \"x\\ny\\u0001\xef\xbf\xbd\", \"n\": -5, \"t\": true}");
     EXPECT_EQ(JsonObject().str(), "{}");
+    const char* id = "<x@y>";
+    EXPECT_EQ(JsonObject().add("id", id).str(), "{\"id\": \"<x@y>\"}");
 }
 
 TEST(Time, IsoTimeKeepsMicroseconds) {

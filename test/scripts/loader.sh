@@ -9,7 +9,10 @@
 #      bad ones with their error, exit status 3, and the server is untouched;
 #   3. the resume: a second run loads nothing; a changed file replaces its rows;
 #   4. an interrupted run (SIGINT) and its rerun: every input loaded exactly once;
-#   5. standard input, a quoted schema-qualified table name, a table without the columns, the exit
+#   5. mail: an mbox written by Python's mailbox module with planted near-duplicate messages (found
+#      by ndd_jaccard_pairs and ndd_clusters), headers, an HTML-only message, a PDF attachment, a
+#      Maildir;
+#   6. standard input, a quoted schema-qualified table name, a table without the columns, the exit
 #      statuses of a bad option (1) and of no connection (2).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -123,7 +126,77 @@ partial=$($PSQL -c "SELECT count(*) FROM many")
 "$LOAD" -t many -q "$in/many"
 check "resumed: every input exactly once" "400|400" "$($PSQL -F '|' -c "SELECT count(*), count(DISTINCT source) FROM many")"
 
-# ---- 5. stdin, names, exit statuses ----
+# ---- 5. mail ----
+mkdir -p "$in/mail"
+python3 - "$in/mail" "$in/formats/source.pdf" <<'PY'
+import email.message, email.utils, mailbox, random, sys
+d, pdf = sys.argv[1], sys.argv[2]
+rng = random.Random(3)
+words = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+         "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu").split()
+spam = ("Dear friend, our pharmacy offers the best prices on every medicine you need, shipped worldwide "
+        "in discreet packages within three days. Order today and receive a free gift with every purchase "
+        "over fifty dollars. This offer ends soon, so do not wait: click the link below and save up to "
+        "eighty percent on brand names. Reply STOP to unsubscribe from this list.").split()
+mb = mailbox.mbox(d + "/inbox.mbox")
+for i in range(10):
+    m = email.message.EmailMessage()
+    m["From"] = "Sender %d <s%d@example.com>" % (i, i)
+    m["To"] = "you@example.org"
+    m["Date"] = email.utils.format_datetime(email.utils.localtime())
+    m["Message-ID"] = "<m%d@example.com>" % i
+    if i < 5:  # the planted near-duplicates: the spam with one word changed
+        body = list(spam)
+        body[rng.randrange(len(body))] = "variant%d" % i
+        m["Subject"] = "Best prices %d" % i
+    else:
+        body = [rng.choice(words) for _ in range(60)]
+        m["Subject"] = "Note %d" % i
+        m["In-Reply-To"] = "<m%d@example.com>" % (i - 1)
+    m.set_content(" ".join(body) + "\n")
+    if i == 9:
+        m.add_attachment(open(pdf, "rb").read(), maintype="application", subtype="pdf", filename="brochure.pdf")
+    mb.add(m)
+mb.flush()
+m = email.message.EmailMessage()
+m["From"] = "a@example.com"
+m["To"] = "b@example.com"
+m["Subject"] = "Caf\u00e9 in HTML only"
+m.set_content("<html><body><p>Only <b>HTML</b> in caf\u00e9</p></body></html>", subtype="html", charset="iso-8859-1")
+open(d + "/html_only.eml", "wb").write(bytes(m))
+md = mailbox.Maildir(d + "/Maildir")
+for i in range(2):
+    m = email.message.EmailMessage()
+    m["From"] = "x@example.com"
+    m["Subject"] = "maildir %d" % i
+    m.set_content("message %d in a Maildir\n" % i)
+    md.add(m)
+PY
+"$LOAD" -t mail -q "$in/mail"
+check "mbox: its messages and itself" "10|mbox" \
+	"$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE format = 'eml'), max(format) FILTER (WHERE member IS NULL) FROM mail WHERE source LIKE '%/inbox.mbox'")"
+check "mbox: headers in meta" "Sender 6 <s6@example.com>|<m5@example.com>|Note 6" \
+	"$($PSQL -F '|' -c "SELECT meta->>'from', meta->>'in_reply_to', title FROM mail WHERE member = 'message-7'")"
+check "mbox: the attachment, a document linked to its message" "pdf|Near-duplicate detection inside PostgreSQL" \
+	"$($PSQL -F '|' -c "SELECT format, title FROM mail WHERE member = 'message-10!/brochure.pdf'")"
+check "html-only message: text and html" "Only HTML in café|t" \
+	"$($PSQL -F '|' -c "SELECT text, html ~ '<b>HTML</b>' FROM mail WHERE source LIKE '%/html_only.eml'")"
+check "Maildir: one message per file" "maildir 0,maildir 1" \
+	"$($PSQL -c "SELECT string_agg(title, ',' ORDER BY title) FROM mail WHERE source LIKE '%/Maildir/%'")"
+if $PSQL -c "CREATE EXTENSION IF NOT EXISTS ndd" 2>/dev/null; then
+	check "near-duplicate messages: one cluster, the five planted" "Best prices 0,Best prices 1,Best prices 2,Best prices 3,Best prices 4" \
+		"$($PSQL <<'SQL'
+SELECT string_agg(m.title, ',' ORDER BY m.title)
+FROM ndd_clusters($$SELECT a, b FROM ndd_jaccard_pairs('SELECT id, text FROM mail WHERE format = ''eml''', 0.7)$$) c
+JOIN mail m ON m.id = c.id GROUP BY c.cluster_id HAVING count(*) > 1
+SQL
+)"
+else
+	echo "FAIL: CREATE EXTENSION ndd (the cluster of scripts/test.sh has it installed)"
+	fail=1
+fi
+
+# ---- 6. stdin, names, exit statuses ----
 "$LOAD" -t docs -q - <"$in/formats/source.html"
 check "standard input" "html|Near-duplicate detection inside PostgreSQL" "$($PSQL -F '|' -c "SELECT format, title FROM docs WHERE source = '-'")"
 $PSQL -c 'CREATE SCHEMA s'
