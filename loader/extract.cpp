@@ -17,6 +17,7 @@
 
 #include "encoding.hpp"
 #include "formats.hpp"
+#include "warc.hpp"
 
 namespace ndd_load {
 
@@ -149,6 +150,20 @@ std::string sniff_mail(std::string_view head) {
     return "";
 }
 
+// A gzip stream whose first member inflates to a WARC version line: a .warc.gz.
+bool gzipped_warc_head(std::string_view head) {
+    if (head.size() < 2 || head[0] != '\x1f' || head[1] != '\x8b') return false;
+    try {
+        std::unique_ptr<ByteSource> src = gunzip_source(memory_source(head.substr(0, 1 << 16)));
+        char buf[8];
+        size_t n = 0, got;
+        while (n < sizeof buf && (got = src->read(buf + n, sizeof buf - n)) > 0) n += got;
+        return n == 8 && std::memcmp(buf, "WARC/1.", 7) == 0;
+    } catch (const FormatError&) {
+        return false;
+    }
+}
+
 }  // namespace
 
 std::string format_of_mime(const std::string& mime) {
@@ -172,6 +187,7 @@ std::string format_of_mime(const std::string& mime) {
         {"application/zstd", "archive"},
         {"application/x-7z-compressed", "archive"},
         {"application/x-cpio", "archive"},
+        {"application/warc", "warc"},
         {"message/rfc822", "eml"},
         {"message/news", "eml"},
         {"application/mbox", "mbox"},
@@ -287,7 +303,8 @@ int64_t Extractor::members(archive* a, const std::optional<std::string>& member,
 }
 
 void Extractor::document(std::string_view data, const std::optional<std::string>& member,
-                         const std::optional<std::string>& modified, const std::string& name, int depth) {
+                         const std::optional<std::string>& modified, const std::string& name, int depth,
+                         const JsonObject* extra) {
     Document doc;
     doc.member = member;
     doc.modified = modified;
@@ -298,7 +315,10 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
         injected_fault(name);
         std::string mime = mime_of(data);
         meta.add("mime", mime);
+        if (extra) meta.merge(*extra);
         std::string format = format_of_mime(mime);
+        bool gzipped_warc = format == "archive" && gzipped_warc_head(data);
+        if (gzipped_warc) format = "warc";
         if (format == "text" || format == "html") {
             std::string mail = sniff_mail(data.substr(0, 1 << 16));
             if (!mail.empty()) format = mail;
@@ -326,6 +346,11 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
             else if (format == "html") extract_html(data, doc, meta);
             else if (format == "pdf") extract_pdf(data, doc, meta);
             else if (format == "eml" || format == "mbox") mail(data, doc, meta, format == "mbox", depth);
+            else if (format == "warc") {
+                std::unique_ptr<ByteSource> src = memory_source(data);
+                if (gzipped_warc) src = gunzip_source(std::move(src));
+                warc(*src, doc, meta, depth);
+            }
             else extract_office(data, format, doc, meta, limits_.max_size);
         }
     } catch (const FormatError& e) {
@@ -345,7 +370,9 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
     ssize_t got = pread(fd, head.data(), head.size(), 0);
     if (got < 0) throw std::runtime_error(std::string("cannot read: ") + std::strerror(errno));
     head.resize(static_cast<size_t>(got));
-    bool stream = format_of_mime(mime_of(head)) == "archive" && static_cast<uint64_t>(st.st_size) > limits_.max_size;
+    std::string head_format = format_of_mime(mime_of(head));
+    bool warc_gz = head_format == "archive" && gzipped_warc_head(head);
+    bool stream = (head_format == "archive" || head_format == "warc") && static_cast<uint64_t>(st.st_size) > limits_.max_size;
     if (!stream) {
         if (static_cast<uint64_t>(st.st_size) > limits_.max_size) {
             Document doc;
@@ -390,6 +417,19 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
     doc.hash = hash_hex(h.high64, h.low64);
     JsonObject meta;
     meta.add("mime", mime_of(head));
+    if (warc_gz || head_format == "warc") {
+        doc.format = "warc";
+        std::unique_ptr<ByteSource> src = fd_source(fd);
+        if (warc_gz) src = gunzip_source(std::move(src));
+        try {
+            warc(*src, doc, meta, 0);
+        } catch (const FormatError& e) {
+            doc.error = e.what();
+        }
+        doc.meta = meta.str();
+        emit(doc);
+        return;
+    }
     Archive a = new_reader();
     lseek(fd, 0, SEEK_SET);
     if (archive_read_open_fd(a.get(), fd, 1 << 16) != ARCHIVE_OK) {
@@ -407,6 +447,67 @@ void extract_text(std::string_view raw, Document& doc, JsonObject& meta) {
     Decoded d = to_utf8(raw);
     meta.add("encoding", d.encoding);
     doc.text = std::move(d.text);
+}
+
+}  // namespace ndd_load
+
+namespace ndd_load {
+
+void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth) {
+    int64_t records = 0, others = 0;
+    try {
+        read_warc(in, limits_.max_size, [&](WarcRecord& rec) {
+            std::string type = rec.header("WARC-Type");
+            // response and resource records hold documents, conversion records (WET) their text;
+            // request, metadata, revisit and warcinfo records describe the crawl
+            if (type != "response" && type != "resource" && type != "conversion") {
+                others++;
+                return;
+            }
+            records++;
+            std::string uri = rec.header("WARC-Target-URI");
+            if (uri.size() >= 2 && uri.front() == '<' && uri.back() == '>') uri = uri.substr(1, uri.size() - 2);
+            std::string member = member_path(doc.member, uri.empty() ? "record-" + std::to_string(records) : uri);
+            starting(member);
+            JsonObject extra;
+            extra.add("warc_type", type);
+            for (const char* h : {"WARC-Target-URI", "WARC-Date", "WARC-Record-ID", "WARC-Refers-To"}) {
+                std::string v = rec.header(h);
+                if (!v.empty()) extra.add(h, v);
+            }
+            std::string date = warc_date(rec.header("WARC-Date"));
+            std::optional<std::string> modified = date.empty() ? std::nullopt : std::optional<std::string>(date);
+            if (rec.too_large) {
+                Document big;
+                big.member = member;
+                big.modified = modified;
+                big.size = static_cast<int64_t>(rec.length);
+                big.meta = extra.str();
+                big.error = "the record is larger than " + std::to_string(limits_.max_size) +
+                            " bytes (--max-size); it was not read";
+                emit(big);
+                return;
+            }
+            std::string_view payload = rec.block;
+            HttpResponse http;
+            if (type == "response" && parse_http_response(rec.block, limits_.max_size, http)) {
+                extra.add("http_status", static_cast<int64_t>(http.status));
+                JsonObject headers;
+                for (const auto& [k, v] : http.headers) headers.add(k, v);
+                extra.add_raw("http_headers", headers.str());
+                payload = http.body;
+            } else {
+                std::string ct = rec.header("Content-Type");
+                if (!ct.empty()) extra.add("content_type", ct);
+            }
+            document(payload, member, modified, uri, depth + 1, &extra);
+        });
+    } catch (const FormatError& e) {
+        meta.add("records", records);
+        throw;
+    }
+    meta.add("records", records);
+    meta.add("other_records", others);
 }
 
 }  // namespace ndd_load

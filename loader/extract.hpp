@@ -32,9 +32,11 @@ public:
     // files), with its stat: every document it holds, its own row last.
     void input(int fd, const std::string& name, const struct stat& st);
 
-    // One document's raw bytes (the input itself when member is empty).
+    // One document's raw bytes (the input itself when member is empty); extra goes into its meta
+    // (a WARC record's headers).
     void document(std::string_view data, const std::optional<std::string>& member,
-                  const std::optional<std::string>& modified, const std::string& name, int depth);
+                  const std::optional<std::string>& modified, const std::string& name, int depth,
+                  const JsonObject* extra = nullptr);
 
 private:
     std::string mime_of(std::string_view data);
@@ -44,6 +46,8 @@ private:
     // format_mail.cpp: a message or an mbox into doc and its members; one message's fields
     void mail(std::string_view data, Document& doc, JsonObject& meta, bool mbox, int depth);
     void message(_GMimeMessage* msg, Document& doc, JsonObject& meta, int depth);
+    // the records of a WARC as documents of their own (warc.hpp)
+    void warc(class ByteSource& in, Document& doc, JsonObject& meta, int depth);
     void emit(const Document& doc);
     void starting(const std::string& member);
 

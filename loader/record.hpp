@@ -80,6 +80,10 @@ public:
     // without it a C string would convert to bool, not to string_view
     JsonObject& add(std::string_view key, const char* value) { return add(key, std::string_view(value)); }
     JsonObject& add_raw(std::string_view key, std::string_view json);  // json must be valid JSON
+    JsonObject& merge(const JsonObject& other) {
+        if (!other.body_.empty()) body_ += (body_.empty() ? "" : ", ") + other.body_;
+        return *this;
+    }
     bool empty() const { return body_.empty(); }
     std::string str() const { return "{" + body_ + "}"; }
 

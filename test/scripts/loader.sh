@@ -12,7 +12,8 @@
 #   5. mail: an mbox written by Python's mailbox module with planted near-duplicate messages (found
 #      by ndd_jaccard_pairs and ndd_clusters), headers, an HTML-only message, a PDF attachment, a
 #      Maildir;
-#   6. standard input, a quoted schema-qualified table name, a table without the columns, the exit
+#   6. WARC: a crawl by wget --warc-file of a loopback server, a WET record, a lying Content-Length;
+#   7. standard input, a quoted schema-qualified table name, a table without the columns, the exit
 #      statuses of a bad option (1) and of no connection (2).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -196,7 +197,44 @@ else
 	fail=1
 fi
 
-# ---- 6. stdin, names, exit statuses ----
+# ---- 6. WARC: a crawl by wget --warc-file of a loopback HTTP server serving the fixtures; a WET
+# conversion record; a WARC whose Content-Length lies ----
+mkdir -p "$in/warc" "$work/crawl"
+python3 -m http.server 0 --bind 127.0.0.1 --directory "$ROOT/test/data/loader" >"$work/http.log" 2>&1 &
+http_pid=$!
+port=
+for _ in $(seq 1 50); do
+	port=$(grep -oE 'port [0-9]+' "$work/http.log" | grep -oE '[0-9]+$')
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+(cd "$work/crawl" && wget -q -r -l 1 --warc-file="$in/warc/crawl" "http://127.0.0.1:$port/")
+kill "$http_pid"
+python3 - "$in/warc" <<'PY'
+import sys
+d = sys.argv[1]
+def record(kind, uri, block, length=None):
+    return (b"WARC/1.0\r\nWARC-Type: " + kind + b"\r\nWARC-Target-URI: " + uri +
+            b"\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nContent-Type: text/plain\r\nContent-Length: " +
+            str(len(block) if length is None else length).encode() + b"\r\n\r\n" + block + b"\r\n\r\n")
+text = b"The extracted text of a page, as Common Crawl's WET files hold it."
+open(d + "/pages.wet", "wb").write(record(b"conversion", b"http://example.com/page", text))
+open(d + "/lying.warc", "wb").write(record(b"resource", b"http://example.com/a", b"first record, honest") +
+                                   record(b"resource", b"http://example.com/b", b"second record", 4000))
+PY
+"$LOAD" -t crawl -q "$in/warc"
+check "wget's WARC: its responses as documents, by URI" "pdf|Near-duplicate detection inside PostgreSQL|200" \
+	"$($PSQL -F '|' -c "SELECT format, title, meta->>'http_status' FROM crawl WHERE member = 'http://127.0.0.1:$port/source.pdf'")"
+check "wget's WARC: every fixture fetched and read" "0" \
+	"$($PSQL -c "SELECT count(*) FROM crawl WHERE member ~ '/(source|cities)\.' AND (error IS NOT NULL OR text !~ '(?i)permuted.block tables|Zürich')")"
+check "wget's WARC: the container row" "warc|t" \
+	"$($PSQL -F '|' -c "SELECT format, (meta->>'records')::int >= 12 FROM crawl WHERE source LIKE '%/crawl.warc.gz' AND member IS NULL")"
+check "WET conversion record: its text" "The extracted text of a page, as Common Crawl's WET files hold it.|2024-01-02 03:04:05+00" \
+	"$($PSQL -F '|' -c "SELECT text, modified FROM crawl WHERE member = 'http://example.com/page'")"
+check "lying Content-Length: the honest record loaded, the file's row has the error" "first record, honest|t" \
+	"$($PSQL -F '|' -c "SELECT (SELECT text FROM crawl WHERE member = 'http://example.com/a'), (SELECT error ~ 'Content-Length' FROM crawl WHERE source LIKE '%/lying.warc' AND member IS NULL)")"
+
+# ---- 7. stdin, names, exit statuses ----
 "$LOAD" -t docs -q - <"$in/formats/source.html"
 check "standard input" "html|Near-duplicate detection inside PostgreSQL" "$($PSQL -F '|' -c "SELECT format, title FROM docs WHERE source = '-'")"
 $PSQL -c 'CREATE SCHEMA s'
