@@ -25,7 +25,7 @@ enum LongOnly { kBatchRows = 256, kBatchMb, kTimeout, kMemory, kMaxSize, kMaxDep
 }  // namespace
 
 const char* usage_text() {
-    return "ndd-load loads documents (files, directories, archives) into a PostgreSQL table.\n"
+    return "ndd-load loads documents (files, directories, archives, mail, WARC) into a PostgreSQL table.\n"
            "\n"
            "Usage:\n"
            "  ndd-load --table NAME [OPTION]... PATH...\n"

@@ -100,6 +100,16 @@ check "memory-hungry worker: stopped by its limit" "t" "$(row "error ~ 'memory'"
 check "every input has its own row" "$(find "$in" -type f | wc -l)" "$($PSQL -c "SELECT count(*) FROM docs WHERE member IS NULL")"
 check "the server did not restart" "t" "$($PSQL -c "SELECT pg_postmaster_start_time() < now() - interval '1 second' OR true")"
 
+# the next step of doc/loader.md, run on this table: the same document in every format is one group
+awk -v mode=plain -f "$ROOT/scripts/readme_blocks.awk" "$ROOT/doc/loader.md" >"$work/next_step.sql"
+if out=$($PSQL -F '|' -f "$work/next_step.sql" 2>&1); then
+	check "doc/loader.md's SQL: one group of every format of the document" "docx, epub, html, odp, odt, pdf, pptx, text" \
+		"$(sed -n 2p <<<"$out" | cut -d"|" -f2)"
+else
+	echo "FAIL doc/loader.md's SQL: $out"
+	fail=1
+fi
+
 # ---- 3. resume ----
 before=$($PSQL -c "SELECT count(*) FROM docs")
 "$LOAD" -t docs -j 2 --max-size 8 "$in" 2>"$work/err"
