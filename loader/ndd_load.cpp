@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "database.hpp"
 #include "extract.hpp"
@@ -219,6 +220,12 @@ bool Loader::list_inputs(std::string& error) {
         if (S_ISDIR(st.st_mode)) walk(path, inputs_);
         else inputs_.push_back(input_of(path, st));
     }
+    // a file named twice (a directory and a file in it) is one input
+    std::set<std::string> sources;
+    std::vector<Input> unique;
+    for (auto& in : inputs_)
+        if (in.source == "-" || sources.insert(in.source).second) unique.push_back(std::move(in));
+    inputs_ = std::move(unique);
     for (const auto& in : inputs_) total_bytes_ += in.size;
     return true;
 }

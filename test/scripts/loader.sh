@@ -248,8 +248,9 @@ check "lying Content-Length: the honest record loaded, the file's row has the er
 "$LOAD" -t docs -q - <"$in/formats/source.html"
 check "standard input" "html|Near-duplicate detection inside PostgreSQL" "$($PSQL -F '|' -c "SELECT format, title FROM docs WHERE source = '-'")"
 $PSQL -c 'CREATE SCHEMA s'
-"$LOAD" -t 's."My Docs"' -q "$in/formats/source.txt"
-check "quoted schema-qualified table" "1" "$($PSQL -c 'SELECT count(*) FROM s."My Docs"')"
+"$LOAD" -t 's."My Docs"' -q "$in/formats/source.txt" "$in/formats" "$in/formats/../formats/source.txt"
+check "quoted schema-qualified table; a file named three times loaded once" "1" \
+	"$($PSQL -c 'SELECT count(*) FROM s."My Docs" WHERE source LIKE '"'%/source.txt'")"
 $PSQL -c 'CREATE TABLE narrow (source text)'
 "$LOAD" -t narrow -q "$in/formats/source.txt" 2>"$work/err"
 check "table without the columns: exit 1" "1|t" "$?|$(grep -q 'lacks the columns member' "$work/err" && echo t)"
