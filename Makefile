@@ -74,6 +74,7 @@ prove_installcheck:
 NDD_LOADER ?= auto
 all: loader
 install: install-loader
+uninstall: uninstall-loader
 clean: clean-loader
 
 loader install-loader:
@@ -85,10 +86,13 @@ loader install-loader:
 	fi; \
 	$(MAKE) --no-print-directory -C loader PG_CONFIG='$(PG_CONFIG)' $(if $(filter install-loader,$@),install)
 
+uninstall-loader:
+	@if [ -f loader/Makefile ]; then $(MAKE) -s --no-print-directory -C loader uninstall PG_CONFIG='$(PG_CONFIG)'; fi
+
 clean-loader:
 	@if [ -f loader/Makefile ]; then $(MAKE) -s --no-print-directory -C loader clean; fi
 
-.PHONY: loader install-loader clean-loader
+.PHONY: loader install-loader uninstall-loader clean-loader
 
 .PHONY: prove_installcheck
 
