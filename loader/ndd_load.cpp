@@ -474,6 +474,12 @@ int main(int argc, char** argv) {
                      magic ? magic_error(magic.get()) : "out of memory");
         return kExitFatal;
     }
+    // libmagic compiles its regular expressions on first use and keeps them: compiled here once, the
+    // workers inherit them instead of compiling them again for every input (7 ms an input)
+    for (const char* sample : {"plain words of text\n", "<html><head><title>t</title></head></html>\n",
+                               "From: a@example.com\nSubject: s\n\nbody\n", "{\"json\": 1}\n",
+                               "#!/bin/sh\necho hi\n", "\x89PNG\r\n\x1a\n"})
+        magic_buffer(magic.get(), sample, std::strlen(sample));
     Database db;
     if (!db.connect(opts, error)) {
         std::fprintf(stderr, "ndd-load: error: %s\n", error.c_str());
