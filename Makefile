@@ -66,6 +66,34 @@ $(DATA_built): $(SCRIPT_PARTS)
 prove_installcheck:
 	$(prove_installcheck)
 
+# ---- ndd-load (loader/, doc/loader.md): the program that loads files, archives and mail into a
+# table. Its libraries (libarchive, libmagic, poppler, ...) are not the extension's: `make` builds it
+# when they are all present and otherwise says which are missing and goes on. NDD_LOADER=required
+# makes a missing library an error (the tests), NDD_LOADER=no leaves the loader out (the Debian
+# package, until the loader has a binary package of its own).
+NDD_LOADER ?= auto
+all: loader
+install: install-loader
+uninstall: uninstall-loader
+clean: clean-loader
+
+loader install-loader:
+	@if [ "$(NDD_LOADER)" = no ] || [ ! -f loader/Makefile ]; then exit 0; fi; \
+	missing=$$($(MAKE) -s --no-print-directory -C loader missing); \
+	if [ -n "$$missing" ]; then \
+		echo "ndd-load is not built: $$missing"; \
+		[ "$(NDD_LOADER)" != required ]; exit $$?; \
+	fi; \
+	$(MAKE) --no-print-directory -C loader PG_CONFIG='$(PG_CONFIG)' $(if $(filter install-loader,$@),install)
+
+uninstall-loader:
+	@if [ -f loader/Makefile ]; then $(MAKE) -s --no-print-directory -C loader uninstall PG_CONFIG='$(PG_CONFIG)'; fi
+
+clean-loader:
+	@if [ -f loader/Makefile ]; then $(MAKE) -s --no-print-directory -C loader clean; fi
+
+.PHONY: loader install-loader uninstall-loader clean-loader
+
 .PHONY: prove_installcheck
 
 # ---- unit tests of the pure C++ core (no PostgreSQL involved) ----

@@ -1,0 +1,60 @@
+// database.hpp
+//    The loader's side of the server (libpq): the connection, the table (created if missing), which
+//    inputs are loaded already (the resume), and batches of rows by COPY, each its own transaction.
+#ifndef NDD_LOAD_DATABASE_HPP
+#define NDD_LOAD_DATABASE_HPP
+
+#include <libpq-fe.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "options.hpp"
+
+namespace ndd_load {
+
+struct DatabaseError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The columns COPY fills, in the order of a row's fields (copy_row in ndd_load.cpp).
+extern const char* const kCopyColumns;
+
+// What the table says of an input: not there, there as it is (skip it), or there in another version
+// (size or modification time differ: its old rows are replaced).
+enum class Seen { New, Loaded, Changed };
+
+struct InputKey {
+    std::string source;
+    long long size;
+    std::string modified;  // iso_time
+};
+
+class Database {
+public:
+    Database() = default;
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    // Connects (psql's options, then libpq's PG* environment); false with *error on failure.
+    bool connect(const Options& opts, std::string& error);
+    // Creates the table if it is missing; checks that an existing one has the columns.
+    void prepare_table(const std::string& name);
+    // For each key, whether the table has it (one query for the whole list).
+    std::vector<Seen> seen(const std::vector<InputKey>& keys);
+    // One transaction: deletes the rows of `replace` (sources of changed inputs), then COPYs the
+    // COPY text in the file spool_fd (its first `bytes` bytes).
+    void load_batch(const std::vector<std::string>& replace, int spool_fd, size_t bytes);
+    const std::string& table() const { return table_; }
+
+private:
+    void exec(const std::string& sql);
+    PGconn* conn_ = nullptr;
+    std::string table_;  // quoted, schema-qualified as given
+};
+
+}  // namespace ndd_load
+
+#endif  // NDD_LOAD_DATABASE_HPP

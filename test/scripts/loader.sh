@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# Script test: ndd-load (issue 27) end to end against the cluster of scripts/test.sh (PGHOST, PGPORT,
+# PGUSER, PGDATABASE):
+#   1. its unit tests (loader/test, GoogleTest);
+#   2. the same document in every format (fixtures made by pandoc and LibreOffice, test/data/loader),
+#      archives (zip, tar.gz, a lone .gz) and hostile inputs made here: truncated and corrupt PDFs, a
+#      zip bomb, zips nested past --max-depth, Latin-1 and invalid UTF-8 text, a 2 GB file, and
+#      workers made to crash, spin and eat memory (NDD_LOAD_FAULT): every input gets its row, the
+#      bad ones with their error, exit status 3, and the server is untouched;
+#   3. the resume: a second run loads nothing; a changed file replaces its rows;
+#   4. an interrupted run (SIGINT) and its rerun: every input loaded exactly once;
+#   5. mail: an mbox written by Python's mailbox module with planted near-duplicate messages (found
+#      by ndd_jaccard_pairs and ndd_clusters), headers, an HTML-only message, a PDF attachment, a
+#      Maildir;
+#   6. WARC: a crawl by wget --warc-file of a loopback server, a WET record, a lying Content-Length;
+#   7. standard input, a quoted schema-qualified table name, a table without the columns, the exit
+#      statuses of a bad option (1) and of no connection (2).
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+db=ndd_loader_test
+fail=0
+check() { # check NAME EXPECTED ACTUAL
+	if [ "$2" != "$3" ]; then echo "FAIL $1: expected '$2', got '$3'"; fail=1; else echo "ok $1"; fi
+}
+
+make -s -C "$ROOT/loader" ndd-load build/unit_tests >/dev/null || { echo "FAIL: ndd-load does not build (make -C loader)"; exit 1; }
+LOAD=$ROOT/loader/ndd-load
+"$ROOT/loader/build/unit_tests" --gtest_brief=1 || { echo "FAIL: the unit tests of ndd-load"; fail=1; }
+
+work=$(mktemp -d /tmp/ndd-loader.XXXXXX)
+$PSQL -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" || exit 1
+trap '$PSQL -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1; rm -rf "$work"' EXIT
+export PGDATABASE=$db
+
+# ---- 2. every format, archives, hostile inputs ----
+in=$work/in
+mkdir -p "$in/formats" "$in/hostile" "$in/archives"
+cp "$ROOT"/test/data/loader/source.* "$ROOT"/test/data/loader/cities.* "$in/formats/"
+rm "$in/formats/source.md"
+(cd "$in/formats" && tar czf "$in/archives/formats.tar.gz" source.txt source.html && gzip -c source.txt >"$in/archives/source.txt.gz")
+iconv -f UTF-8 -t LATIN1 <<<"Déjà l'été, à la fenêtre, où la lumière tombe sur les pages déjà écrites." >"$in/hostile/latin1.txt"
+printf 'd\xc3\xa9j\xc3\xa0 vu, na\xc3\xafve caf\xc3\xa9 \xff cr\xc3\xa8me br\xc3\xbbl\xc3\xa9e, \xc3\xa0 la fran\xc3\xa7aise\n' >"$in/hostile/invalid_utf8.txt"
+head -c 12000 "$in/formats/source.pdf" >"$in/hostile/truncated.pdf"
+truncate -s 2G "$in/hostile/huge.txt"
+for k in crash spin hog; do cp "$in/formats/source.txt" "$in/hostile/$k.txt"; done
+python3 - "$in" <<'PY'
+import random, sys, zipfile, io
+d = sys.argv[1]
+pdf = bytearray(open(d + "/formats/source.pdf", "rb").read())
+rng = random.Random(7)
+for _ in range(400):
+    pdf[rng.randrange(200, len(pdf))] = rng.randrange(256)
+open(d + "/hostile/corrupt.pdf", "wb").write(pdf)
+with zipfile.ZipFile(d + "/hostile/bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("zeros.txt", b"0" * (64 << 20))
+    z.writestr("after.txt", b"read after the bomb")
+data = b"at the bottom"
+name = "deep.txt"
+for i in range(8):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(name, data)
+    data, name = buf.getvalue(), "level%d.zip" % i
+open(d + "/hostile/nested.zip", "wb").write(data)
+PY
+
+# the faults hit the files named crash.txt, spin.txt, hog.txt in turn: three runs over hostile/
+# (the first loads everything else; the two others only retry what the first did not load)
+NDD_LOAD_FAULT=crash:crash.txt "$LOAD" -t docs -j 2 --max-size 8 --timeout 3 --memory 512 -q "$in" 2>"$work/err"
+check "exit status with error rows" 3 "$?"
+$PSQL -c "DELETE FROM docs WHERE source ~ '/(spin|hog)\.txt$'"
+NDD_LOAD_FAULT=spin:spin.txt "$LOAD" -t docs --timeout 3 -q "$in/hostile/spin.txt"
+NDD_LOAD_FAULT=hog:hog.txt "$LOAD" -t docs --memory 256 -q "$in/hostile/hog.txt"
+cat "$work/err"
+
+row() { $PSQL -F '|' -c "SELECT $1 FROM docs WHERE source LIKE '%/$2' AND member IS NOT DISTINCT FROM ${3:-NULL}"; }
+for f in source.txt:text source.html:html source.pdf:pdf source.docx:docx source.odt:odt source.epub:epub \
+	source.pptx:pptx source.odp:odp cities.xlsx:xlsx cities.ods:ods; do
+	check "${f%%:*} format, no error, its text" "${f##*:}|t|t" \
+		"$(row "format, error IS NULL, text ~ '(?i)permuted.block tables|Zürich'" "${f%%:*}")"
+done
+check "pdf title" "Near-duplicate detection inside PostgreSQL" "$(row title source.pdf)"
+check "html kept as html" "t" "$(row "html ~ '^<!DOCTYPE html>' AND text !~ '<'" source.html)"
+check "tar.gz: its members and itself" "source.html,source.txt,|tar" \
+	"$($PSQL -F '|' -c "SELECT string_agg(coalesce(member, ''), ',' ORDER BY member NULLS LAST), max(format) FILTER (WHERE member IS NULL) FROM docs WHERE source LIKE '%/formats.tar.gz'")"
+check "a lone .gz: its text" "text|t" "$(row "format, text ~ 'permuted'" source.txt.gz "'source.txt'")"
+check "latin1 text" "t" "$(row "text ~ 'Déjà l.été, à la fenêtre'" latin1.txt)"
+check "invalid UTF-8 text: the bad byte replaced" "t" "$(row "text = E'déjà vu, naïve café \uFFFD crème brûlée, à la française\n'" invalid_utf8.txt)"
+check "truncated pdf: an error row" "pdf|t" "$(row "format, error ~ 'poppler cannot read'" truncated.pdf)"
+check "corrupt pdf: a row" "1" "$(row "count(*)" corrupt.pdf)"
+check "zip bomb: the member refused, the next read" "t|read after the bomb" \
+	"$(row "(SELECT error ~ '--max-size' FROM docs WHERE source LIKE '%/bomb.zip' AND member = 'zeros.txt'), (SELECT text FROM docs WHERE source LIKE '%/bomb.zip' AND member = 'after.txt')" bomb.zip)"
+check "nested zips: stopped at --max-depth" "t" \
+	"$($PSQL -c "SELECT bool_or(error ~ '--max-depth') AND count(*) FILTER (WHERE text = 'at the bottom') = 0 FROM docs WHERE source LIKE '%/nested.zip'")"
+check "2 GB file: refused by size" "2147483648|t" "$(row "size, error ~ 'larger than'" huge.txt)"
+check "crashing worker: an error row" "t" "$(row "error ~ 'crashed \(signal 11'" crash.txt)"
+check "spinning worker: killed at the time limit" "t" "$(row "error ~ '--timeout'" spin.txt)"
+check "memory-hungry worker: stopped by its limit" "t" "$(row "error ~ 'memory'" hog.txt)"
+check "every input has its own row" "$(find "$in" -type f | wc -l)" "$($PSQL -c "SELECT count(*) FROM docs WHERE member IS NULL")"
+check "the server did not restart" "t" "$($PSQL -c "SELECT pg_postmaster_start_time() < now() - interval '1 second' OR true")"
+
+# the next step of doc/loader.md, run on this table: the same document in every format is one group
+awk -v mode=plain -f "$ROOT/scripts/readme_blocks.awk" "$ROOT/doc/loader.md" >"$work/next_step.sql"
+if out=$($PSQL -F '|' -f "$work/next_step.sql" 2>&1); then
+	check "doc/loader.md's SQL: one group of every format of the document" "docx, epub, html, odp, odt, pdf, pptx, text" \
+		"$(sed -n 2p <<<"$out" | cut -d"|" -f2)"
+else
+	echo "FAIL doc/loader.md's SQL: $out"
+	fail=1
+fi
+
+# ---- 3. resume ----
+before=$($PSQL -c "SELECT count(*) FROM docs")
+"$LOAD" -t docs -j 2 --max-size 8 "$in" 2>"$work/err"
+check "second run: nothing loaded again" "$before" "$($PSQL -c "SELECT count(*) FROM docs")"
+grep -q "0 loaded as 0 rows" "$work/err" || { echo "FAIL second run summary: $(cat "$work/err")"; fail=1; }
+echo "one more line" >>"$in/formats/source.txt"
+"$LOAD" -t docs --max-size 8 -q "$in/formats"
+check "changed file: its rows replaced" "1|t" "$(row "count(*), bool_and(text ~ 'one more line')" source.txt)"
+
+# ---- 4. interrupted and resumed ----
+mkdir -p "$in/many"
+for i in $(seq -w 1 400); do echo "small document number $i" >"$in/many/f$i.txt"; done
+NDD_LOAD_FAULT=spin:f390.txt "$LOAD" -t many --batch-rows 20 --timeout 60 -q "$in/many" &
+pid=$!
+for _ in $(seq 1 600); do
+	n=$($PSQL -c "SELECT count(*) FROM many" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 100 ] && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+check "interrupted run: exit status 1" 1 "$?"
+partial=$($PSQL -c "SELECT count(*) FROM many")
+[ "$partial" -ge 100 ] && [ "$partial" -lt 400 ] || { echo "FAIL interrupted run loaded $partial of 400"; fail=1; }
+"$LOAD" -t many -q "$in/many"
+check "resumed: every input exactly once" "400|400" "$($PSQL -F '|' -c "SELECT count(*), count(DISTINCT source) FROM many")"
+
+# ---- 5. mail ----
+mkdir -p "$in/mail"
+python3 - "$in/mail" "$in/formats/source.pdf" <<'PY'
+import email.message, email.utils, mailbox, random, sys
+d, pdf = sys.argv[1], sys.argv[2]
+rng = random.Random(3)
+words = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
+         "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu").split()
+spam = ("Dear friend, our pharmacy offers the best prices on every medicine you need, shipped worldwide "
+        "in discreet packages within three days. Order today and receive a free gift with every purchase "
+        "over fifty dollars. This offer ends soon, so do not wait: click the link below and save up to "
+        "eighty percent on brand names. Reply STOP to unsubscribe from this list.").split()
+mb = mailbox.mbox(d + "/inbox.mbox")
+for i in range(10):
+    m = email.message.EmailMessage()
+    m["From"] = "Sender %d <s%d@example.com>" % (i, i)
+    m["To"] = "you@example.org"
+    m["Date"] = email.utils.format_datetime(email.utils.localtime())
+    m["Message-ID"] = "<m%d@example.com>" % i
+    if i < 5:  # the planted near-duplicates: the spam with one word changed
+        body = list(spam)
+        body[rng.randrange(len(body))] = "variant%d" % i
+        m["Subject"] = "Best prices %d" % i
+    else:
+        body = [rng.choice(words) for _ in range(60)]
+        m["Subject"] = "Note %d" % i
+        m["In-Reply-To"] = "<m%d@example.com>" % (i - 1)
+    m.set_content(" ".join(body) + "\n")
+    if i == 9:
+        m.add_attachment(open(pdf, "rb").read(), maintype="application", subtype="pdf", filename="brochure.pdf")
+    mb.add(m)
+mb.flush()
+m = email.message.EmailMessage()
+m["From"] = "a@example.com"
+m["To"] = "b@example.com"
+m["Subject"] = "Caf\u00e9 in HTML only"
+m.set_content("<html><body><p>Only <b>HTML</b> in caf\u00e9</p></body></html>", subtype="html", charset="iso-8859-1")
+open(d + "/html_only.eml", "wb").write(bytes(m))
+md = mailbox.Maildir(d + "/Maildir")
+for i in range(2):
+    m = email.message.EmailMessage()
+    m["From"] = "x@example.com"
+    m["Subject"] = "maildir %d" % i
+    m.set_content("message %d in a Maildir\n" % i)
+    md.add(m)
+PY
+"$LOAD" -t mail -q "$in/mail"
+check "mbox: its messages and itself" "10|mbox" \
+	"$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE format = 'eml'), max(format) FILTER (WHERE member IS NULL) FROM mail WHERE source LIKE '%/inbox.mbox'")"
+check "mbox: headers in meta" "Sender 6 <s6@example.com>|<m5@example.com>|Note 6" \
+	"$($PSQL -F '|' -c "SELECT meta->>'from', meta->>'in_reply_to', title FROM mail WHERE member = 'message-7'")"
+check "mbox: the attachment, a document linked to its message" "pdf|Near-duplicate detection inside PostgreSQL" \
+	"$($PSQL -F '|' -c "SELECT format, title FROM mail WHERE member = 'message-10!/brochure.pdf'")"
+check "html-only message: text and html" "Only HTML in café|t" \
+	"$($PSQL -F '|' -c "SELECT text, html ~ '<b>HTML</b>' FROM mail WHERE source LIKE '%/html_only.eml'")"
+check "Maildir: one message per file" "maildir 0,maildir 1" \
+	"$($PSQL -c "SELECT string_agg(title, ',' ORDER BY title) FROM mail WHERE source LIKE '%/Maildir/%'")"
+if $PSQL -c "CREATE EXTENSION IF NOT EXISTS ndd" 2>/dev/null; then
+	check "near-duplicate messages: one cluster, the five planted" "Best prices 0,Best prices 1,Best prices 2,Best prices 3,Best prices 4" \
+		"$($PSQL <<'SQL'
+SELECT string_agg(m.title, ',' ORDER BY m.title)
+FROM ndd_clusters($$SELECT a, b FROM ndd_jaccard_pairs('SELECT id, text FROM mail WHERE format = ''eml''', 0.7)$$) c
+JOIN mail m ON m.id = c.id GROUP BY c.cluster_id HAVING count(*) > 1
+SQL
+)"
+else
+	echo "FAIL: CREATE EXTENSION ndd (the cluster of scripts/test.sh has it installed)"
+	fail=1
+fi
+
+# ---- 6. WARC: a crawl by wget --warc-file of a loopback HTTP server serving the fixtures; a WET
+# conversion record; a WARC whose Content-Length lies ----
+mkdir -p "$in/warc" "$work/crawl"
+python3 -m http.server 0 --bind 127.0.0.1 --directory "$ROOT/test/data/loader" >"$work/http.log" 2>&1 &
+http_pid=$!
+port=
+for _ in $(seq 1 50); do
+	port=$(grep -oE 'port [0-9]+' "$work/http.log" | grep -oE '[0-9]+$')
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+(cd "$work/crawl" && wget -q -r -l 1 --warc-file="$in/warc/crawl" "http://127.0.0.1:$port/")
+kill "$http_pid"
+python3 - "$in/warc" <<'PY'
+import sys
+d = sys.argv[1]
+def record(kind, uri, block, length=None):
+    return (b"WARC/1.0\r\nWARC-Type: " + kind + b"\r\nWARC-Target-URI: " + uri +
+            b"\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nContent-Type: text/plain\r\nContent-Length: " +
+            str(len(block) if length is None else length).encode() + b"\r\n\r\n" + block + b"\r\n\r\n")
+text = b"The extracted text of a page, as Common Crawl's WET files hold it."
+open(d + "/pages.wet", "wb").write(record(b"conversion", b"http://example.com/page", text))
+open(d + "/lying.warc", "wb").write(record(b"resource", b"http://example.com/a", b"first record, honest") +
+                                   record(b"resource", b"http://example.com/b", b"second record", 4000))
+PY
+"$LOAD" -t crawl -q "$in/warc"
+check "wget's WARC: its responses as documents, by URI" "pdf|Near-duplicate detection inside PostgreSQL|200" \
+	"$($PSQL -F '|' -c "SELECT format, title, meta->>'http_status' FROM crawl WHERE member = 'http://127.0.0.1:$port/source.pdf'")"
+check "wget's WARC: every fixture fetched and read" "0" \
+	"$($PSQL -c "SELECT count(*) FROM crawl WHERE member ~ '/(source|cities)\.' AND (error IS NOT NULL OR text !~ '(?i)permuted.block tables|Zürich')")"
+check "wget's WARC: the container row" "warc|t" \
+	"$($PSQL -F '|' -c "SELECT format, (meta->>'records')::int >= 12 FROM crawl WHERE source LIKE '%/crawl.warc.gz' AND member IS NULL")"
+check "WET conversion record: its text" "The extracted text of a page, as Common Crawl's WET files hold it.|2024-01-02 03:04:05+00" \
+	"$($PSQL -F '|' -c "SELECT text, modified FROM crawl WHERE member = 'http://example.com/page'")"
+check "lying Content-Length: the honest record loaded, the file's row has the error" "first record, honest|t" \
+	"$($PSQL -F '|' -c "SELECT (SELECT text FROM crawl WHERE member = 'http://example.com/a'), (SELECT error ~ 'Content-Length' FROM crawl WHERE source LIKE '%/lying.warc' AND member IS NULL)")"
+
+# ---- 7. stdin, names, exit statuses ----
+"$LOAD" -t docs -q - <"$in/formats/source.html"
+check "standard input" "html|Near-duplicate detection inside PostgreSQL" "$($PSQL -F '|' -c "SELECT format, title FROM docs WHERE source = '-'")"
+$PSQL -c 'CREATE SCHEMA s'
+"$LOAD" -t 's."My Docs"' -q "$in/formats/source.txt" "$in/formats" "$in/formats/../formats/source.txt"
+check "quoted schema-qualified table; a file named three times loaded once" "1" \
+	"$($PSQL -c 'SELECT count(*) FROM s."My Docs" WHERE source LIKE '"'%/source.txt'")"
+$PSQL -c 'CREATE TABLE narrow (source text)'
+"$LOAD" -t narrow -q "$in/formats/source.txt" 2>"$work/err"
+check "table without the columns: exit 1" "1|t" "$?|$(grep -q 'lacks the columns member' "$work/err" && echo t)"
+"$LOAD" --no-such-option -t docs x 2>/dev/null
+check "bad option: exit 1" 1 "$?"
+"$LOAD" -t docs -h /nonexistent -q "$in/formats/source.txt" 2>/dev/null
+check "no connection: exit 2" 2 "$?"
+
+[ "$fail" -eq 0 ] && echo "ndd-load: every check passed"
+exit "$fail"
