@@ -4,6 +4,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fnmatch.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -91,16 +93,27 @@ void write_all(int fd, const std::string& buf) {
 }
 
 // The fault a test asks for on the document named name, by NDD_LOAD_FAULT=KIND:NAME (doc/loader.md,
-// "Testing"): crash (SIGSEGV, as a library bug would), spin (a CPU loop, as a parser that never ends)
-// or hog (allocate until the address space limit refuses). The worker process alone suffers it.
+// "Testing"): crash (SIGSEGV, as a library bug would), spin (a CPU loop, as a parser that never ends),
+// hog (allocate until the address space limit refuses) or slow (a quarter of a second of CPU, then
+// on as usual). NAME is a shell pattern (fnmatch). The worker process alone suffers it.
 void injected_fault(const std::string& name) {
     static const char* fault = std::getenv("NDD_LOAD_FAULT");
     if (!fault) return;
     std::string f = fault;
     size_t colon = f.find(':');
-    if (colon == std::string::npos || f.substr(colon + 1) != name) return;
+    if (colon == std::string::npos || fnmatch(f.substr(colon + 1).c_str(), name.c_str(), 0) != 0) return;
     std::string kind = f.substr(0, colon);
-    if (kind == "crash") {
+    if (kind == "slow") {
+        // a quarter of a second of CPU, then the document as usual: a long-lived worker's CPU limit
+        // must be the input's, not the sum of every input it served
+        struct timespec start, now;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &start);
+        do {
+            for (volatile int i = 0; i < 100000; i++) {
+            }
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+        } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < 250000000L);
+    } else if (kind == "crash") {
         raise(SIGSEGV);
     } else if (kind == "spin") {
         for (volatile unsigned long i = 0;; i++) {

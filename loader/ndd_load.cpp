@@ -1,8 +1,8 @@
 // ndd_load.cpp
 //    ndd-load: reads documents (files, directories, archives, standard input) and loads them into a
 //    table, one row per document (doc/loader.md, doc/ndd-load.1). The main process lists the inputs,
-//    asks the table which are loaded already, runs up to --jobs worker processes (sandbox.hpp), each
-//    extracting one input (extract.hpp), turns their frames into COPY rows in a spool file, and loads
+//    asks the table which are loaded already, keeps a pool of --jobs worker processes (sandbox.hpp),
+//    each extracting one input at a time (extract.hpp), turns their frames into COPY rows in a spool file, and loads
 //    the spool by batches, each its own transaction, each holding whole inputs only: an interrupted
 //    run leaves no input half loaded, and the next run starts where it stopped.
 #include <dirent.h>
@@ -168,9 +168,12 @@ public:
 
 private:
     bool list_inputs(std::string& error);
-    void start(size_t i);
-    void finish(size_t slot);
-    void add_rows(const Input& in, Worker& w, const std::string& problem);
+    int extract(uint64_t i, int out_fd);
+    bool assign(Worker& w, size_t i);
+    void finish(Worker& w, const std::string& problem);
+    void finish_gone(Worker& w, bool kill_it);
+    void stop_all();
+    void add_rows(const Input& in, int out_fd, const std::string& problem);
     void flush();
     void show_progress(bool final);
 
@@ -182,11 +185,10 @@ private:
     std::vector<Input> inputs_;
     int stdin_fd_ = -1;
 
-    struct Running {
-        size_t input;
-        Worker worker;
-    };
-    std::vector<Running> running_;
+    // a worker serves this many inputs, then another takes its place: what a library leaks or
+    // fragments on one input does not add up over a million
+    static constexpr size_t kInputsPerWorker = 1000;
+    std::vector<Worker> workers_;
 
     int spool_fd_ = -1;
     size_t spool_bytes_ = 0;
@@ -196,7 +198,7 @@ private:
     Clock::time_point started_ = Clock::now(), last_progress_;
     long long total_bytes_ = 0, done_bytes_ = 0, extracted_bytes_ = 0;
     size_t done_inputs_ = 0, skipped_ = 0, committed_inputs_ = 0, pending_inputs_ = 0;
-    long long rows_ = 0, errors_ = 0, unsupported_ = 0;
+    long long rows_ = 0, errors_ = 0, unsupported_ = 0, workers_started_ = 0;
 };
 
 bool Loader::list_inputs(std::string& error) {
@@ -230,37 +232,85 @@ bool Loader::list_inputs(std::string& error) {
     return true;
 }
 
-void Loader::start(size_t i) {
+// In a worker process: extracts input i into out_fd (sandbox.hpp's WorkerBody).
+int Loader::extract(uint64_t i, int out_fd) {
     const Input& in = inputs_[i];
-    int stdin_fd = stdin_fd_;
-    Worker w = start_worker(opts_.worker, tmpdir_, [&](int out_fd) {
-        Extractor ex(magic_, opts_.extract, out_fd);
-        int fd = in.path == "-" ? dup(stdin_fd) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        struct stat st;
-        std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
-        if (fd < 0 || fstat(fd, &st) != 0) {
-            Document doc;
-            doc.error = std::string("cannot open the file: ") + std::strerror(errno);
-            std::string frame;
-            frame_document(doc, frame);
-            return write(out_fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()) ? 0 : 1;
-        }
-        if (in.path == "-") st.st_mtim.tv_sec = 0;
-        try {
-            ex.input(fd, name, st);
-        } catch (const std::exception& e) {
-            Document doc;
-            doc.error = e.what();
-            std::string frame;
-            frame_document(doc, frame);
-            return write(out_fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()) ? 0 : 1;
-        }
-        return 0;
-    });
-    running_.push_back({i, w});
+    Extractor ex(magic_, opts_.extract, out_fd);
+    int fd = in.path == "-" ? dup(stdin_fd_) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
+    auto error_row = [&](const std::string& what) {
+        Document doc;
+        doc.error = what;
+        std::string frame;
+        frame_document(doc, frame);
+        return write(out_fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()) ? 0 : 1;
+    };
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int status = error_row(std::string("cannot open the file: ") + std::strerror(errno));
+        if (fd >= 0) close(fd);
+        return status;
+    }
+    if (in.path == "-") st.st_mtim.tv_sec = 0;
+    int status = 0;
+    try {
+        ex.input(fd, name, st);
+    } catch (const std::exception& e) {
+        status = error_row(e.what());
+    }
+    close(fd);  // a long-lived worker: nothing of one input stays open for the next
+    return status;
 }
 
-void Loader::add_rows(const Input& in, Worker& w, const std::string& problem) {
+// Gives input i to w, starting a process for it first when it has none (or replacing one that
+// served its share or is gone). False when no worker takes it: the input's row says why.
+bool Loader::assign(Worker& w, size_t i) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (w.pid >= 0 && w.served >= kInputsPerWorker) stop_worker(w, opts_.worker, false);
+        if (w.pid < 0) {
+            std::vector<int> others;
+            for (const Worker& o : workers_)
+                if (&o != &w && o.pid >= 0) others.insert(others.end(), {o.out_fd, o.request_fd, o.reply_fd});
+            w = start_worker(opts_.worker, tmpdir_, others,
+                             [this](uint64_t input, int out_fd) { return extract(input, out_fd); });
+            workers_started_++;
+        }
+        if (assign_input(w, i, opts_.worker)) return true;
+        stop_worker(w, opts_.worker, true);  // gone while idle (killed from outside): try a new one
+    }
+    return false;
+}
+
+// The input of the busy worker w is over: done (problem empty or its status) or w is gone (problem
+// says how). Its rows go to the spool; a gone worker has been reaped already.
+void Loader::finish(Worker& w, const std::string& problem) {
+    const Input& in = inputs_[w.input];
+    add_rows(in, w.out_fd, problem);
+    w.busy = false;
+    done_inputs_++;
+    done_bytes_ += in.size;
+    extracted_bytes_ += in.size;
+    if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
+}
+
+// The busy worker w is gone (or is killed now): reaped first, so that its input's row says how, its
+// output file kept open until the rows are read.
+void Loader::finish_gone(Worker& w, bool kill_it) {
+    int out_fd = dup(w.out_fd);
+    uint64_t input = w.input;
+    std::string problem = stop_worker(w, opts_.worker, kill_it);
+    w.out_fd = out_fd;
+    w.input = input;
+    finish(w, problem);
+    close(out_fd);
+    w.out_fd = -1;
+}
+
+void Loader::stop_all() {
+    for (Worker& w : workers_) stop_worker(w, opts_.worker, w.busy);
+}
+
+void Loader::add_rows(const Input& in, int out_fd, const std::string& problem) {
     std::string rows;
     bool own_row = false;
     auto count = [&](const Document& doc) {
@@ -278,8 +328,8 @@ void Loader::add_rows(const Input& in, Worker& w, const std::string& problem) {
     std::optional<std::string> unfinished;
     bool damaged = false;
     struct stat st;
-    if (w.out_fd >= 0 && fstat(w.out_fd, &st) == 0 && st.st_size > 0) {
-        void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, w.out_fd, 0);
+    if (out_fd >= 0 && fstat(out_fd, &st) == 0 && st.st_size > 0) {
+        void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
         if (map == MAP_FAILED) throw std::runtime_error(std::string("cannot map a worker's output: ") + std::strerror(errno));
         FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
                            static_cast<size_t>(st.st_size));
@@ -317,19 +367,6 @@ void Loader::add_rows(const Input& in, Worker& w, const std::string& problem) {
     write_rows();
     if (in.seen == Seen::Changed) replace_.push_back(in.source);
     pending_inputs_++;
-}
-
-void Loader::finish(size_t slot) {
-    Running r = running_[slot];
-    running_.erase(running_.begin() + static_cast<long>(slot));
-    std::string problem = finish_worker(r.worker, opts_.worker);
-    const Input& in = inputs_[r.input];
-    add_rows(in, r.worker, problem);
-    close(r.worker.out_fd);
-    done_inputs_++;
-    done_bytes_ += in.size;
-    extracted_bytes_ += in.size;
-    if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
 }
 
 void Loader::flush() {
@@ -378,29 +415,38 @@ int Loader::run() {
     if (spool_fd_ < 0) throw std::runtime_error("cannot create a spool file in " + tmpdir_ + ": " + std::strerror(errno));
     unlink(name.data());
 
+    workers_.assign(static_cast<size_t>(std::max(1, opts_.jobs)), Worker());
     size_t next = 0;
-    while ((next < inputs_.size() || !running_.empty()) && !interrupted) {
-        while (running_.size() < static_cast<size_t>(opts_.jobs) && next < inputs_.size() && !interrupted) {
-            Input& in = inputs_[next];
-            if (in.seen == Seen::Loaded) {
-                skipped_++;
-                done_inputs_++;
-                done_bytes_ += in.size;
-            } else if (!in.error.empty()) {
-                Worker none;
-                add_rows(in, none, "");
-                done_inputs_++;
-            } else {
-                start(next);
+    auto busy = [&]() {
+        return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
+    };
+    while ((next < inputs_.size() || busy()) && !interrupted) {
+        for (Worker& w : workers_) {
+            while (!w.busy && next < inputs_.size() && !interrupted) {
+                Input& in = inputs_[next];
+                if (in.seen == Seen::Loaded) {
+                    skipped_++;
+                    done_inputs_++;
+                    done_bytes_ += in.size;
+                } else if (!in.error.empty()) {
+                    add_rows(in, -1, "");
+                    done_inputs_++;
+                } else if (!assign(w, next)) {
+                    add_rows(in, -1, "no worker process would start");
+                    done_inputs_++;
+                }
+                next++;
             }
-            next++;
         }
-        if (running_.empty()) continue;
+        if (!busy()) continue;
         std::vector<pollfd> fds;
+        std::vector<Worker*> polled;
         auto soonest = Clock::time_point::max();
-        for (const auto& r : running_) {
-            fds.push_back({r.worker.alive_fd, POLLIN, 0});
-            soonest = std::min(soonest, r.worker.deadline);
+        for (Worker& w : workers_) {
+            if (!w.busy) continue;
+            fds.push_back({w.reply_fd, POLLIN, 0});
+            polled.push_back(&w);
+            soonest = std::min(soonest, w.deadline);
         }
         auto now = Clock::now();
         long wait_ms = 250;
@@ -409,23 +455,21 @@ int Loader::run() {
         int n = poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
         if (n < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         now = Clock::now();
-        for (size_t k = running_.size(); k-- > 0;) {
-            bool ended = n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR));
-            if (!ended && now >= running_[k].worker.deadline) {
-                running_[k].worker.timed_out = true;
-                ended = true;
+        for (size_t k = 0; k < polled.size(); k++) {
+            Worker& w = *polled[k];
+            if (n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR))) {
+                int status = 0;
+                if (read_reply(w, status)) finish(w, status_problem(status));
+                else finish_gone(w, false);  // crashed, or stopped by its CPU limit
+            } else if (now >= w.deadline) {
+                w.timed_out = true;
+                finish_gone(w, true);
             }
-            if (ended) finish(k);
         }
         show_progress(false);
     }
     if (interrupted) {
-        for (auto& r : running_) {
-            kill(r.worker.pid, SIGKILL);
-            r.worker.timed_out = false;
-            finish_worker(r.worker, opts_.worker);
-            close(r.worker.out_fd);
-        }
+        stop_all();
         show_progress(true);
         std::fprintf(stderr,
                      "ndd-load: interrupted: %zu inputs committed, the %zu of the last batch not; run the same "
@@ -433,15 +477,16 @@ int Loader::run() {
                      committed_inputs_, pending_inputs_);
         return kExitFatal;
     }
+    stop_all();
     flush();
     show_progress(true);
     double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
     if (!opts_.quiet)
         std::fprintf(stderr,
                      "ndd-load: %zu inputs (%s) in %.1f s: %zu loaded as %lld rows into %s, %zu already loaded; "
-                     "%lld with errors, %lld of unsupported formats\n",
+                     "%lld with errors, %lld of unsupported formats; %lld worker processes\n",
                      inputs_.size(), megabytes(total_bytes_).c_str(), elapsed, inputs_.size() - skipped_, rows_,
-                     db_.table().c_str(), skipped_, errors_, unsupported_);
+                     db_.table().c_str(), skipped_, errors_, unsupported_, workers_started_);
     return errors_ > 0 ? kExitSomeErrors : kExitOk;
 }
 

@@ -110,6 +110,29 @@ else
 	fail=1
 fi
 
+# ---- 2b. the pool of long-lived workers ----
+# One worker (-j 1) serves a run of 30 inputs; a fault on the tenth kills or stops its worker: that
+# input gets the error row, a new worker takes the rest, and the summary counts the processes.
+mkdir -p "$work/pool"
+for i in $(seq -w 1 30); do echo "pooled document number $i" >"$work/pool/p$i.txt"; done
+pool_run() { # pool_run TABLE FAULT ERROR OPTIONS...: loads pool/ with NDD_LOAD_FAULT=FAULT; says the
+	# exit status, the worker processes, the loaded rows, and whether p10.txt's error matches ERROR
+	local table=$1 fault=$2 error=$3
+	shift 3
+	NDD_LOAD_FAULT=$fault "$LOAD" -t "$table" -j 1 "$@" "$work/pool" 2>"$work/err"
+	echo "$?|$(grep -o '[0-9]* worker processes' "$work/err")|$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE error IS NULL AND text ~ 'pooled document'), count(*) FILTER (WHERE source ~ '/p10\.txt$' AND error ~ '$error') FROM $table")"
+}
+check "pool: one worker serves every input" "0|1 worker processes|30|0" "$(pool_run pool_ok none:none x)"
+check "pool: a crash is the input's error row, a new worker goes on" "3|2 worker processes|29|1" \
+	"$(pool_run pool_crash crash:p10.txt 'crashed \(signal 11')"
+check "pool: a spinning input killed at the wall-clock limit, a new worker goes on" "3|2 worker processes|29|1" \
+	"$(pool_run pool_spin spin:p10.txt '--timeout' --timeout 2)"
+check "pool: an input out of memory, the others loaded" "3|29|1" \
+	"$(pool_run pool_hog hog:p10.txt 'memory' --memory 256 | sed 's/|[0-9]* worker processes//')"
+# 30 inputs of a quarter of a second of CPU each in one worker, 7.5 s in all, under --timeout 3:
+# the CPU limit is each input's, not the worker's total
+check "pool: the CPU limit is per input" "0|1 worker processes|30|0" "$(pool_run pool_slow 'slow:p*.txt' x --timeout 3)"
+
 # ---- 3. resume ----
 before=$($PSQL -c "SELECT count(*) FROM docs")
 "$LOAD" -t docs -j 2 --max-size 8 "$in" 2>"$work/err"
