@@ -257,10 +257,12 @@ void Extractor::emit(const Document& doc) {
     write_all(out_fd_, frame);
 }
 
-void Extractor::starting(const std::string& member) {
+bool Extractor::starting(const std::string& member) {
+    if (skip_.count(member)) return false;
     std::string frame;
     frame_starting(member, frame);
     write_all(out_fd_, frame);
+    return true;
 }
 
 int64_t Extractor::members(archive* a, const std::optional<std::string>& member, const std::string& name, int depth,
@@ -278,8 +280,8 @@ int64_t Extractor::members(archive* a, const std::optional<std::string>& member,
         std::string path = member_path(member, inner);
         std::optional<std::string> modified;
         if (archive_entry_mtime_is_set(entry)) modified = iso_time(archive_entry_mtime(entry), archive_entry_mtime_nsec(entry));
-        starting(path);
         count++;
+        if (!starting(path)) continue;
         std::string data;
         char buf[65536];
         la_ssize_t n;
@@ -481,7 +483,7 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
             std::string uri = rec.header("WARC-Target-URI");
             if (uri.size() >= 2 && uri.front() == '<' && uri.back() == '>') uri = uri.substr(1, uri.size() - 2);
             std::string member = member_path(doc.member, uri.empty() ? "record-" + std::to_string(records) : uri);
-            starting(member);
+            if (!starting(member)) return;
             JsonObject extra;
             extra.add("warc_type", type);
             for (const char* h : {"WARC-Target-URI", "WARC-Date", "WARC-Record-ID", "WARC-Refers-To"}) {

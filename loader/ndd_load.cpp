@@ -168,12 +168,13 @@ public:
 
 private:
     bool list_inputs(std::string& error);
-    int extract(uint64_t i, int out_fd);
+    int extract(uint64_t i, const std::set<std::string>& skip, int out_fd);
     bool assign(Worker& w, size_t i);
     void finish(Worker& w, const std::string& problem);
     void finish_gone(Worker& w, bool kill_it);
     void stop_all();
-    void add_rows(const Input& in, int out_fd, const std::string& problem);
+    void add_rows(const Input& in, int out_fd, const std::string& problem,
+                  const std::vector<std::pair<std::string, std::string>>& crashed = {});
     void flush();
     void show_progress(bool final);
 
@@ -189,6 +190,15 @@ private:
     // fragments on one input does not add up over a million
     static constexpr size_t kInputsPerWorker = 1000;
     std::vector<Worker> workers_;
+    // Inputs extracted again after a worker crashed or was stopped inside one of their members: the
+    // members to skip, and each one's error row. At most kMaxRetries retries of an input (each may
+    // take --timeout): then its own row says what stopped the last worker.
+    struct Retry {
+        std::set<std::string> skip;
+        std::vector<std::pair<std::string, std::string>> crashed;  // member, error
+    };
+    std::map<size_t, Retry> retries_;
+    static constexpr size_t kMaxRetries = 10;
 
     int spool_fd_ = -1;
     size_t spool_bytes_ = 0;
@@ -233,9 +243,10 @@ bool Loader::list_inputs(std::string& error) {
 }
 
 // In a worker process: extracts input i into out_fd (sandbox.hpp's WorkerBody).
-int Loader::extract(uint64_t i, int out_fd) {
+int Loader::extract(uint64_t i, const std::set<std::string>& skip, int out_fd) {
     const Input& in = inputs_[i];
     Extractor ex(magic_, opts_.extract, out_fd);
+    ex.skip(skip);
     int fd = in.path == "-" ? dup(stdin_fd_) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     struct stat st;
     std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
@@ -272,10 +283,14 @@ bool Loader::assign(Worker& w, size_t i) {
             for (const Worker& o : workers_)
                 if (&o != &w && o.pid >= 0) others.insert(others.end(), {o.out_fd, o.request_fd, o.reply_fd});
             w = start_worker(opts_.worker, tmpdir_, others,
-                             [this](uint64_t input, int out_fd) { return extract(input, out_fd); });
+                             [this](uint64_t input, const std::set<std::string>& skip, int out_fd) {
+                                 return extract(input, skip, out_fd);
+                             });
             workers_started_++;
         }
-        if (assign_input(w, i, opts_.worker)) return true;
+        auto retry = retries_.find(i);
+        if (assign_input(w, i, retry == retries_.end() ? std::set<std::string>() : retry->second.skip, opts_.worker))
+            return true;
         stop_worker(w, opts_.worker, true);  // gone while idle (killed from outside): try a new one
     }
     return false;
@@ -285,7 +300,13 @@ bool Loader::assign(Worker& w, size_t i) {
 // says how). Its rows go to the spool; a gone worker has been reaped already.
 void Loader::finish(Worker& w, const std::string& problem) {
     const Input& in = inputs_[w.input];
-    add_rows(in, w.out_fd, problem);
+    auto retry = retries_.find(w.input);
+    if (retry == retries_.end()) {
+        add_rows(in, w.out_fd, problem);
+    } else {
+        add_rows(in, w.out_fd, problem, retry->second.crashed);
+        retries_.erase(retry);
+    }
     w.busy = false;
     done_inputs_++;
     done_bytes_ += in.size;
@@ -293,12 +314,40 @@ void Loader::finish(Worker& w, const std::string& problem) {
     if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
 }
 
+// The member a worker's output says it was reading when it stopped (FrameReader::unfinished).
+std::optional<std::string> unfinished_member(int out_fd) {
+    struct stat st;
+    if (fstat(out_fd, &st) != 0 || st.st_size <= 0) return std::nullopt;
+    void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
+    if (map == MAP_FAILED) return std::nullopt;
+    FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
+                       static_cast<size_t>(st.st_size));
+    Document doc;
+    while (reader.next(doc)) {
+    }
+    std::optional<std::string> member = reader.unfinished();
+    munmap(map, static_cast<size_t>(st.st_size));
+    return member;
+}
+
 // The busy worker w is gone (or is killed now): reaped first, so that its input's row says how, its
-// output file kept open until the rows are read.
+// output file kept open until the rows are read. When it stopped inside a member of its input (an
+// archive's, a WARC record, a message of an mbox), the input is extracted again by a new worker,
+// that member left out and given an error row of its own: the members after it are not lost.
 void Loader::finish_gone(Worker& w, bool kill_it) {
     int out_fd = dup(w.out_fd);
     uint64_t input = w.input;
     std::string problem = stop_worker(w, opts_.worker, kill_it);
+    std::optional<std::string> member = interrupted ? std::nullopt : unfinished_member(out_fd);
+    Retry& retry = retries_[input];
+    if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
+        retry.skip.insert(*member);
+        retry.crashed.emplace_back(*member, problem);
+        close(out_fd);
+        if (assign(w, input)) return;
+        out_fd = -1;
+        problem = "no worker process would start";
+    }
     w.out_fd = out_fd;
     w.input = input;
     finish(w, problem);
@@ -310,7 +359,8 @@ void Loader::stop_all() {
     for (Worker& w : workers_) stop_worker(w, opts_.worker, w.busy);
 }
 
-void Loader::add_rows(const Input& in, int out_fd, const std::string& problem) {
+void Loader::add_rows(const Input& in, int out_fd, const std::string& problem,
+                      const std::vector<std::pair<std::string, std::string>>& crashed) {
     std::string rows;
     bool own_row = false;
     auto count = [&](const Document& doc) {
@@ -325,6 +375,14 @@ void Loader::add_rows(const Input& in, int out_fd, const std::string& problem) {
         spool_bytes_ += rows.size();
         rows.clear();
     };
+    for (const auto& [member, error] : crashed) {
+        Document doc;
+        doc.member = member;
+        doc.error = error;
+        count(doc);
+        copy_row(in.source, doc, rows);
+        spool_rows_++;
+    }
     std::optional<std::string> unfinished;
     bool damaged = false;
     struct stat st;

@@ -95,7 +95,7 @@ bool FrameReader::next(Document& doc) {
         if (kind == static_cast<char>(FrameKind::Starting)) {
             std::optional<std::string> member;
             if (!get_field(buf_, pos_, max_field_, member) || !member) return damaged();
-            unfinished_ = std::move(member);
+            started_.push_back(std::move(*member));
         } else if (kind == static_cast<char>(FrameKind::Document)) {
             doc = Document();
             std::optional<std::string> size;
@@ -110,7 +110,7 @@ bool FrameReader::next(Document& doc) {
                 doc.size = v;
             }
             if (!ok) return damaged();
-            unfinished_.reset();
+            if (!started_.empty() && doc.member == started_.back()) started_.pop_back();
             return true;
         } else {
             return damaged();

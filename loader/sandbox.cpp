@@ -67,12 +67,22 @@ void limit_cpu_of_next_input(int timeout_s) {
     for (;;) {
         uint64_t input;
         // _exit: no atexit handler, no stdio flush, nothing of the parent's libpq connection touched
-        if (!read_exact(request_fd, &input, sizeof input)) _exit(0);
+        uint32_t skip_bytes;
+        if (!read_exact(request_fd, &input, sizeof input) || !read_exact(request_fd, &skip_bytes, sizeof skip_bytes))
+            _exit(0);
+        std::string list(skip_bytes, '\0');
+        if (skip_bytes > 0 && !read_exact(request_fd, list.data(), skip_bytes)) _exit(0);
+        std::set<std::string> skip;
+        for (size_t pos = 0, end; pos < list.size(); pos = end + 1) {
+            end = list.find('\0', pos);
+            if (end == std::string::npos) end = list.size();
+            skip.insert(list.substr(pos, end - pos));
+        }
         if (ftruncate(out_fd, 0) != 0 || lseek(out_fd, 0, SEEK_SET) != 0) _exit(71);
         if (limits.timeout_s > 0) limit_cpu_of_next_input(limits.timeout_s);
         int status = 70;  // EX_SOFTWARE: body threw
         try {
-            status = body(input, out_fd);
+            status = body(input, skip, out_fd);
         } catch (...) {
         }
         unsigned char byte = static_cast<unsigned char>(status);
@@ -126,8 +136,14 @@ Worker start_worker(const WorkerLimits& limits, const std::string& tmpdir, const
     return w;
 }
 
-bool assign_input(Worker& w, uint64_t input, const WorkerLimits& limits) {
-    if (!write_exact(w.request_fd, &input, sizeof input)) return false;  // EPIPE: SIGPIPE is ignored
+bool assign_input(Worker& w, uint64_t input, const std::set<std::string>& skip, const WorkerLimits& limits) {
+    std::string request(reinterpret_cast<const char*>(&input), sizeof input);
+    std::string list;
+    for (const std::string& member : skip) list += member + '\0';
+    uint32_t skip_bytes = static_cast<uint32_t>(list.size());
+    request.append(reinterpret_cast<const char*>(&skip_bytes), sizeof skip_bytes);
+    request += list;
+    if (!write_exact(w.request_fd, request.data(), request.size())) return false;  // EPIPE: SIGPIPE is ignored
     w.busy = true;
     w.input = input;
     w.served++;

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,14 +27,15 @@ struct WorkerLimits {
     size_t memory_bytes = 2048u << 20;  // address space of a worker; 0: none
 };
 
-// What a worker does with input number i: writes its frames to out_fd and returns 0 (or another
-// status byte: the extraction failed).
-using WorkerBody = std::function<int(uint64_t input, int out_fd)>;
+// What a worker does with input number i: writes its frames to out_fd, leaving out the members of
+// skip, and returns 0 (or another status byte: the extraction failed).
+using WorkerBody = std::function<int(uint64_t input, const std::set<std::string>& skip, int out_fd)>;
 
 struct Worker {
     pid_t pid = -1;     // -1: no process (not started yet, or reaped)
     int out_fd = -1;    // the temporary file of the current input's frames, from offset 0
-    int request_fd = -1;  // main to worker: the number of the next input (8 bytes); end of file: exit
+    int request_fd = -1;  // main to worker: the next input's number (8 bytes), the length of its skip
+                          // list (4 bytes), the list (names, each ended by a NUL); end of file: exit
     int reply_fd = -1;    // worker to main: a status byte per input; end of file: the worker is gone
     size_t served = 0;    // inputs given to this process
     bool busy = false;
@@ -48,9 +50,9 @@ struct Worker {
 Worker start_worker(const WorkerLimits& limits, const std::string& tmpdir, const std::vector<int>& close_in_child,
                     const WorkerBody& body);
 
-// Gives input to the idle worker w, sets its deadline. False when the worker is gone (stop_worker
-// then says why; start another).
-bool assign_input(Worker& w, uint64_t input, const WorkerLimits& limits);
+// Gives input to the idle worker w, its members of skip left out, sets its deadline. False when the
+// worker is gone (stop_worker then says why; start another).
+bool assign_input(Worker& w, uint64_t input, const std::set<std::string>& skip, const WorkerLimits& limits);
 
 // After w's reply_fd is readable: true with the status byte when the input is done (the caller
 // reads its output, then marks w idle), false when the worker is gone (its end of file).

@@ -133,6 +133,29 @@ check "pool: an input out of memory, the others loaded" "3|29|1" \
 # the CPU limit is each input's, not the worker's total
 check "pool: the CPU limit is per input" "0|1 worker processes|30|0" "$(pool_run pool_slow 'slow:p*.txt' x --timeout 3)"
 
+# ---- 2c. a crash inside an archive loses no other member ----
+# The worker dies on a member: the archive is extracted again by a new worker past that member,
+# which gets an error row of its own; a nested archive the same; at most 10 retries of one input.
+mkdir -p "$work/members/inner"
+for i in $(seq -w 1 12); do echo "archived document number $i" >"$work/members/m$i.txt"; done
+(cd "$work/members" && cp m05.txt m06.txt inner/ && zip -q -r "$work/inner.zip" inner && rm -r inner &&
+	zip -q "$work/archive.zip" m*.txt && zip -q -j "$work/archive.zip" "$work/inner.zip")
+member_run() { # member_run TABLE FAULT OPTIONS...: says the exit status, the members with text, the
+	# members with an error (name:error, in order) and the archive's own row's error
+	local table=$1 fault=$2
+	shift 2
+	NDD_LOAD_FAULT=$fault "$LOAD" -t "$table" -j 1 -q "$@" "$work/archive.zip"
+	echo "$?|$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE text ~ 'archived document'),
+	  coalesce(string_agg(member || ':' || substring(error from '^[a-z ]*'), ',' ORDER BY member) FILTER (WHERE error IS NOT NULL AND member IS NOT NULL), ''),
+	  coalesce(max(error) FILTER (WHERE member IS NULL), '') FROM $table")"
+}
+check "archive: one member crashes, the others loaded" "3|13|m04.txt:the extraction crashed |" \
+	"$(member_run arch_crash crash:m04.txt)"
+check "archive: a member of a nested archive stops at --timeout, the others loaded" \
+	"3|13|inner.zip!/inner/m06.txt:stopped after the |" \
+	"$(member_run arch_spin spin:inner/m06.txt --timeout 2)"
+check "archive: every member crashes, ten retries, then the archive's row says where it stopped" \
+	"3|0|10|t" "$(member_run arch_all 'crash:m*.txt' | awk -F'|' '{ print $1 "|" $2 "|" gsub(/crashed/, "", $3) "|" ($4 ~ /crashed.*while reading member m11.txt/ ? "t" : "f") }')"
 # ---- 3. resume ----
 before=$($PSQL -c "SELECT count(*) FROM docs")
 "$LOAD" -t docs -j 2 --max-size 8 "$in" 2>"$work/err"
