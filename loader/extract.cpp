@@ -319,9 +319,10 @@ int64_t Extractor::members(archive* a, const std::optional<std::string>& member,
 
 void Extractor::document(std::string_view data, const std::optional<std::string>& member,
                          const std::optional<std::string>& modified, const std::string& name, int depth,
-                         const JsonObject* extra) {
+                         const JsonObject* extra, const std::optional<std::string>& uri) {
     Document doc;
     doc.member = member;
+    doc.uri = uri;
     doc.modified = modified;
     doc.size = static_cast<int64_t>(data.size());
     doc.hash = hash_of(data);
@@ -495,6 +496,7 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
             if (rec.too_large) {
                 Document big;
                 big.member = member;
+                if (!uri.empty()) big.uri = uri;
                 big.modified = modified;
                 big.size = static_cast<int64_t>(rec.length);
                 big.meta = extra.str();
@@ -515,7 +517,8 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
                 std::string ct = rec.header("Content-Type");
                 if (!ct.empty()) extra.add("content_type", ct);
             }
-            document(payload, member, modified, uri, depth + 1, &extra);
+            document(payload, member, modified, uri, depth + 1, &extra,
+                     uri.empty() ? std::nullopt : std::optional<std::string>(uri));
         });
     } catch (const FormatError& e) {
         meta.add("records", records);

@@ -121,7 +121,7 @@ bool plausible_hash(const std::string& s) {
 
 // One COPY row of a document of source. Every text is cleaned to UTF-8 here, in the main process,
 // whatever the worker sent: one bad byte would fail the whole batch.
-void copy_row(const std::string& source, const Document& doc, std::string& out) {
+void copy_row(const std::string& source, const Document& doc, bool with_uri, std::string& out) {
     auto clean = [](const std::optional<std::string>& s) -> std::optional<std::string> {
         if (!s) return std::nullopt;
         return clean_utf8(*s);
@@ -138,6 +138,10 @@ void copy_row(const std::string& source, const Document& doc, std::string& out) 
         if (!first) out += '\t';
         first = false;
         copy_field(f, out);
+    }
+    if (with_uri) {
+        out += '\t';
+        copy_field(clean(doc.uri), out);
     }
     out += '\n';
 }
@@ -380,7 +384,7 @@ void Loader::add_rows(const Input& in, int out_fd, const std::string& problem,
         doc.member = member;
         doc.error = error;
         count(doc);
-        copy_row(in.source, doc, rows);
+        copy_row(in.source, doc, db_.has_uri(), rows);
         spool_rows_++;
     }
     std::optional<std::string> unfinished;
@@ -400,7 +404,7 @@ void Loader::add_rows(const Input& in, int out_fd, const std::string& problem,
                 doc.modified = in.modified;
             }
             count(doc);
-            copy_row(in.source, doc, rows);
+            copy_row(in.source, doc, db_.has_uri(), rows);
             spool_rows_++;
             if (rows.size() > (1 << 22)) write_rows();
         }
@@ -419,7 +423,7 @@ void Loader::add_rows(const Input& in, int out_fd, const std::string& problem,
         if (damaged) what += " (its output was cut short)";
         doc.error = what;
         count(doc);
-        copy_row(in.source, doc, rows);
+        copy_row(in.source, doc, db_.has_uri(), rows);
         spool_rows_++;
     }
     write_rows();
@@ -463,7 +467,7 @@ int Loader::run() {
         std::vector<InputKey> keys;
         size_t end = std::min(inputs_.size(), i + 1000);
         for (size_t j = i; j < end; j++) keys.push_back({inputs_[j].source, inputs_[j].size, inputs_[j].modified});
-        std::vector<Seen> seen = db_.seen(keys);
+        std::vector<Seen> seen = db_.seen(keys, opts_.retry_errors);
         for (size_t j = i; j < end; j++) inputs_[j].seen = inputs_[j].source == "-" ? Seen::New : seen[j - i];
     }
     std::string spool = tmpdir_ + "/ndd-load-spool.XXXXXX";

@@ -11,7 +11,7 @@ namespace ndd_load {
 namespace {
 
 // The fields of a document in frame order.
-constexpr int kFields = 10;
+constexpr int kFields = 11;
 
 void put_u64(uint64_t v, std::string& out) {
     for (int i = 0; i < 8; i++) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -79,8 +79,9 @@ void frame_document(const Document& doc, std::string& out) {
     out.push_back(static_cast<char>(FrameKind::Document));
     std::optional<std::string> size;
     if (doc.size) size = std::to_string(*doc.size);
-    const std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,      &doc.hash, &doc.modified,
-                                                         &doc.title,  &doc.text,   &doc.html, &doc.meta, &doc.error};
+    const std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,     &doc.hash,
+                                                         &doc.modified, &doc.title, &doc.text, &doc.html,
+                                                         &doc.meta,   &doc.error,  &doc.uri};
     for (auto* f : fields) put_field(*f, out);
 }
 
@@ -99,8 +100,9 @@ bool FrameReader::next(Document& doc) {
         } else if (kind == static_cast<char>(FrameKind::Document)) {
             doc = Document();
             std::optional<std::string> size;
-            std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,     &doc.hash, &doc.modified,
-                                                           &doc.title,  &doc.text,   &doc.html, &doc.meta, &doc.error};
+            std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,     &doc.hash,
+                                                           &doc.modified, &doc.title, &doc.text, &doc.html,
+                                                           &doc.meta,   &doc.error,  &doc.uri};
             bool ok = true;
             for (auto* f : fields) ok = ok && get_field(buf_, pos_, max_field_, *f);
             if (ok && size) {

@@ -26,6 +26,7 @@ struct Document {
     std::optional<std::string> html;
     std::optional<std::string> meta;      // a JSON object (JsonObject)
     std::optional<std::string> error;
+    std::optional<std::string> uri;       // a WARC record's target URI
 };
 
 // The frames a worker writes. A "starting" frame names the member a worker begins to extract, so that

@@ -165,6 +165,24 @@ echo "one more line" >>"$in/formats/source.txt"
 "$LOAD" -t docs --max-size 8 -q "$in/formats"
 check "changed file: its rows replaced" "1|t" "$(row "count(*), bool_and(text ~ 'one more line')" source.txt)"
 
+# ---- 3b. --retry-errors ----
+# the inputs of 2b and 2c whose faults made error rows: a plain second run keeps them, --retry-errors
+# extracts them again (here without the fault: every row without error); unsupported formats stay
+"$LOAD" -t pool_crash -q "$work/pool"
+check "an input with an error row counts as loaded" "1" "$($PSQL -c "SELECT count(*) FROM pool_crash WHERE error IS NOT NULL")"
+"$LOAD" -t pool_crash -q --retry-errors "$work/pool"
+check "--retry-errors: the failed input extracted again, once" "30|30|0" \
+	"$($PSQL -F '|' -c "SELECT count(*), count(DISTINCT source), count(error) FROM pool_crash")"
+"$LOAD" -t arch_crash -q --retry-errors "$work/archive.zip"
+check "--retry-errors: the archive with a crashed member extracted again" "14|0" \
+	"$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE text ~ 'archived document'), count(error) FROM arch_crash")"
+printf '\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1' >"$work/legacy.doc"
+head -c 4000 /dev/zero >>"$work/legacy.doc"
+"$LOAD" -t legacy -q "$work/legacy.doc"
+"$LOAD" -t legacy --retry-errors "$work/legacy.doc" 2>"$work/err"
+check "--retry-errors: an unsupported format is not retried" "unsupported|1|1" \
+	"$($PSQL -F '|' -c "SELECT max(format), count(*) FROM legacy")|$(grep -c '1 already loaded' "$work/err")"
+
 # ---- 4. interrupted and resumed ----
 mkdir -p "$in/many"
 for i in $(seq -w 1 400); do echo "small document number $i" >"$in/many/f$i.txt"; done
@@ -283,6 +301,9 @@ check "wget's WARC: its responses as documents, by URI" "pdf|Near-duplicate dete
 	"$($PSQL -F '|' -c "SELECT format, title, meta->>'http_status' FROM crawl WHERE member = 'http://127.0.0.1:$port/source.pdf'")"
 check "wget's WARC: every fixture fetched and read" "0" \
 	"$($PSQL -c "SELECT count(*) FROM crawl WHERE member ~ '/(source|cities)\.' AND (error IS NOT NULL OR text !~ '(?i)permuted.block tables|Zürich')")"
+check "wget's WARC: uri is each record's target URI, NULL for the files" "t|t|0" \
+	"$($PSQL -F '|' -c "SELECT bool_and(uri = member) FILTER (WHERE source LIKE '%/crawl.warc.gz' AND member IS NOT NULL),
+	  bool_or(uri = 'http://127.0.0.1:$port/source.pdf'), count(uri) FILTER (WHERE member IS NULL) FROM crawl")"
 check "wget's WARC: the container row" "warc|t" \
 	"$($PSQL -F '|' -c "SELECT format, (meta->>'records')::int >= 12 FROM crawl WHERE source LIKE '%/crawl.warc.gz' AND member IS NULL")"
 check "WET conversion record: its text" "The extracted text of a page, as Common Crawl's WET files hold it.|2024-01-02 03:04:05+00" \
