@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <cerrno>
@@ -125,6 +126,20 @@ void injected_fault(const std::string& name) {
             std::memset(blocks.back().get(), 1, 1 << 20);
         }
     }
+}
+
+// XHTML that libmagic takes for XML (an XML declaration first: the Debian handbook's pages): an html
+// document type or root element before any other element.
+bool xhtml(std::string_view head) {
+    std::string lower(head);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (size_t pos = 0; (pos = lower.find('<', pos)) != std::string::npos; pos++) {
+        std::string_view tag = std::string_view(lower).substr(pos + 1);
+        if (tag.rfind("?", 0) == 0 || tag.rfind("!--", 0) == 0) continue;  // declarations, comments
+        return tag.rfind("!doctype html", 0) == 0 || (tag.rfind("html", 0) == 0 && tag.size() > 4 &&
+                                                       (tag[4] == '>' || std::isspace(static_cast<unsigned char>(tag[4]))));
+    }
+    return false;
 }
 
 // Mail that libmagic takes for text or HTML (an HTML alternative part inside outweighs its mail
@@ -335,6 +350,7 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
         std::string format = format_of_mime(mime);
         bool gzipped_warc = format == "archive" && gzipped_warc_head(data);
         if (gzipped_warc) format = "warc";
+        if ((mime == "text/xml" || mime == "application/xml") && xhtml(data.substr(0, 4096))) format = "html";
         if (format == "text" || format == "html") {
             std::string mail = sniff_mail(data.substr(0, 1 << 16));
             if (!mail.empty()) format = mail;
