@@ -27,27 +27,14 @@ SET ROLE bench_owner;
 SELECT ndd_df_add('theirs', 'other words') \g /dev/null
 SQL
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+# reads LABEL: 5 timed reads in one session, after a first, untimed one
 reads() {
-	local all
-	all=$(psql -X -q -At -U bench_reader <<'SQL' | tr '\n' ' '
-SELECT count(*) FROM ndd_df \g /dev/null
-SELECT clock_timestamp() AS t0 \gset
-SELECT count(*) FROM ndd_df \g /dev/null
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0')::numeric * 1000, 2);
-SELECT clock_timestamp() AS t0 \gset
-SELECT count(*) FROM ndd_df \g /dev/null
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0')::numeric * 1000, 2);
-SELECT clock_timestamp() AS t0 \gset
-SELECT count(*) FROM ndd_df \g /dev/null
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0')::numeric * 1000, 2);
-SELECT clock_timestamp() AS t0 \gset
-SELECT count(*) FROM ndd_df \g /dev/null
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0')::numeric * 1000, 2);
-SELECT clock_timestamp() AS t0 \gset
-SELECT count(*) FROM ndd_df \g /dev/null
-SELECT round(extract(epoch FROM clock_timestamp() - :'t0')::numeric * 1000, 2);
-SQL
-	)
+	local all sql="SELECT count(*) FROM ndd_df \\g /dev/null"$'\n' r
+	for r in 1 2 3 4 5; do
+		sql+="SELECT clock_timestamp() AS t0 \\gset"$'\n'"SELECT count(*) FROM ndd_df \\g /dev/null"$'\n'
+		sql+="SELECT round(extract(epoch FROM clock_timestamp() - :'t0')::numeric * 1000, 2);"$'\n'
+	done
+	all=$(psql -X -q -At -U bench_reader <<<"$sql" | tr '\n' ' ')
 	echo "$1: runs ${all}ms, median $(tr ' ' '\n' <<<"$all" | grep . | median) ms"
 }
 reads "no readers on the other collection"
