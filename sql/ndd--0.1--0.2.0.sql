@@ -1420,8 +1420,9 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- (the query belongs to the last one, p not empty) is a path both prefixes serve; a prefix pair
 -- (a < b, bytewise) is reported when at least min_shared distinct p are shared and they are at least
 -- min_fraction of the pages under a and of those under b. Pages whose fingerprint more than
--- max_hosts_per_fingerprint hosts serve (parking, error, login pages) are left out of the pairs,
--- with a notice (issue 31: they made billions of pairs); they still count under their prefixes.
+-- max_hosts_per_fingerprint hosts, or pages, serve (parking, error, login pages) are left out of
+-- the pairs, with a notice (issue 31: they made billions of pairs); they still count under their
+-- prefixes.
 CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFAULT 10,
                             min_fraction float8 DEFAULT 0.5, max_hosts_per_fingerprint int DEFAULT 1000,
                             OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
@@ -1466,7 +1467,7 @@ COMMENT ON FUNCTION ndd_url_surt(text, boolean) IS
 COMMENT ON FUNCTION ndd_url_is_valid(text) IS
 	'whether ndd_url_normalize accepts the URL: filter a crawl''s rows with it to skip bad URLs without aborting';
 COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8, int) IS
-	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp); fingerprints of more than max_hosts_per_fingerprint hosts left out';
+	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp); fingerprints of more than max_hosts_per_fingerprint hosts or pages left out';
 COMMENT ON FUNCTION ndd_mirrors_from_pairs(text, text, int, float8) IS
 	'ndd_mirrors over pairs of pages found elsewhere: pages_sql returns (id, url), pairs_sql returns (a, b) page ids';
 COMMENT ON FUNCTION ndd_distributed_mirrors(text, int, int, float8, int) IS

@@ -682,11 +682,12 @@ compare_fp_host(const void *x, const void *y, void *arg)
 /*
  * Leaves out of the pair search the pages whose fingerprint more than max_hosts hosts serve
  * (parking, error and login pages: issue 31, 100 fingerprints of 10,000 hosts each made 5 billion
- * pairs and 70 GB of temporary files). Such a page is no evidence of a mirror, and every pair of
- * its hosts would be a candidate: the cost is now at most max_hosts^2 / 2 pairs per fingerprint
- * and host pair. The pages still count under their prefixes (pages_a, pages_b). Compacts ids and
- * fps to the pages kept and returns their number; a notice says how many fingerprints and pages
- * were left out.
+ * pairs and 70 GB of temporary files), or that more than max_hosts pages carry (one host's soft
+ * 404 page at every path would pair them all just the same). Such a page is no evidence of a
+ * mirror, and every pair of its pages would be a candidate: a fingerprint now makes at most
+ * max_hosts^2 / 2 pairs. The pages still count under their prefixes (pages_a, pages_b). Compacts
+ * ids and fps to the pages kept and returns their number; a notice says how many fingerprints and
+ * pages were left out.
  */
 static size_t
 skip_hot_fingerprints(MemoryContext work, MirrorPages *pages, int32 max_hosts)
@@ -722,7 +723,7 @@ skip_hot_fingerprints(MemoryContext work, MirrorPages *pages, int32 max_hosts)
 			if ((end & 0xffff) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
-		if (hosts > max_hosts)
+		if (hosts > max_hosts || end - start > (size_t) max_hosts)
 		{
 			hot++;
 			hot_pages += end - start;
@@ -742,7 +743,7 @@ skip_hot_fingerprints(MemoryContext work, MirrorPages *pages, int32 max_hosts)
 	pfree(skip);
 	if (hot > 0)
 		ereport(NOTICE,
-				(errmsg("%s: %zu fingerprints served by more than %d hosts each left out (%zu pages)",
+				(errmsg("%s: %zu fingerprints served by more than %d hosts or pages each left out (%zu pages)",
 						pages->fname, hot, max_hosts, hot_pages),
 				 errdetail("A page that many sites serve alike (a parking, error or login page) is no evidence of a mirror, and every pair of its hosts would be compared."),
 				 errhint("Raise max_hosts_per_fingerprint to count them.")));
@@ -765,8 +766,8 @@ entry_sort_context(void *arg)
  *    RETURNS TABLE(a text, b text, shared bigint, pages_a bigint, pages_b bigint)
  * Pairs of URL prefixes (scheme://host/leading/segments/) under which at least min_shared and at
  * least min_fraction of each side's pages have a page within k bits on the other side at the same
- * remaining path; pages whose fingerprint more than max_hosts_per_fingerprint hosts serve are left
- * out of the pairs (skip_hot_fingerprints). See doc/web.md for the definition.
+ * remaining path; pages whose fingerprint more than max_hosts_per_fingerprint hosts or pages serve
+ * are left out of the pairs (skip_hot_fingerprints). See doc/web.md for the definition.
  */
 Datum
 ndd_mirrors(PG_FUNCTION_ARGS)

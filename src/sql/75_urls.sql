@@ -32,8 +32,9 @@ COMMENT ON FUNCTION ndd_url_is_valid(text) IS
 -- (the query belongs to the last one, p not empty) is a path both prefixes serve; a prefix pair
 -- (a < b, bytewise) is reported when at least min_shared distinct p are shared and they are at least
 -- min_fraction of the pages under a and of those under b. Pages whose fingerprint more than
--- max_hosts_per_fingerprint hosts serve (parking, error, login pages) are left out of the pairs,
--- with a notice (issue 31: they made billions of pairs); they still count under their prefixes.
+-- max_hosts_per_fingerprint hosts, or pages, serve (parking, error, login pages) are left out of
+-- the pairs, with a notice (issue 31: they made billions of pairs); they still count under their
+-- prefixes.
 CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFAULT 10,
                             min_fraction float8 DEFAULT 0.5, max_hosts_per_fingerprint int DEFAULT 1000,
                             OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
@@ -42,7 +43,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_mirrors'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
 COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8, int) IS
-	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp); fingerprints of more than max_hosts_per_fingerprint hosts left out';
+	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp); fingerprints of more than max_hosts_per_fingerprint hosts or pages left out';
 
 -- Mirrors from pairs of pages found elsewhere (the distributed batch, a Jaccard join, any
 -- similarity): pages_sql returns (id, url), pairs_sql returns (a, b, ...) page ids. The same

@@ -118,16 +118,21 @@ RESET work_mem;
 SELECT count(*), min(shared), max(shared), min(pages_a), max(pages_b) FROM ndd_mirrors('SELECT url, fp FROM mir_many', 0, 100, 0.5);
 
 -- Issue 31, finding 7: fingerprints served by many hosts (parking, error pages) are left out of
--- the pairs, with a notice; 12 fingerprints of 40 hosts each (and the 20 mirrors of mir_many)
+-- the pairs, with a notice; 12 fingerprints of 40 hosts each, one host's "not found" page at 40
+-- paths (as many pages of one fingerprint), and the 20 mirrors of mir_many
 CREATE TABLE mir_hot AS SELECT 'http://park' || h || '.example/index.html' AS url, mir_fp('parked' || f) AS fp
   FROM generate_series(1, 12) f, generate_series(1, 40) h;
+INSERT INTO mir_hot SELECT 'http://soft.example/d' || i || '/index.html', mir_fp('not found') FROM generate_series(1, 40) i;
 INSERT INTO mir_hot SELECT url, fp FROM mir_many;
--- the bound at 30 hosts: the parking pages are left out (each of the 300 shared pages has 20 hosts)
+-- the bound at 30: the parking and "not found" pages are left out (each of the 300 shared pages
+-- has 20 hosts and 20 pages)
 SELECT count(*), max(shared) FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 30);
--- at 20 hosts the mirrors' pages go too; at the default (1000) nothing is left out and the parking
--- hosts pair up (each pair shares index.html: 12 fingerprints, so 12 shared paths at most)
+-- at 19 the mirrors' pages go too; at the default (1000) nothing is left out, the parking hosts
+-- pair up (each pair shares index.html) and so do the "not found" directories
 SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 19);
-SELECT count(*) FILTER (WHERE a LIKE 'http://park%') AS parking_pairs FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0);
+SELECT count(*) FILTER (WHERE a LIKE 'http://park%') AS parking_pairs,
+       count(*) FILTER (WHERE a LIKE 'http://soft%') AS not_found_pairs
+FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0);
 \set VERBOSITY sqlstate
 SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 0);
 \set VERBOSITY default
