@@ -412,9 +412,9 @@ COMMENT ON FUNCTION ndd_role_memberships() IS
 -- used by the row-level security policies below (as an uncorrelated IN, which PostgreSQL hashes
 -- once per statement, not a test per row: per row it made ndd_filter_low_idf 16 times slower) and
 -- by the functions' clear errors. Superusers may read and write all (as pg_has_role says). The
--- current role's memberships are computed once (the scalar subquery) and compared with each
--- collection's owner and readers by = ANY and && on OIDs: no function call per reader, and at
--- most 100 readers per collection (bench/df_privileges.sh measures it). SQL-standard bodies:
+-- current role's memberships are computed once (an uncorrelated one-row subquery) and compared
+-- with each collection's owner and readers by = ANY and && on OIDs: no function call per reader,
+-- and at most 100 readers per collection (bench/df_readers.sh measures it). SQL-standard bodies:
 -- bound when created.
 CREATE FUNCTION ndd_collections_readable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
