@@ -3,15 +3,18 @@
 # finding 6)? A role reads its own small collection (SELECT count(*) FROM ndd_df, 5 runs in one
 # session after a first, untimed one) while another role's collection holds no reader, then the
 # longest readers list the schema accepts: 2,000,000 entries (the owner's own UPDATE of
-# ndd_collection.readers), or, if that is refused, 100 (the bound of 0.2.0). Prints every run's milliseconds and the medians.
+# ndd_collection.readers), or, if that is refused, 100 (the bound of 0.2.0); then C more
+# collections of that role with as many readers each (inserted directly, then ANALYZE). Prints
+# every run's milliseconds and the medians.
 # A benchmark: no thresholds.
 #
-#   bench/df_readers.sh [readers]   default 2000000
-#   NDD_NO_INSTALL=1                use the installed extension as it is
+#   bench/df_readers.sh [readers [C]]   default 2000000 readers, 200000 collections
+#   NDD_NO_INSTALL=1                    use the installed extension as it is
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$NDD_ROOT"
 R=${1:-2000000}
+C=${2:-200000}
 ndd_bench_install
 ndd_start_cluster
 trap ndd_stop_cluster EXIT
@@ -46,3 +49,9 @@ if ! psql -X -q -U bench_owner -c "UPDATE ndd_collection SET readers = (SELECT a
 fi
 rm -f /tmp/ndd-df-readers.err
 reads "$n readers on the other collection"
+psql -X -q -v ON_ERROR_STOP=1 <<SQL
+INSERT INTO ndd_collection (name, owner, readers)
+  SELECT 'theirs' || g, 'bench_owner', (SELECT readers FROM ndd_collection WHERE name = 'theirs') FROM generate_series(1, $C) g;
+ANALYZE ndd_collection;
+SQL
+reads "$C more collections of the other role, $n readers each"

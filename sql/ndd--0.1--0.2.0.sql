@@ -385,6 +385,15 @@ BEGIN
 END
 $$;
 
+-- The indexes of the row-level security rule below (ndd_collections_readable/_writable): a
+-- collection's owner and readers as OIDs, so that finding the current role's collections does not
+-- read the others. The GIN index without its pending list (fastupdate), which a search reads
+-- whole: a role that creates many collections must not make the others' searches long.
+CREATE INDEX ndd_collection_owner_idx ON ndd_collection ((owner::oid));
+COMMENT ON INDEX ndd_collection_owner_idx IS 'the collections of an owner, for the row-level security of ndd_df';
+CREATE INDEX ndd_collection_readers_idx ON ndd_collection USING gin ((readers::oid[])) WITH (fastupdate = off);
+COMMENT ON INDEX ndd_collection_readers_idx IS 'the collections shared with a role, for the row-level security of ndd_df';
+
 -- The roles whose collections the current role reads and writes as its own: itself and every role
 -- it is a member of, directly or through others (pg_has_role(role, 'MEMBER'), superusers aside:
 -- they are handled by their callers), with pg_database_owner when one of them owns the database.
@@ -412,27 +421,37 @@ COMMENT ON FUNCTION ndd_role_memberships() IS
 -- used by the row-level security policies below (as an uncorrelated IN, which PostgreSQL hashes
 -- once per statement, not a test per row: per row it made ndd_filter_low_idf 16 times slower) and
 -- by the functions' clear errors. Superusers may read and write all (as pg_has_role says). The
--- current role's memberships are computed once (an uncorrelated one-row subquery) and compared
--- with each collection's owner and readers by = ANY and && on OIDs: no function call per reader,
--- and at most 100 readers per collection (bench/df_readers.sh measures it). SQL-standard bodies:
--- bound when created.
+-- current role's memberships are computed once per statement (scalar subqueries: initplans) and
+-- looked up in the indexes on owner and readers above, one branch of a UNION each: the cost is
+-- the current role's memberships and the collections it may read, never the number of other
+-- collections or of their readers (issue 31: 200,000 collections of another role, 100 readers
+-- each, made every read of ndd_df take 24 s; bench/df_readers.sh measures it). enable_seqscan is
+-- off in them: the planner, which counts an && of two arrays as one operation whatever their
+-- lengths, otherwise prefers reading every collection once there are a few thousand (20,000
+-- collections of 100 readers: 105 ms instead of under 1 ms). SQL-standard bodies: bound when
+-- created.
 CREATE FUNCTION ndd_collections_readable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
+SET enable_seqscan = off
 BEGIN ATOMIC
-    SELECT c.name FROM @extschema@.ndd_collection AS c,
-        (SELECT @extschema@.ndd_role_memberships() OPERATOR(pg_catalog.||) 0::oid AS roles,
-                (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER) AS super) AS m
-    WHERE m.super
-       OR c.owner::oid OPERATOR(pg_catalog.=) ANY (m.roles)
-       OR c.readers::oid[] OPERATOR(pg_catalog.&&) m.roles;
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE c.owner::oid OPERATOR(pg_catalog.=) ANY ((SELECT @extschema@.ndd_role_memberships())::oid[])
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE c.readers::oid[] OPERATOR(pg_catalog.&&) (SELECT @extschema@.ndd_role_memberships() OPERATOR(pg_catalog.||) 0::oid)
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 END;
 CREATE FUNCTION ndd_collections_writable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
+SET enable_seqscan = off
 BEGIN ATOMIC
-    SELECT c.name FROM @extschema@.ndd_collection AS c,
-        (SELECT @extschema@.ndd_role_memberships() AS roles,
-                (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER) AS super) AS m
-    WHERE m.super OR c.owner::oid OPERATOR(pg_catalog.=) ANY (m.roles);
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE c.owner::oid OPERATOR(pg_catalog.=) ANY ((SELECT @extschema@.ndd_role_memberships())::oid[])
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 END;
 
 ALTER TABLE ndd_collection ENABLE ROW LEVEL SECURITY;

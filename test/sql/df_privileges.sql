@@ -150,6 +150,24 @@ SELECT ndd_collection_grant('corpus', 'regress_df_bob');
 \set VERBOSITY terse
 RESET ROLE;
 
+-- nor can many collections: the policies find the current role's collections through the indexes
+-- on owner and readers, so with 2,000 collections of another role (100 readers each) a read of
+-- ndd_df fetches a few rows of ndd_collection, not all of them (work counted, not timed)
+INSERT INTO ndd_collection (name, owner, readers)
+  SELECT 'other' || g, 'regress_df_alice', (SELECT array_agg(x::oid::regrole) FROM generate_series(100000, 100099) x)
+  FROM generate_series(1, 2000) g;
+ANALYZE ndd_collection;
+-- (the counters of this transaction only: the earlier ones flushed first)
+SELECT pg_stat_force_next_flush();
+SET ROLE regress_df_carol;
+BEGIN;
+SELECT count(*) AS carol_reads FROM ndd_df;
+SELECT seq_tup_read + idx_tup_fetch < 20 AS few_collections_read
+FROM pg_stat_xact_user_tables WHERE relid = 'ndd_collection'::regclass;
+COMMIT;
+RESET ROLE;
+DELETE FROM ndd_collection WHERE name LIKE 'other%';
+
 -- the policies' memberships (ndd_role_memberships, walked from the current role) are
 -- pg_has_role(role, 'MEMBER')'s, for a role alone, a member of a group, a group, and the
 -- database's owner (a member of pg_database_owner)
