@@ -280,11 +280,12 @@ def rand_value(typ, argname):
         return f"'{rand_hex(8)}-{rand_hex(4)}-{rand_hex(4)}-{rand_hex(4)}-{rand_hex(12)}'::uuid"
     if typ == "regclass":
         return rng.choice(["'fuzz.t'::regclass", "'fuzz.t_fp'::regclass", "'fuzz.t_f128'::regclass",
-                           "'pg_class'::regclass", "0::regclass", "'pg_class_oid_index'::regclass"])
+                           "'pg_class'::regclass", "0::regclass", "'pg_class_oid_index'::regclass",
+                           "12345::oid::regclass"])  # no such relation (issue 31)
     if typ == "name":
         return rng.choice(["'fp'", "'id'", "'k'", "'doc'", "'nope'", "''", "'f128'"]) + "::name"
     if typ == "regconfig":
-        return rng.choice(["'english'", "'simple'", "'french'"]) + "::regconfig"
+        return rng.choice(["'english'", "'simple'", "'french'", "12345::oid"]) + "::regconfig"  # 12345: none
     if typ == "anyelement":
         return rng.choice(["t.fp", "t.f128", "1", "'x'::text"])
     return "NULL"
