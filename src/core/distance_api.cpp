@@ -1,0 +1,32 @@
+// distance_api.cpp
+//    The C boundary of the edit distance and cosine measures (distance_api.h).
+#include "distance_api.h"
+
+#include "edit_distance.hpp"
+#include "guard.hpp"
+
+#include <vector>
+
+NDD_API NddStatus ndd_edit_distance(const char* a, size_t alen, const char* b, size_t blen, int32_t substitution_cost,
+                                    int64_t bound, NddEditDistance* out, NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        if (substitution_cost != 1 && substitution_cost != 2) throw ndd::InvalidArgument("substitution_cost");
+        if ((!a && alen > 0) || (!b && blen > 0) || !out) throw ndd::InvalidArgument("null buffer");
+        ndd::InterruptPoller poller(interrupt);
+        std::vector<uint32_t> va = ndd::utf8_codepoints(a, alen);
+        std::vector<uint32_t> vb = ndd::utf8_codepoints(b, blen);
+        size_t na = va.size(), nb = vb.size();
+        unsigned cost = static_cast<unsigned>(substitution_cost);
+        uint64_t d = ndd::edit_distance_codepoints_in_place(va, vb, cost,
+                                                            bound < 0 ? ndd::kNoEditBound : static_cast<uint64_t>(bound),
+                                                            poller);
+        out->distance = static_cast<int64_t>(d);
+        out->length_a = static_cast<int64_t>(na);
+        out->length_b = static_cast<int64_t>(nb);
+        out->similarity = ndd::edit_similarity_of(d, na, nb, cost);
+    });
+}
+
+NDD_API size_t ndd_utf8_length(const char* s, size_t len) { return s ? ndd::utf8_codepoint_count(s, len) : 0; }
+
+NDD_API size_t ndd_edit_distance_bytes(size_t na, size_t nb) { return ndd::edit_distance_bytes(na, nb); }
