@@ -1427,3 +1427,19 @@ COMMENT ON FUNCTION ndd_mirrors_from_pairs(text, text, int, float8) IS
 	'ndd_mirrors over pairs of pages found elsewhere: pages_sql returns (id, url), pairs_sql returns (a, b) page ids';
 COMMENT ON FUNCTION ndd_distributed_mirrors(text, int, int, float8, int) IS
 	'ndd_mirrors on Citus: pairs of pages within k bits found on the workers, prefixes counted on the coordinator; pages_sql returns (id, url, fp)';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): character edit distance (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+CREATE FUNCTION edit_distance(a text, b text, max int DEFAULT NULL, substitution_cost int DEFAULT 1)
+RETURNS int
+	AS 'MODULE_PATHNAME', 'ndd_edit_distance_text'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION edit_distance(text, text, int, int) IS
+	'character edit distance over code points (Levenshtein; substitution_cost 2: insert/delete distance), bit-parallel; with max, max + 1 as soon as it exceeds max';
+
+CREATE FUNCTION edit_similarity(a text, b text, substitution_cost int DEFAULT 1) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_edit_similarity_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION edit_similarity(text, text, int) IS
+	'1 - edit_distance / max(character lengths) (substitution_cost 1), 1 - distance / (sum of lengths) (cost 2); 1 for two empty texts';

@@ -3,6 +3,7 @@
 #include "edit_distance.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <utility>
 
 #include "guard.hpp"
@@ -97,6 +98,10 @@ public:
         offsets_.push_back(static_cast<uint32_t>(ids_.size()));
     }
 
+    bool dense() const { return dense_; }
+    // Dense tables: the masks of symbol id, one word per block.
+    const uint64_t* dense_row(uint32_t id) const { return dense_masks_.data() + static_cast<size_t>(id) * blocks_; }
+
     uint64_t mask(uint32_t id, size_t b) const {
         if (dense_) return dense_masks_[static_cast<size_t>(id) * blocks_ + b];
         if (id == sigma_) return 0;
@@ -119,39 +124,42 @@ private:
 // One column step of a block of Myers' algorithm (Hyyrö's form) for the Levenshtein distance.
 // pv/mv: the block's vertical +1 / -1 differences; eq: its match mask; hin: the horizontal
 // difference entering at the top (-1, 0, +1). Returns the one leaving at the bottom.
-inline int levenshtein_step(uint64_t& pv, uint64_t& mv, uint64_t eq, int hin) {
-    uint64_t xv = eq | mv;
-    if (hin < 0) eq |= 1;
-    uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
-    uint64_t ph = mv | ~(xh | pv);
-    uint64_t mh = pv & xh;
-    int hout = (ph & kHighBit) ? 1 : ((mh & kHighBit) ? -1 : 0);
-    ph <<= 1;
-    mh <<= 1;
-    if (hin < 0)
-        mh |= 1;
-    else if (hin > 0)
-        ph |= 1;
-    pv = mh | ~(xv | ph);
-    mv = ph & xv;
-    return hout;
-}
+// Both steps are branch-free: hin and hout follow the data, and a mispredicted branch per block and
+// column would cost more than the step.
+struct LevenshteinStep {
+    int operator()(uint64_t& pv, uint64_t& mv, uint64_t eq, int hin) const {
+        uint64_t hin_neg = static_cast<uint64_t>(hin < 0), hin_pos = static_cast<uint64_t>(hin > 0);
+        uint64_t xv = eq | mv;
+        eq |= hin_neg;
+        uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+        uint64_t ph = mv | ~(xh | pv);
+        uint64_t mh = pv & xh;
+        int hout = static_cast<int>(ph >> 63) - static_cast<int>(mh >> 63);
+        ph = (ph << 1) | hin_pos;
+        mh = (mh << 1) | hin_neg;
+        pv = mh | ~(xv | ph);
+        mv = ph & xv;
+        return hout;
+    }
+};
 
 // One column step of a block of the bit-parallel LCS (Hyyrö 2004), read as the insert/delete
-// distance D = i + j - 2 L. v: bit set where D's vertical difference is +1 (L's is 0), clear where it
-// is -1; hin: D's horizontal difference entering at the top (+1 or -1: an L carry of 0 or 1).
-inline int indel_step(uint64_t& pv, uint64_t& mv, uint64_t eq, int hin) {
-    uint64_t v = pv;
-    uint64_t u = v & eq;
-    uint64_t carry_in = hin < 0 ? 1 : 0;
-    uint64_t sum = v + u;
-    uint64_t carry = sum < v ? 1 : 0;
-    uint64_t sum2 = sum + carry_in;
-    carry |= sum2 < sum ? 1 : 0;
-    pv = sum2 | (v & ~eq);
-    mv = ~pv;
-    return carry ? -1 : 1;
-}
+// distance D = i + j - 2 L. pv: bit set where D's vertical difference is +1 (L's is 0), clear where
+// it is -1 (mv is its complement); hin: D's horizontal difference entering at the top (+1 or -1: an
+// L carry of 0 or 1).
+struct IndelStep {
+    int operator()(uint64_t& pv, uint64_t& mv, uint64_t eq, int hin) const {
+        uint64_t v = pv;
+        uint64_t u = v & eq;
+        uint64_t sum = v + u;
+        uint64_t carry = static_cast<uint64_t>(sum < v);
+        uint64_t sum2 = sum + static_cast<uint64_t>(hin < 0);
+        carry |= static_cast<uint64_t>(sum2 < sum);
+        pv = sum2 | (v & ~eq);
+        mv = ~pv;
+        return 1 - 2 * static_cast<int>(carry);
+    }
+};
 
 class BandedDistance {
 public:
@@ -161,11 +169,20 @@ public:
           pv_(blocks_), mv_(blocks_), score_(blocks_) {}
 
     // The distance when it is <= k, otherwise a value > k. Requires text length >= pattern length.
-    uint64_t run(uint64_t k) { return cost_ == 1 ? run_with(k, levenshtein_step) : run_with(k, indel_step); }
+    // The distance when it is <= k, otherwise a value > k; *stopped_at: the column where every
+    // cell of the band exceeded k (Ukkonen's cut-off), or 0.
+    uint64_t run(uint64_t k, int64_t* stopped_at) {
+        *stopped_at = 0;
+        if (masks_.dense())
+            return cost_ == 1 ? run_with<true>(k, LevenshteinStep(), stopped_at)
+                              : run_with<true>(k, IndelStep(), stopped_at);
+        return cost_ == 1 ? run_with<false>(k, LevenshteinStep(), stopped_at)
+                          : run_with<false>(k, IndelStep(), stopped_at);
+    }
 
 private:
-    template <typename Step>
-    uint64_t run_with(uint64_t k, Step step) {
+    template <bool Dense, typename Step>
+    uint64_t run_with(uint64_t k, Step step, int64_t* stopped_at) {
         const int64_t n = static_cast<int64_t>(text_.size());
         const int64_t m = static_cast<int64_t>(m_);
         const int64_t s = n - m;
@@ -189,8 +206,9 @@ private:
             if (new_first > first) first = std::min(new_first, last);
             uint32_t c = text_[j - 1];
             int hin = 1;  // row 0 (D(0, j) = j), or the over-estimate above a block left behind
+            const uint64_t* row = Dense ? masks_.dense_row(c) : nullptr;
             for (int64_t b = first; b <= last; b++) {
-                int hout = step(pv_[b], mv_[b], masks_.mask(c, b), hin);
+                int hout = step(pv_[b], mv_[b], Dense ? row[b] : masks_.mask(c, b), hin);
                 score_[b] += hout;
                 hin = hout;
             }
@@ -198,6 +216,18 @@ private:
             while (work >= 64) {
                 work -= 64;
                 poller_.tick();
+            }
+            // Every 64 columns: when every cell of the band exceeds k, so does the last one (its
+            // optimal path crosses this column inside the band, through cells <= its cost). A cell of
+            // a block is at least its bottom score minus the block's +1 differences below it.
+            if (j % 64 == 0) {
+                int64_t low = INT64_MAX;
+                for (int64_t b = first; b <= last; b++)
+                    low = std::min<int64_t>(low, score_[b] - __builtin_popcountll(pv_[b]));
+                if (low > static_cast<int64_t>(k)) {
+                    *stopped_at = j;
+                    return k + 1;
+                }
             }
         }
         // the last block's rows past m are padding (they match nothing): take their differences
@@ -226,16 +256,30 @@ private:
 };
 
 // Replaces the symbols of pattern by dense ids (0 .. sigma - 1) and those of text by the same ids, or
-// sigma for a symbol not in pattern. Returns sigma.
+// sigma for a symbol not in pattern. Returns sigma. Code points below kDirect (the alphabets of most
+// European scripts) are numbered through a table; only the others are sorted.
 uint32_t to_ids(std::vector<uint32_t>& pattern, std::vector<uint32_t>& text, InterruptPoller& poller) {
-    std::vector<uint32_t> alphabet(pattern);
-    std::sort(alphabet.begin(), alphabet.end());
-    alphabet.erase(std::unique(alphabet.begin(), alphabet.end()), alphabet.end());
-    alphabet.shrink_to_fit();
-    uint32_t sigma = static_cast<uint32_t>(alphabet.size());
+    constexpr uint32_t kDirect = 4096, kNone = UINT32_MAX;
+    std::vector<uint32_t> direct(kDirect, kNone);
+    std::vector<uint32_t> large;
+    for (uint32_t c : pattern) {
+        if (c < kDirect)
+            direct[c] = 0;
+        else
+            large.push_back(c);
+    }
+    uint32_t sigma = 0;
+    for (auto& slot : direct)
+        if (slot != kNone) slot = sigma++;
+    std::sort(large.begin(), large.end());
+    large.erase(std::unique(large.begin(), large.end()), large.end());
+    large.shrink_to_fit();
+    const uint32_t small = sigma;
+    sigma += static_cast<uint32_t>(large.size());
     auto id = [&](uint32_t c) {
-        auto at = std::lower_bound(alphabet.begin(), alphabet.end(), c);
-        return at != alphabet.end() && *at == c ? static_cast<uint32_t>(at - alphabet.begin()) : sigma;
+        if (c < kDirect) return direct[c] == kNone ? sigma : direct[c];
+        auto at = std::lower_bound(large.begin(), large.end(), c);
+        return at != large.end() && *at == c ? small + static_cast<uint32_t>(at - large.begin()) : sigma;
     };
     for (auto& c : pattern) {
         c = id(c);
@@ -273,14 +317,23 @@ uint64_t distance_of(std::vector<uint32_t>& a, std::vector<uint32_t>& b, unsigne
     MatchMasks masks(pattern, sigma, table, n + m);
     BandedDistance banded(text, pattern, masks, cost, poller);
     // Ukkonen's doubling: a band of k costs O(n k / 64); the first k that holds the answer costs
-    // at most twice the last one
+    // at most twice the last one. A run that stops at column j (every cell of its band above k)
+    // suggests a distance near k n / j: the next band is at least that and a quarter.
     uint64_t limit = std::min(bound, most);
     uint64_t k = std::min(limit, std::max<uint64_t>(kWord, n - m));
     for (;;) {
-        uint64_t d = banded.run(k);
+        int64_t stopped_at;
+        uint64_t d = banded.run(k, &stopped_at);
         if (d <= k) return answer(d);
         if (k >= limit) return bound + 1;
-        k = std::min(limit, 2 * k);
+        uint64_t next = 2 * k;
+        if (stopped_at > 0) {
+            double guess = static_cast<double>(k) * static_cast<double>(n) / static_cast<double>(stopped_at) * 1.25;
+            if (guess > static_cast<double>(next)) next = guess >= static_cast<double>(limit) ? limit : static_cast<uint64_t>(guess);
+        }
+        // a band of half the pattern or more costs about what the whole matrix costs
+        if (next + 1 >= m / 2) next = limit;
+        k = std::min(limit, next);
     }
 }
 

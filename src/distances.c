@@ -1,0 +1,96 @@
+/*
+ * distances.c
+ *    The character edit distance of two texts, edit_distance() and edit_similarity() (core:
+ *    src/core/edit_distance.cpp, bit-parallel and banded).
+ */
+#include "ndd.h"
+
+#include "miscadmin.h"
+
+#include "distance_api.h"
+#include "fingerprint_args.h"
+
+PG_FUNCTION_INFO_V1(ndd_edit_distance_text);
+PG_FUNCTION_INFO_V1(ndd_edit_similarity_text);
+
+/*
+ * The edit distance of two texts, within work_mem: the core holds 4 bytes per code point of each
+ * text and the pattern's match masks (ndd_edit_distance_bytes), in C++ heap memory PostgreSQL does
+ * not see, so a pair needing more is refused with 53200 before the work starts.
+ */
+static NddEditDistance
+edit_distance_of(text *ta, text *tb, int32 cost, int64 bound, const char *what)
+{
+	size_t		alen,
+				blen;
+	const char *a = ndd_text_utf8(ta, &alen);
+	const char *b = ndd_text_utf8(tb, &blen);
+	double		need;
+	NddEditDistance out;
+
+	ndd_check_param("substitution_cost", cost, 1, 2);
+	/* a code point takes at least one byte: the byte count bounds the need without a scan */
+	need = (double) ndd_edit_distance_bytes(alen, blen);
+	if (need > (double) work_mem * 1024.0)
+		need = (double) ndd_edit_distance_bytes(ndd_utf8_length(a, alen), ndd_utf8_length(b, blen));
+	if (need > (double) work_mem * 1024.0)
+	{
+		size_t		need_mb = (size_t) (need / (1 << 20)) + 1;
+
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("%s needs %zu MB of memory for texts of %zu and %zu bytes, more than work_mem (%d kB)",
+						what, need_mb, alen, blen, work_mem),
+				 errdetail("The distance holds 4 bytes per character of each text and the match masks of the shorter one."),
+				 errhint("Raise work_mem to at least %zuMB for this call (SET work_mem = '%zuMB').", need_mb, need_mb)));
+	}
+	memset(&out, 0, sizeof(out));
+	ndd_raise_status(ndd_edit_distance(a, alen, b, blen, cost, bound, &out, ndd_interrupt_pending), what);
+	return out;
+}
+
+/*
+ * edit_distance(a text, b text, max int DEFAULT NULL, substitution_cost int DEFAULT 1) -> int: the
+ * fewest character insertions, deletions and substitutions (cost 1; cost 2 gives the insert/delete
+ * distance) turning a into b, over code points; with max, max + 1 as soon as the distance exceeds
+ * it. Not strict, because a NULL max means "no bound": NULL a, b or substitution_cost give NULL.
+ */
+Datum
+ndd_edit_distance_text(PG_FUNCTION_ARGS)
+{
+	int64		bound = -1;
+	NddEditDistance d;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(3))
+		PG_RETURN_NULL();
+	if (!PG_ARGISNULL(2))
+	{
+		int32		max = PG_GETARG_INT32(2);
+
+		if (max < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("max must be at least 0, not %d", max)));
+		bound = max;
+	}
+	d = edit_distance_of(PG_GETARG_TEXT_PP(0), PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(3), bound, "edit_distance");
+	/* at most the code points of both texts (< 2^31 for two values of at most 1 GB), or max + 1 */
+	if (d.distance > PG_INT32_MAX)
+		d.distance = PG_INT32_MAX;
+	PG_RETURN_INT32((int32) d.distance);
+}
+
+/*
+ * edit_similarity(a text, b text, substitution_cost int DEFAULT 1) -> float8: 1 - d / max(length a,
+ * length b) for cost 1, 1 - d / (length a + length b) for cost 2 (lengths in code points: the
+ * distance's largest value), so 1 for equal texts and 0 for texts with nothing in common; 1 when
+ * both are empty.
+ */
+Datum
+ndd_edit_similarity_text(PG_FUNCTION_ARGS)
+{
+	NddEditDistance d = edit_distance_of(PG_GETARG_TEXT_PP(0), PG_GETARG_TEXT_PP(1), PG_GETARG_INT32(2), -1,
+										 "edit_similarity");
+
+	PG_RETURN_FLOAT8(d.similarity);
+}
