@@ -111,6 +111,9 @@ def rand_text():
         return f"repeat({q(rng.choice(['a ', 'word ', 'é ', 'x']))}, {rng.choice([10000, 100000, 300000])})"
     if r < 0.2:  # huge with distinct words: past 4MB of work_mem, jaccard/containment sort on disk
         return f"(SELECT string_agg(g::text, ' ') FROM generate_series(1, {rng.choice([50000, 200000])}) g)"
+    if r < 0.205:  # 10 MB (edit_distance: refused beyond work_mem, never a hang), and 100,000 CJK
+        return rng.choice(["repeat('ab ', 3500000)",  # characters of 20,000 kinds (its sparse match masks)
+                           "(SELECT string_agg(chr(19968 + (g * 7919) % 20000), '') FROM generate_series(1, 100000) g)"])
     if r < 0.3:
         return "t.doc"
     if r < 0.4:  # characters outside ASCII and LATIN1 (an error in those databases, never a crash)

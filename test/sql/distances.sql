@@ -1,0 +1,68 @@
+-- distances: the character edit distance (edit_distance, edit_similarity)
+SET client_min_messages = warning;
+
+-- Levenshtein and the insert/delete distance, over code points
+SELECT edit_distance('kitten', 'sitting') AS levenshtein,
+       edit_distance('kitten', 'sitting', substitution_cost => 2) AS insert_delete,
+       edit_distance('', 'abc') AS from_empty, edit_distance('abc', '') AS to_empty,
+       edit_distance('', '') AS both_empty, edit_distance('same', 'same') AS equal;
+-- characters, not bytes: é is one character of two bytes, 語 one of three, 😀 one of four
+SELECT edit_distance('café', 'cafe') AS accent, edit_distance('日本', '日本語') AS kanji,
+       edit_distance('😀😀', '😀😁') AS emoji, edit_distance('aé', 'éa', NULL, 2) AS swap_indel;
+-- case and punctuation count (no normalization, unlike the word measures)
+SELECT edit_distance('The cat.', 'the cat') AS raw;
+
+-- max: the distance when it is at most max, max + 1 otherwise
+SELECT edit_distance('kitten', 'sitting', 3) AS at_max, edit_distance('kitten', 'sitting', 2) AS above_max,
+       edit_distance('kitten', 'sitting', 0) AS zero_max, edit_distance('abc', 'abcdefgh', 4) AS by_lengths,
+       edit_distance('kitten', 'sitting', 2147483647) AS huge_max;
+-- every max against the exact distance, both costs
+SELECT cost, bool_and(edit_distance(a, b, mx, cost) = least(edit_distance(a, b, NULL, cost), mx + 1)) AS all_agree
+FROM (VALUES ('intention', 'execution'), ('a man a plan a canal', 'panama canal plans'), ('', 'xyz'),
+             ('ααβγ', 'αβγδ')) AS p(a, b),
+     generate_series(0, 25) AS mx, (VALUES (1), (2)) AS c(cost)
+GROUP BY cost ORDER BY cost;
+
+-- NULLs: a NULL text or cost gives NULL; a NULL max means no bound
+SELECT edit_distance(NULL, 'x') IS NULL AS null_a, edit_distance('x', NULL) IS NULL AS null_b,
+       edit_distance('x', 'y', 0, NULL) IS NULL AS null_cost, edit_distance('kitten', 'sitting', NULL) AS null_max;
+SELECT edit_similarity(NULL, 'x') IS NULL AS null_a;
+
+-- bad arguments
+SELECT edit_distance('x', 'y', -1);
+SELECT edit_distance('x', 'y', NULL, 0);
+SELECT edit_distance('x', 'y', NULL, 3);
+SELECT edit_similarity('x', 'y', 3);
+
+-- edit_similarity: 1 - d / max(lengths) (cost 1), 1 - d / (sum of lengths) (cost 2)
+SELECT round(edit_similarity('kitten', 'sitting')::numeric, 6) AS cost1,
+       round(edit_similarity('kitten', 'sitting', 2)::numeric, 6) AS cost2,
+       edit_similarity('', '') AS empty, edit_similarity('abc', 'xyz') AS nothing_shared,
+       edit_similarity('é', 'é') AS equal;
+
+-- long texts (no length limit): 100,000 characters, ten edits apart
+CREATE TEMP TABLE long_pair AS
+    SELECT a, overlay(overlay(a PLACING 'XY' FROM 5000 FOR 2) PLACING '' FROM 60000 FOR 8) AS b
+    FROM (SELECT string_agg(md5(g::text), ' ') AS a FROM generate_series(1, 3031) g) s;
+SELECT length(a) AS len_a, length(b) AS len_b, edit_distance(a, b) AS exact, edit_distance(a, b, 10) AS within,
+       edit_distance(a, b, 5) AS above, edit_distance(a, b, NULL, 2) AS indel,
+       edit_distance(a, reverse(a), 50) AS unrelated_capped
+FROM long_pair;
+-- beyond work_mem: refused before the work starts
+SET work_mem = '64kB';
+SELECT edit_distance(a, b) FROM long_pair;
+-- long work answers a cancel: two unrelated texts of 400,000 characters without max would take
+-- seconds (O(n m / 64)); with max the band stops at the first column past it
+SET work_mem = '32MB';
+SET statement_timeout = '300ms';
+SELECT edit_distance(repeat('abc ', 100000), repeat('xyz ', 100000));
+RESET statement_timeout;
+SELECT edit_distance(repeat('abc ', 100000), repeat('xyz ', 100000), 1000) AS capped;
+RESET work_mem;
+
+-- catalog: immutable, parallel safe, documented; edit_distance is not strict (NULL max = no bound)
+SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstrict,
+       obj_description(p.oid, 'pg_proc') IS NOT NULL AS documented
+FROM pg_proc p
+WHERE p.proname IN ('edit_distance', 'edit_similarity')
+ORDER BY 1::text;
