@@ -1,9 +1,12 @@
 /*
  * distances.c
  *    The character edit distance of two texts, edit_distance() and edit_similarity() (core:
- *    src/core/edit_distance.cpp, bit-parallel and banded).
+ *    src/core/edit_distance.cpp, bit-parallel and banded), and Charikar's cosine estimate from two
+ *    simhashes, simhash_cosine().
  */
 #include "ndd.h"
+
+#include <math.h>
 
 #include "miscadmin.h"
 
@@ -12,6 +15,8 @@
 
 PG_FUNCTION_INFO_V1(ndd_edit_distance_text);
 PG_FUNCTION_INFO_V1(ndd_edit_similarity_text);
+PG_FUNCTION_INFO_V1(ndd_simhash_cosine64);
+PG_FUNCTION_INFO_V1(ndd_simhash_cosine128);
 
 /*
  * The edit distance of two texts, within work_mem: the core holds 4 bytes per code point of each
@@ -93,4 +98,48 @@ ndd_edit_similarity_text(PG_FUNCTION_ARGS)
 										 "edit_similarity");
 
 	PG_RETURN_FLOAT8(d.similarity);
+}
+
+/*
+ * Charikar's estimate of the cosine of the angle between the vectors two f-bit simhashes were made
+ * from: each bit is the side of one random hyperplane, and two vectors at angle theta fall on
+ * different sides with probability theta / pi, so d differing bits estimate theta as pi d / f.
+ * d = 0 gives exactly 1, d = f / 2 exactly 0 and d = f exactly -1.
+ */
+static double
+charikar_cosine(int distance, int bits)
+{
+	if (distance == 0)
+		return 1.0;
+	if (distance == bits)
+		return -1.0;
+	if (2 * distance == bits)
+		return 0.0;				/* cos(pi / 2) is 6e-17 in floating point */
+	return cos(M_PI * (double) distance / (double) bits);
+}
+
+/* simhash_cosine(a, b) of two fingerprints of `bits` bits (the first two arguments) */
+static double
+simhash_cosine_args(FunctionCallInfo fcinfo, int bits)
+{
+	uint64		a[2],
+				b[2];
+
+	ndd_fingerprint_words(PG_GETARG_DATUM(0), bits, a);
+	ndd_fingerprint_words(PG_GETARG_DATUM(1), bits, b);
+	return charikar_cosine(ndd_hamming_words(a, b), bits);
+}
+
+/* simhash_cosine(a simhash64, b simhash64) -> float8: cos(pi * (a <~> b) / 64) */
+Datum
+ndd_simhash_cosine64(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(simhash_cosine_args(fcinfo, 64));
+}
+
+/* simhash_cosine(a fp128, b fp128) -> float8: cos(pi * (a <~> b) / 128) */
+Datum
+ndd_simhash_cosine128(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(simhash_cosine_args(fcinfo, 128));
 }

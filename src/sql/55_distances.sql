@@ -15,3 +15,22 @@ CREATE FUNCTION edit_similarity(a text, b text, substitution_cost int DEFAULT 1)
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION edit_similarity(text, text, int) IS
 	'1 - edit_distance / max(character lengths) (substitution_cost 1), 1 - distance / (sum of lengths) (cost 2); 1 for two empty texts';
+
+---------------------------------------------------------------------------------------------------
+-- distances: Charikar's cosine estimate from two simhashes (src/distances.c)
+---------------------------------------------------------------------------------------------------
+
+-- Each simhash bit is the side of a random hyperplane; vectors at angle theta differ in a bit with
+-- probability theta / pi, so d differing bits of f estimate cos(theta) as cos(pi d / f) (standard
+-- deviation of the angle: pi sqrt(p (1 - p) / f) with p = theta / pi; doc/reference.md).
+CREATE FUNCTION simhash_cosine(a simhash64, b simhash64) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_simhash_cosine64'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_cosine(simhash64, simhash64) IS
+	'Charikar''s estimate of the cosine of the vectors behind two simhashes: cos(pi * hamming distance / 64)';
+
+CREATE FUNCTION simhash_cosine(a fp128, b fp128) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_simhash_cosine128'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_cosine(fp128, fp128) IS
+	'Charikar''s estimate of the cosine of the vectors behind two 128-bit simhashes: cos(pi * hamming distance / 128)';

@@ -60,9 +60,29 @@ RESET statement_timeout;
 SELECT edit_distance(repeat('abc ', 100000), repeat('xyz ', 100000), 1000) AS capped;
 RESET work_mem;
 
+-- simhash_cosine: Charikar's estimate cos(pi d / f) from the Hamming distance d of f-bit simhashes
+SELECT simhash_cosine('0'::simhash64, '0'::simhash64) AS same,
+       simhash_cosine('0'::simhash64, 'ffffffff'::simhash64) AS orthogonal,
+       simhash_cosine('0'::simhash64, 'ffffffffffffffff'::simhash64) AS opposite,
+       round(simhash_cosine('0'::simhash64, '7'::simhash64)::numeric, 12) AS three_bits,
+       round(cos(pi() * 3 / 64)::numeric, 12) AS cos_3pi_64;
+SELECT simhash_cosine('0'::fp128, '0'::fp128) AS same,
+       simhash_cosine('0'::fp128, 'ffffffffffffffff'::fp128) AS orthogonal,
+       simhash_cosine('0'::fp128, 'ffffffffffffffffffffffffffffffff'::fp128) AS opposite,
+       round(simhash_cosine('0'::fp128, '7'::fp128)::numeric, 12) AS three_bits,
+       round(cos(pi() * 3 / 128)::numeric, 12) AS cos_3pi_128,
+       simhash_cosine(NULL::fp128, '0'::fp128) IS NULL AS null_in;
+-- the same as the formula at every distance (x: the d low bits set)
+SELECT bool_and(abs(simhash_cosine('0'::simhash64, x) - cos(pi() * (x <~> '0'::simhash64)::int / 64)) < 1e-15) AS formula,
+       count(DISTINCT (x <~> '0'::simhash64)::int) AS distances
+FROM (SELECT ((1::bigint << d) - 1)::simhash64 AS x FROM generate_series(0, 62) d
+      UNION ALL SELECT (-1)::bigint::simhash64) s;
+-- text simhashes of near-duplicates estimate a cosine near 1
+SELECT simhash_cosine(simhash('a b c d e f g h'), simhash('a b c d e f g x')) > 0.5 AS near_texts_near;
+
 -- catalog: immutable, parallel safe, documented; edit_distance is not strict (NULL max = no bound)
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstrict,
        obj_description(p.oid, 'pg_proc') IS NOT NULL AS documented
 FROM pg_proc p
-WHERE p.proname IN ('edit_distance', 'edit_similarity')
+WHERE p.proname IN ('edit_distance', 'edit_similarity', 'simhash_cosine')
 ORDER BY 1::text;
