@@ -84,6 +84,6 @@ FROM long_pairs x, long_pairs y WHERE x.i = 1 AND y.i = 2;
 SQL
 echo "== the core alone (bench/edit_distance_core.cpp, g++ -O2, CPU time)"
 mkdir -p build
-g++ -std=c++17 -O2 -Isrc/core -o build/edit_distance_core bench/edit_distance_core.cpp src/core/edit_distance.cpp \
-	src/core/distance_api.cpp
+g++ -std=c++17 -O2 -Isrc/core $(xml2-config --cflags) -o build/edit_distance_core bench/edit_distance_core.cpp \
+	src/core/*.cpp -lxxhash -licuuc -lxml2 -luriparser -lidn2
 build/edit_distance_core

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "guard.hpp"
+#include "tokenize.hpp"
 
 namespace ndd {
 
@@ -15,49 +16,17 @@ namespace {
 constexpr unsigned kWord = 64;
 constexpr uint64_t kHighBit = uint64_t(1) << 63;
 
-// Length of the valid UTF-8 sequence at s[0..len), or 0 when s[0] starts none (stray continuation
-// byte, overlong form, surrogate, beyond U+10FFFF, truncated).
-size_t utf8_sequence(const unsigned char* s, size_t len, uint32_t* cp) {
-    unsigned char c = s[0];
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    size_t need;
-    uint32_t v, min;
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 2, v = c & 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3, v = c & 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4, v = c & 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (len < need) return 0;
-    for (size_t i = 1; i < need; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-    *cp = v;
-    return need;
-}
-
+// Calls emit with each symbol of UTF-8 text: a code point, or 0x110000 + byte for a byte that
+// starts no valid sequence (decode_utf8 of tokenize.hpp decides).
 template <typename Emit>
 void for_each_codepoint(const char* s, size_t len, Emit&& emit) {
     const unsigned char* p = reinterpret_cast<const unsigned char*>(s);
-    size_t i = 0;
-    while (i < len) {
+    const unsigned char* end = p + len;
+    while (p < end) {
         uint32_t cp;
-        size_t l = utf8_sequence(p + i, len - i, &cp);
-        if (l == 0) {
-            emit(0x110000u + p[i]);
-            i++;
-        } else {
-            emit(cp);
-            i += l;
-        }
+        size_t l = decode_utf8(p, end, &cp);
+        emit(cp == kInvalidCodePoint ? kInvalidCodePoint + *p : cp);
+        p += l;
     }
 }
 
