@@ -1462,3 +1462,13 @@ CREATE FUNCTION simhash_cosine(a fp128, b fp128) RETURNS float8
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION simhash_cosine(fp128, fp128) IS
 	'Charikar''s estimate of the cosine of the vectors behind two 128-bit simhashes: cos(pi * hamming distance / 128)';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): the exact cosine of term-frequency vectors (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+
+CREATE FUNCTION cosine(a text, b text, shingle int DEFAULT 1, tokenizer text DEFAULT 'words') RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_cosine_text_tf'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION cosine(text, text, int, text) IS
+	'exact cosine of the term-frequency vectors of the word shingles of a and b (jaccard''s tokens, repeats counted); 1 when neither has a word';

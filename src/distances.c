@@ -1,8 +1,8 @@
 /*
  * distances.c
  *    The character edit distance of two texts, edit_distance() and edit_similarity() (core:
- *    src/core/edit_distance.cpp, bit-parallel and banded), and Charikar's cosine estimate from two
- *    simhashes, simhash_cosine().
+ *    src/core/edit_distance.cpp, bit-parallel and banded), the exact term-frequency cosine(), and
+ *    Charikar's cosine estimate from two simhashes, simhash_cosine().
  */
 #include "ndd.h"
 
@@ -11,10 +11,12 @@
 #include "miscadmin.h"
 
 #include "distance_api.h"
+#include "fingerprint_api.h"
 #include "fingerprint_args.h"
 
 PG_FUNCTION_INFO_V1(ndd_edit_distance_text);
 PG_FUNCTION_INFO_V1(ndd_edit_similarity_text);
+PG_FUNCTION_INFO_V1(ndd_cosine_text_tf);
 PG_FUNCTION_INFO_V1(ndd_simhash_cosine64);
 PG_FUNCTION_INFO_V1(ndd_simhash_cosine128);
 
@@ -98,6 +100,59 @@ ndd_edit_similarity_text(PG_FUNCTION_ARGS)
 										 "edit_similarity");
 
 	PG_RETURN_FLOAT8(d.similarity);
+}
+
+/*
+ * Refuses (53200) a cosine of texts of alen and blen bytes when its term counts would not fit in
+ * work_mem: per shingle a 24-byte reference and a 24-byte count (up to 1.5 times the 32 bytes per
+ * shingle that ndd_fp_shingle_set_bytes counts), besides the token streams. A token takes at least
+ * two bytes of input, so 32 bytes per input byte bound the need without reading the texts.
+ */
+static void
+check_cosine_memory(const char *a, size_t alen, const char *b, size_t blen, int32 shingle, int32 tokenizer)
+{
+	double		budget = (double) work_mem * 1024.0;
+	size_t		abytes,
+				bbytes;
+	double		need;
+
+	if (32.0 * ((double) alen + (double) blen) <= budget)
+		return;
+	ndd_raise_status(ndd_fp_shingle_set_bytes(a, alen, shingle, &abytes, tokenizer, ndd_interrupt_pending), "cosine");
+	ndd_raise_status(ndd_fp_shingle_set_bytes(b, blen, shingle, &bbytes, tokenizer, ndd_interrupt_pending), "cosine");
+	need = 1.5 * ((double) abytes + (double) bbytes);
+	if (need > budget)
+	{
+		size_t		need_mb = (size_t) (need / (1 << 20)) + 1;
+
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("cosine needs %zu MB of memory for the term counts of texts of %zu and %zu bytes, more than work_mem (%d kB)",
+						need_mb, alen, blen, work_mem),
+				 errhint("Raise work_mem to at least %zuMB for this call (SET work_mem = '%zuMB').", need_mb, need_mb)));
+	}
+}
+
+/*
+ * cosine(a text, b text, shingle int DEFAULT 1, tokenizer text DEFAULT 'words') -> float8: the
+ * cosine of the term-frequency vectors of the word shingles of a and b (jaccard's tokens and
+ * shingles, counted with repeats); 1 when neither has a word, 0 when one has none.
+ */
+Datum
+ndd_cosine_text_tf(PG_FUNCTION_ARGS)
+{
+	size_t		alen,
+				blen;
+	const char *a = ndd_text_utf8(PG_GETARG_TEXT_PP(0), &alen);
+	const char *b = ndd_text_utf8(PG_GETARG_TEXT_PP(1), &blen);
+	int32		shingle = PG_GETARG_INT32(2);
+	int32		tokenizer = ndd_tokenizer_arg(fcinfo, 3);
+	double		out = 0;
+
+	ndd_check_param("shingle", shingle, 1, NDD_MAX_SHINGLE);
+	check_cosine_memory(a, alen, b, blen, shingle, tokenizer);
+	ndd_raise_status(ndd_cosine_text(a, alen, b, blen, shingle, tokenizer, &out, ndd_interrupt_pending), "cosine");
+	PG_RETURN_FLOAT8(out);
 }
 
 /*

@@ -2,7 +2,10 @@
 //    The C boundary of the edit distance and cosine measures (distance_api.h).
 #include "distance_api.h"
 
+#include "cosine.hpp"
 #include "edit_distance.hpp"
+#include "fingerprint_api.h"
+#include "tokenize.hpp"
 #include "guard.hpp"
 
 #include <vector>
@@ -30,3 +33,17 @@ NDD_API NddStatus ndd_edit_distance(const char* a, size_t alen, const char* b, s
 NDD_API size_t ndd_utf8_length(const char* s, size_t len) { return s ? ndd::utf8_codepoint_count(s, len) : 0; }
 
 NDD_API size_t ndd_edit_distance_bytes(size_t na, size_t nb) { return ndd::edit_distance_bytes(na, nb); }
+
+NDD_API NddStatus ndd_cosine_text(const char* a, size_t alen, const char* b, size_t blen, int32_t shingle,
+                                  int32_t tokenizer, double* out, NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        if (shingle < 1 || shingle > NDD_MAX_SHINGLE) throw ndd::InvalidArgument("shingle");
+        if ((!a && alen > 0) || (!b && blen > 0) || !out) throw ndd::InvalidArgument("null buffer");
+        ndd::InterruptPoller poller(interrupt);
+        ndd::Tokenizer t = ndd::tokenizer_of(tokenizer);
+        ndd::TokenStream ta, tb;
+        ta.tokenize(alen ? a : "", alen, poller, t);
+        tb.tokenize(blen ? b : "", blen, poller, t);
+        *out = ndd::cosine_of(ndd::term_products(ta, tb, static_cast<size_t>(shingle), poller));
+    });
+}

@@ -43,6 +43,15 @@ NDD_API size_t ndd_utf8_length(const char *s, size_t len);
 /* An upper bound of the heap bytes ndd_edit_distance needs for texts of na and nb code points. */
 NDD_API size_t ndd_edit_distance_bytes(size_t na, size_t nb);
 
+/*
+ * The exact cosine of the term-frequency vectors of a's and b's word shingles of `shingle` tokens
+ * (1: the words; 1..NDD_MAX_SHINGLE of fingerprint_api.h) of tokenizer (tokenizer_api.h), in C++
+ * heap memory: what ndd_fp_shingle_set_bytes gives for each text (a few bytes more per shingle).
+ * 1 when neither has a word, 0 when one has none.
+ */
+NDD_API NddStatus ndd_cosine_text(const char *a, size_t alen, const char *b, size_t blen, int32_t shingle,
+								  int32_t tokenizer, double *out, NddInterruptFn interrupt);
+
 #ifdef __cplusplus
 }
 #endif

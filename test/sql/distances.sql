@@ -80,9 +80,26 @@ FROM (SELECT ((1::bigint << d) - 1)::simhash64 AS x FROM generate_series(0, 62) 
 -- text simhashes of near-duplicates estimate a cosine near 1
 SELECT simhash_cosine(simhash('a b c d e f g h'), simhash('a b c d e f g x')) > 0.5 AS near_texts_near;
 
+-- cosine: the exact cosine of term-frequency vectors (jaccard's tokens and shingles, repeats counted)
+SELECT cosine('a a b', 'a b b') AS tf, jaccard('a a b', 'a b b', 1) AS jaccard_sets,
+       cosine('The cat sat.', 'the CAT sat') AS normalized, cosine('x y', 'z w') AS disjoint,
+       cosine('a b c', 'a b d', 2) AS bigrams, cosine('a b', 'a b', 5) AS short_texts,
+       cosine('', '!!') AS no_words, cosine('', 'word') AS one_empty;
+SELECT round(cosine('日本語のテキスト', '日本語の文章', tokenizer => 'unicode')::numeric, 12) AS unicode_tokens,
+       cosine('日本語のテキスト', '日本語の文章') AS words_tokens;
+SELECT cosine(NULL, 'x') IS NULL AS null_in, cosine('x', 'y', NULL) IS NULL AS null_shingle;
+SELECT cosine('x', 'y', 0);
+SELECT cosine('x', 'y', 257);
+SELECT cosine('x', 'y', 1, 'nope');
+-- long texts with many distinct words, beyond work_mem: refused before the work starts
+SET work_mem = '64kB';
+SELECT cosine(string_agg(g::text, ' '), string_agg(g::text, ' ')) FROM generate_series(1, 20000) g;
+RESET work_mem;
+SELECT cosine(string_agg(g::text, ' '), string_agg((g % 1000)::text, ' ')) > 0 AS large_texts FROM generate_series(1, 20000) g;
+
 -- catalog: immutable, parallel safe, documented; edit_distance is not strict (NULL max = no bound)
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstrict,
        obj_description(p.oid, 'pg_proc') IS NOT NULL AS documented
 FROM pg_proc p
-WHERE p.proname IN ('edit_distance', 'edit_similarity', 'simhash_cosine')
-ORDER BY 1::text;
+WHERE p.proname IN ('edit_distance', 'edit_similarity', 'simhash_cosine', 'cosine')
+ORDER BY p.oid::regprocedure::text;
