@@ -1472,3 +1472,58 @@ CREATE FUNCTION cosine(a text, b text, shingle int DEFAULT 1, tokenizer text DEF
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 COMMENT ON FUNCTION cosine(text, text, int, text) IS
 	'exact cosine of the term-frequency vectors of the word shingles of a and b (jaccard''s tokens, repeats counted); 1 when neither has a word';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): the cosine weighted by inverse document frequency (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+
+-- The cosine of a's and b's word-count vectors weighted by IDF: each word w weighs
+-- tf(w) * (1 + ln((1 + ndocs) / (1 + df(w)))) (the smoothed IDF: positive, finite, and a word the
+-- collection has not seen, df 0, weighs most), so words common in the collection count less.
+-- 1 when neither text has a word, 0 when one has none. The document frequencies are read with the
+-- caller's privileges and the same checks as ndd_filter_low_idf (doc/security.md): 22023 for a
+-- collection that does not exist, 42501 for one the caller may not read.
+CREATE FUNCTION cosine_idf(a text, b text, collection text)
+RETURNS float8
+LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n bigint;
+    o regrole;
+    result float8;
+BEGIN
+    SELECT c.ndocs, c.owner INTO n, o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'collection "%" has no document frequencies', collection
+            USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
+    END IF;
+    IF NOT collection IN (SELECT @extschema@.ndd_collections_readable()) THEN
+        RAISE EXCEPTION 'permission denied for the document frequencies of collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
+                                o, collection, current_user);
+    END IF;
+    WITH ta AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(a)) AS t(w) GROUP BY t.w),
+         tb AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(b)) AS t(w) GROUP BY t.w),
+         v AS (SELECT coalesce(ta.w, tb.w) AS w, coalesce(ta.tf, 0)::float8 AS fa, coalesce(tb.tf, 0)::float8 AS fb
+               FROM ta FULL JOIN tb ON ta.w OPERATOR(pg_catalog.=) tb.w),
+         weighted AS (
+             SELECT v.fa OPERATOR(pg_catalog.*) i.idf AS wa, v.fb OPERATOR(pg_catalog.*) i.idf AS wb
+             FROM v LEFT JOIN @extschema@.ndd_df AS f
+                  ON f.collection OPERATOR(pg_catalog.=) cosine_idf.collection AND f.token OPERATOR(pg_catalog.=) v.w,
+             LATERAL (SELECT 1 OPERATOR(pg_catalog.+) pg_catalog.ln((1 OPERATOR(pg_catalog.+) n)::float8
+                             OPERATOR(pg_catalog./) (1 OPERATOR(pg_catalog.+) coalesce(f.df, 0))::float8) AS idf) AS i),
+         s AS (SELECT pg_catalog.sum(wa OPERATOR(pg_catalog.*) wb) AS dot,
+                      pg_catalog.sum(wa OPERATOR(pg_catalog.*) wa) AS na, pg_catalog.sum(wb OPERATOR(pg_catalog.*) wb) AS nb
+               FROM weighted)
+    SELECT CASE WHEN coalesce(s.na, 0) OPERATOR(pg_catalog.=) 0 AND coalesce(s.nb, 0) OPERATOR(pg_catalog.=) 0 THEN 1
+                WHEN s.na OPERATOR(pg_catalog.=) 0 OR s.nb OPERATOR(pg_catalog.=) 0 THEN 0
+                ELSE LEAST(1, s.dot OPERATOR(pg_catalog./) (pg_catalog.sqrt(s.na) OPERATOR(pg_catalog.*) pg_catalog.sqrt(s.nb)))
+           END INTO result
+    FROM s;
+    RETURN result;
+END
+$$;
+COMMENT ON FUNCTION cosine_idf(text, text, text) IS
+	'cosine of the word-count vectors of a and b weighted by the smoothed IDF 1 + ln((1 + ndocs) / (1 + df)) of a document-frequency collection (its read privileges apply)';

@@ -300,6 +300,7 @@ ndd_df_collect(text, text)|SELECT $1.ndd_df_collect('c', 'SELECT id, body FROM s
 ndd_df_collect_job(text, text, text)|SELECT $1.ndd_df_collect_job('c2', 'SELECT id, body FROM sdocs', '"\$user", public')
 ndd_df_add(text, text)|SELECT $1.ndd_df_add('c', 'one more document')
 ndd_filter_low_idf(text, text, double precision)|SELECT $1.ndd_filter_low_idf('one alpha zzz', 'c', 0.5)
+cosine_idf(text, text, text)|SELECT $1.cosine_idf('one alpha zzz', 'alpha one', 'c') > 0
 ndd_collections_readable()|SELECT count(*) FROM $1.ndd_collections_readable()
 ndd_collections_writable()|SELECT count(*) FROM $1.ndd_collections_writable()
 ndd_collection_check_owner(text)|SELECT $1.ndd_collection_check_owner('c')

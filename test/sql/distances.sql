@@ -97,9 +97,43 @@ SELECT cosine(string_agg(g::text, ' '), string_agg(g::text, ' ')) FROM generate_
 RESET work_mem;
 SELECT cosine(string_agg(g::text, ' '), string_agg((g % 1000)::text, ' ')) > 0 AS large_texts FROM generate_series(1, 20000) g;
 
--- catalog: immutable, parallel safe, documented; edit_distance is not strict (NULL max = no bound)
+-- cosine_idf: words weighted by the smoothed IDF 1 + ln((1 + ndocs) / (1 + df)) of a collection,
+-- read with the caller's privileges (the checks of ndd_filter_low_idf)
+CREATE ROLE regress_cos_owner;
+CREATE ROLE regress_cos_other;
+GRANT INSERT, UPDATE, DELETE ON ndd_collection, ndd_df TO regress_cos_owner;
+SET ROLE regress_cos_owner;
+SELECT ndd_df_collect('cos', $$VALUES (1, 'the cat sat'), (2, 'the dog sat'), (3, 'the end')$$) AS ndocs;
+-- the same as the formula written out: the (3 docs) and sat (2) weigh less than cat and dog (1)
+SELECT round(cosine_idf('the cat sat', 'the dog sat', 'cos')::numeric, 12) AS idf_weighted,
+       round(((1 + ln(4.0 / 4)) ^ 2 + (1 + ln(4.0 / 3)) ^ 2)
+             / (2 * (1 + ln(4.0 / 2)) ^ 2 + 2 * (1 + ln(4.0 / 3)) ^ 2 + 2 * (1 + ln(4.0 / 4)) ^ 2) * 2, 12) AS by_hand,
+       round(cosine('the cat sat', 'the dog sat')::numeric, 12) AS unweighted;
+SELECT cosine_idf('', '!', 'cos') AS no_words, cosine_idf('cat', '', 'cos') AS one_empty,
+       cosine_idf('unseen words', 'UNSEEN, words', 'cos') AS unseen_equal, cosine_idf(NULL, 'x', 'cos') IS NULL AS null_in;
+RESET ROLE;
+SET ROLE regress_cos_other;
+\set VERBOSITY sqlstate
+SELECT cosine_idf('the cat', 'the dog', 'cos');
+SELECT cosine_idf('the cat', 'the dog', 'no such collection');
+\set VERBOSITY default
+RESET ROLE;
+SET ROLE regress_cos_owner;
+SELECT ndd_collection_grant('cos', 'regress_cos_other');
+RESET ROLE;
+SET ROLE regress_cos_other;
+SELECT round(cosine_idf('the cat sat', 'the dog sat', 'cos')::numeric, 12) AS after_grant;
+RESET ROLE;
+DELETE FROM ndd_df WHERE collection = 'cos';
+DELETE FROM ndd_collection WHERE name = 'cos';
+REVOKE ALL ON ndd_collection, ndd_df FROM regress_cos_owner;
+DROP ROLE regress_cos_owner;
+DROP ROLE regress_cos_other;
+
+-- catalog: immutable (cosine_idf: stable, it reads a table), parallel safe, documented; edit_distance is
+-- not strict (NULL max = no bound)
 SELECT p.oid::regprocedure AS function, p.provolatile, p.proparallel, p.proisstrict,
        obj_description(p.oid, 'pg_proc') IS NOT NULL AS documented
 FROM pg_proc p
-WHERE p.proname IN ('edit_distance', 'edit_similarity', 'simhash_cosine', 'cosine')
+WHERE p.proname IN ('edit_distance', 'edit_similarity', 'simhash_cosine', 'cosine', 'cosine_idf')
 ORDER BY p.oid::regprocedure::text;
