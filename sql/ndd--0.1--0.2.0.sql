@@ -1527,3 +1527,40 @@ END
 $$;
 COMMENT ON FUNCTION cosine_idf(text, text, text) IS
 	'cosine of the word-count vectors of a and b weighted by the smoothed IDF 1 + ln((1 + ndocs) / (1 + df)) of a document-frequency collection (its read privileges apply)';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): simhash of vectors (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+
+-- Charikar's random-hyperplane simhash of an embedding, fixed +-1 hyperplanes from the seed
+-- "ndd.vect" (reproducible on every machine; doc/reference.md). pgvector: simhash(embedding::real[]).
+CREATE FUNCTION simhash(v real[]) RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash64'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash(real[]) IS
+	'64-bit random-hyperplane simhash of a vector (1 to 16000 finite components): Hamming distance d estimates the angle as pi d / 64';
+CREATE FUNCTION simhash(v float8[]) RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash64'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash(float8[]) IS
+	'64-bit random-hyperplane simhash of a vector (1 to 16000 finite components); equal to simhash(v::real[]) when the values are reals';
+CREATE FUNCTION simhash128(v real[]) RETURNS fp128
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash128'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash128(real[]) IS
+	'128-bit random-hyperplane simhash of a vector (its first 64 bits are simhash(v)): Hamming distance d estimates the angle as pi d / 128';
+CREATE FUNCTION simhash128(v float8[]) RETURNS fp128
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash128'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash128(float8[]) IS
+	'128-bit random-hyperplane simhash of a vector (its first 64 bits are simhash(v))';
+CREATE FUNCTION cosine(a real[], b real[]) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_vector_cosine'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cosine(real[], real[]) IS
+	'exact cosine of two vectors of the same dimensions (NULL when one is zero): re-ranks what simhash finds';
+CREATE FUNCTION cosine(a float8[], b float8[]) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_vector_cosine'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cosine(float8[], float8[]) IS
+	'exact cosine of two vectors of the same dimensions (NULL when one is zero)';

@@ -6,6 +6,9 @@
 #include "edit_distance.hpp"
 #include "fingerprint_api.h"
 #include "tokenize.hpp"
+#include "vector_simhash.hpp"
+
+static_assert(NDD_MAX_VECTOR_DIMENSIONS == ndd::kMaxVectorDimensions, "limits must agree");
 #include "guard.hpp"
 
 #include <vector>
@@ -45,5 +48,13 @@ NDD_API NddStatus ndd_cosine_text(const char* a, size_t alen, const char* b, siz
         ta.tokenize(alen ? a : "", alen, poller, t);
         tb.tokenize(blen ? b : "", blen, poller, t);
         *out = ndd::cosine_of(ndd::term_products(ta, tb, static_cast<size_t>(shingle), poller));
+    });
+}
+
+NDD_API NddStatus ndd_vector_simhash(const double* v, size_t n, int32_t words, uint64_t* out, NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        if (!out) throw ndd::InvalidArgument("null buffer");
+        ndd::InterruptPoller poller(interrupt);
+        ndd::vector_simhash(v, n, static_cast<unsigned>(words), out, poller);
     });
 }

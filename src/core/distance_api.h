@@ -52,6 +52,17 @@ NDD_API size_t ndd_edit_distance_bytes(size_t na, size_t nb);
 NDD_API NddStatus ndd_cosine_text(const char *a, size_t alen, const char *b, size_t blen, int32_t shingle,
 								  int32_t tokenizer, double *out, NddInterruptFn interrupt);
 
+/* Dimensions a vector simhash accepts (pgvector's limit). */
+#define NDD_MAX_VECTOR_DIMENSIONS	16000
+
+/*
+ * Charikar's simhash of the vector v[0..n) over fixed random +-1 hyperplanes (vector_simhash.hpp):
+ * out[0] for 64 bits (words 1), out[0] (hi) and out[1] (lo) for 128 (words 2). Every component
+ * finite, 1 <= n <= NDD_MAX_VECTOR_DIMENSIONS, else NDD_INVALID_ARGUMENT.
+ */
+NDD_API NddStatus ndd_vector_simhash(const double *v, size_t n, int32_t words, uint64_t *out,
+									 NddInterruptFn interrupt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -262,8 +262,11 @@ def rand_value(typ, argname):
             + f"::{typ}" if rng.random() < 0.85 else f"ARRAY[t.{'fp' if base == 'simhash64' else 'f128'}]"
     if typ == "text[]":
         return rand_array(lambda: q(rng.choice(["a", "", "word", "é", "x" * 50]))) + "::text[]"
-    if typ == "double precision[]":
-        return rand_array(lambda: rng.choice(["1", "0", "-1", "'NaN'", "1e308", "0.25"])) + "::float8[]"
+    if typ in ("double precision[]", "real[]"):
+        cast = "::float8[]" if typ == "double precision[]" else "::real[]"
+        if rng.random() < 0.1:  # vectors: pgvector's 16,000 dimensions and one more
+            return f"array_fill(0.5::float8, ARRAY[{rng.choice([768, 16000, 16001])}]){cast}"
+        return rand_array(lambda: rng.choice(["1", "0", "-1", "'NaN'", "1e308", "0.25", "'Infinity'"])) + cast
     if typ == "bit":
         return f"B'{''.join(rng.choice('01') for _ in range(rng.choice([0, 1, 63, 64, 65, 128, 129])))}'"
     if typ == "uuid":
