@@ -113,6 +113,9 @@ def rand_text():
         return f"repeat({q(rng.choice(['a ', 'word ', 'é ', 'x']))}, {rng.choice([10000, 100000, 300000])})"
     if r < 0.2:  # huge with distinct words: past 4MB of work_mem, jaccard/containment sort on disk
         return f"(SELECT string_agg(g::text, ' ') FROM generate_series(1, {rng.choice([50000, 200000])}) g)"
+    if r < 0.205:  # 10 MB (edit_distance: refused beyond work_mem, never a hang), and 100,000 CJK
+        return rng.choice(["repeat('ab ', 3500000)",  # characters of 20,000 kinds (its sparse match masks)
+                           "(SELECT string_agg(chr(19968 + (g * 7919) % 20000), '') FROM generate_series(1, 100000) g)"])
     if r < 0.3:
         return "t.doc"
     if r < 0.4:  # characters outside ASCII and LATIN1 (an error in those databases, never a crash)
@@ -272,8 +275,11 @@ def rand_value(typ, argname):
             + f"::{typ}" if rng.random() < 0.85 else f"ARRAY[t.{'fp' if base == 'simhash64' else 'f128'}]"
     if typ == "text[]":
         return rand_array(lambda: q(rng.choice(["a", "", "word", "é", "x" * 50]))) + "::text[]"
-    if typ == "double precision[]":
-        return rand_array(lambda: rng.choice(["1", "0", "-1", "'NaN'", "1e308", "0.25"])) + "::float8[]"
+    if typ in ("double precision[]", "real[]"):
+        cast = "::float8[]" if typ == "double precision[]" else "::real[]"
+        if rng.random() < 0.1:  # vectors: pgvector's 16,000 dimensions and one more
+            return f"array_fill(0.5::float8, ARRAY[{rng.choice([768, 16000, 16001])}]){cast}"
+        return rand_array(lambda: rng.choice(["1", "0", "-1", "'NaN'", "1e308", "0.25", "'Infinity'"])) + cast
     if typ == "bit":
         return f"B'{''.join(rng.choice('01') for _ in range(rng.choice([0, 1, 63, 64, 65, 128, 129])))}'"
     if typ == "uuid":

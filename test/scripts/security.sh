@@ -301,6 +301,7 @@ ndd_df_collect_job(text, text, boolean, text)|SELECT $1.ndd_df_collect_job('c2',
 ndd_df_add(text, text, boolean)|SELECT $1.ndd_df_add('c', 'one more document')
 ndd_filter_low_idf(text, text, double precision)|SELECT $1.ndd_filter_low_idf('one alpha zzz', 'c', 0.5)
 ndd_role_memberships()|SELECT cardinality($1.ndd_role_memberships())
+cosine_idf(text, text, text)|SELECT $1.cosine_idf('one alpha zzz', 'alpha one', 'c') > 0
 ndd_collections_readable()|SELECT count(*) FROM $1.ndd_collections_readable()
 ndd_collections_writable()|SELECT count(*) FROM $1.ndd_collections_writable()
 ndd_collection_check_owner(text, boolean)|SELECT $1.ndd_collection_check_owner('c', true)
