@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "guard.hpp"
+#include "html_prepass.hpp"
 
 namespace ndd {
 
@@ -63,6 +64,16 @@ struct HtmlDocument {
 // Parses html (len bytes, any content) into its blocks. Throws Cancelled when the interrupt
 // fires, std::bad_alloc when memory runs out.
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller);
+
+// How the page reaches the parser: the pre-pass's limits (html_prepass.hpp) and the size of the
+// pieces fed to libxml2 (the first one may differ: the unit tests put a piece boundary at every
+// position of a page).
+struct HtmlFeedOptions {
+    HtmlPrepassLimits limits;
+    size_t piece = 65536;
+    size_t first_piece = 0;  // 0: piece
+};
+HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& options);
 
 // Classifies a class or id attribute value: -1 when one of its words names boilerplate, +1 when
 // one names content, 0 otherwise, and 0 when it has more than max_words words (0: no limit).
