@@ -81,6 +81,7 @@ constexpr TagInfo kTags[] = {
     {"main", kBlock | kContent, HtmlBlockKind::Other},
     {"menu", kBlock | kBoiler, HtmlBlockKind::Other},
     {"nav", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"noembed", kSkip, HtmlBlockKind::Other},
     {"noframes", kSkip, HtmlBlockKind::Other},
     {"noscript", kSkip, HtmlBlockKind::Other},
     {"ol", kBlock, HtmlBlockKind::Other},

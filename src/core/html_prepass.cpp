@@ -68,8 +68,7 @@ public:
             text(i, j, Raw::None);
             i = j;
             if (i >= n_) break;
-            if (s_[i] == 0) {
-                put(kReplacement);
+            if (s_[i] == 0) {  // HTML5's tree construction ignores NUL in text
                 i++;
                 continue;
             }

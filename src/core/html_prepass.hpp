@@ -17,7 +17,8 @@
 //        dropped them too); "</>" is dropped; a "<" that starts no tag is written "&lt;";
 //      - </html> and </body> are dropped (in HTML5 they close nothing; libxml2 ends the document
 //        at </html>), so are end tags before the first start tag (libxml2 would end the document
-//        at them); NUL becomes U+FFFD;
+//        at them); NUL is dropped from text (HTML5 ignores it there; libxml2 would end the document at it)
+//        and becomes U+FFFD in raw text and attribute values;
 //      - a text run longer than kTextPiece is cut by an empty comment "<!---->" (libxml2 holds text
 //        until the next "<", then parses it in one call), script and style content past kMaxRaw
 //        bytes is dropped.
