@@ -11,13 +11,13 @@ cd "$NDD_ROOT"
 BASE=${NDD_BASE:-$(git log --format=%H -1 --grep='streaming pre-pass in front of libxml2')~1}
 dir=$(mktemp -d /tmp/ndd-html-hostile.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-mkdir -p "$dir/before"
-git archive "$BASE" src/core | tar -x -C "$dir/before"
+mkdir -p "$dir/src_before"
+git archive "$BASE" src/core | tar -x -C "$dir/src_before"
 build() {  # build NAME CORE_DIR
 	g++ -O2 -std=c++17 -I"$2" $(xml2-config --cflags) -o "$dir/$1" bench/html_hostile_families.cpp \
 		$(ls "$2"/html_*.cpp | grep -v html_api) $(xml2-config --libs)
 }
-build before "$dir/before/src/core" && build after src/core || exit 1
+build before "$dir/src_before/src/core" && build after src/core || exit 1
 out=bench/results/html_hostile_families.txt
 {
 	echo "# bash bench/html_hostile_families.sh   ($(date -u +%F), $(nproc) cores shared, before = $(git log --format='%h %s' -1 "$BASE" | cut -c1-60))"

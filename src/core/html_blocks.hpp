@@ -2,12 +2,14 @@
 //    An HTML page as the sequence of its text blocks: the parse step of ndd_html_text and
 //    ndd_html_content (doc/web.md has the rules and the measurement behind the parser choice).
 //
-// The page goes through libxml2's HTML parser in push mode (64 kB chunks, the interrupt polled
-// between them) with SAX callbacks: no tree is built, so memory is the block text plus a stack of
+// The page goes through a pre-pass (html_prepass.hpp: HTML5 raw-text elements, and bounds that
+// keep every call into libxml2 linear), then libxml2's HTML parser in push mode (64 kB chunks, the
+// interrupt polled between them) with SAX callbacks: no tree is built, so memory is the block text plus a stack of
 // open elements, and nothing recurses on the nesting depth (100,000 nested elements are a stack of
 // 100,000 small frames, not 100,000 C frames). Rules:
 //   - dropped with everything inside: script, style, template, noscript, head (title, meta),
-//     iframe, and elements with the `hidden` attribute or aria-hidden="true"; comments;
+//     iframe, noframes, noembed, and elements with the `hidden` attribute or aria-hidden="true";
+//     comments; raw-text elements end only at their own end tag, as in HTML5;
 //   - character references are decoded by the parser; numeric references to no character (&#0;,
 //     surrogates, beyond U+10FFFF) are dropped, unknown named ones kept as written;
 //   - block elements (p, div, li, headings, br, hr, table cells and rows, pre, blockquote, sections,
