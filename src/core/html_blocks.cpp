@@ -496,28 +496,34 @@ private:
         for (size_t i = b_.stack.size(); i-- > 0;) b_.end();
     }
 
+    // A loop, not a recursion: a page that made the parser end its document at every few bytes
+    // costs neither stack nor more than the bytes the parser held at each end.
     void feed(const char* s, size_t n) {
-        poller_.check();
-        htmlParseChunk(ctxt_.get(), s, static_cast<int>(n), 0);
-        rethrow();
-        depth_ = static_cast<size_t>(std::max(ctxt_->nameNr, 0));
-        opened_ = 0;
-        if (ctxt_->instate == XML_PARSER_EOF) {
-            // what the parser held and had not consumed goes to a new one
+        std::string held, rest;
+        for (;;) {
+            poller_.check();
+            htmlParseChunk(ctxt_.get(), s, static_cast<int>(n), 0);
+            rethrow();
+            depth_ = static_cast<size_t>(std::max(ctxt_->nameNr, 0));
+            opened_ = 0;
+            if (ctxt_->instate != XML_PARSER_EOF) return;
+            // what the parser held and had not consumed goes to a new one (one byte less when it
+            // consumed nothing, so that this ends)
             const htmlParserInput* in = ctxt_->input;
-            std::string rest;
+            rest.clear();
             if (in && in->cur && in->end && in->end > in->cur)
                 rest.assign(reinterpret_cast<const char*>(in->cur), static_cast<size_t>(in->end - in->cur));
+            if (in && in->cur == in->base && in->consumed == 0 && !rest.empty()) rest.erase(0, 1);
             close_all();
             restart();
-            restarts_++;
-            if (!rest.empty()) feed(rest.data(), rest.size());
+            if (rest.empty()) return;
+            held.swap(rest);
+            s = held.data();
+            n = held.size();
         }
     }
-
-public:
-    size_t restarts_ = 0;
 };
+
 
 }  // namespace
 

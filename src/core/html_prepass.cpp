@@ -104,6 +104,11 @@ private:
     // Plaintext "<" and "&", and cut by kCut every text_piece bytes (at a character boundary, not
     // inside a reference).
     void text(size_t b, size_t e, Raw mode) {
+        if (mode == Raw::None && text_run_ + (e - b) < lim_.text_piece) {  // the common case
+            put(b, e);
+            text_run_ += e - b;
+            return;
+        }
         size_t run_start = b;
         for (size_t k = b; k < e; k++) {
             unsigned char c = s_[k];
