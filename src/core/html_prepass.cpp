@@ -33,6 +33,7 @@ enum class Raw {
 };
 
 Raw raw_kind(std::string_view name) {
+    if (name.size() < 3 || name.size() > 9) return Raw::None;
     if (name == "script" || name == "style") return Raw::Script;
     if (name == "textarea" || name == "title") return Raw::Rcdata;
     if (name == "xmp" || name == "iframe" || name == "noembed" || name == "noframes" || name == "noscript")
@@ -43,6 +44,7 @@ Raw raw_kind(std::string_view name) {
 
 // Elements that never hold content: libxml2 opens none for them.
 bool is_void(std::string_view name) {
+    if (name.size() < 2 || name.size() > 8) return false;
     static constexpr std::string_view kVoid[] = {"area",  "base", "basefont", "bgsound", "br",   "col",
                                                  "embed", "frame", "hr",      "img",     "input", "keygen",
                                                  "link",  "meta", "param",    "source",  "track", "wbr"};
@@ -87,7 +89,7 @@ private:
     bool started_ = false;       // a start tag was written
     std::string tag_;            // the tag being written
     std::string name_;           // its name, lower case
-    std::vector<std::string> attr_names_;  // the attributes kept
+    std::vector<std::pair<size_t, size_t>> attr_names_;  // the attributes kept: offset, length in tag_
 
     void tick(size_t pos) {
         if (pos >= next_tick_) {
@@ -262,16 +264,19 @@ private:
     void attribute(size_t nb, size_t ne, bool has_value, size_t vb, size_t ve) {
         if (attr_names_.size() >= lim_.max_attributes) return;
         if (!name_first(s_[nb])) return;
-        std::string name;
-        for (size_t k = nb; k < ne; k++) {
+        for (size_t k = nb; k < ne; k++)
             if (!name_char(s_[k])) return;
-            if (name.size() < lim_.max_name) name.push_back(static_cast<char>(lower(s_[k])));
-        }
-        for (const auto& a : attr_names_)
-            if (a == name) return;  // HTML5 keeps the first
-        attr_names_.push_back(name);
+        // the name, lower case, written to tag_; kept there when no earlier attribute has it
+        size_t at = tag_.size() + 1;
         tag_.push_back(' ');
-        tag_ += name;
+        for (size_t k = nb; k < ne && k - nb < lim_.max_name; k++) tag_.push_back(static_cast<char>(lower(s_[k])));
+        std::string_view name(tag_.data() + at, tag_.size() - at);
+        for (auto [b, l] : attr_names_)
+            if (std::string_view(tag_.data() + b, l) == name) {  // HTML5 keeps the first
+                tag_.resize(at - 1);
+                return;
+            }
+        attr_names_.emplace_back(at, name.size());
         if (!has_value) return;
         // the value cut at max_value bytes, at a character boundary
         if (ve - vb > lim_.max_value) {
@@ -279,13 +284,15 @@ private:
             while (ve > vb && (s_[ve] & 0xC0) == 0x80) ve--;
         }
         tag_ += "=\"";
+        size_t run = vb;
         for (size_t k = vb; k < ve; k++) {
             unsigned char c = s_[k];
-            if (c == '"') tag_ += "&quot;";
-            else if (c == '<') tag_ += "&lt;";
-            else if (c == 0) tag_ += kReplacement;
-            else tag_.push_back(static_cast<char>(c));
+            if (c != '"' && c != '<' && c != 0) continue;
+            tag_.append(reinterpret_cast<const char*>(s_ + run), k - run);
+            tag_ += c == '"' ? "&quot;" : c == '<' ? "&lt;" : kReplacement;
+            run = k + 1;
         }
+        tag_.append(reinterpret_cast<const char*>(s_ + run), ve - run);
         tag_.push_back('"');
     }
 
