@@ -164,3 +164,42 @@ TEST(HtmlPrepass, OutputLinearInInput) {
                                  repeat("<script></a></script>", 3000), repeat("\"", 1000) + repeat("<", 30000)};
     for (const auto& page : pages) EXPECT_LE(pre(page).size(), 4 * page.size() + 64) << page.substr(0, 40);
 }
+
+// Properties over generated tag soup (tokens of every construct the pre-pass distinguishes, NUL
+// and broken UTF-8 included): the text does not depend on the pieces the parser is fed, the
+// pre-pass writes a bounded number of bytes per byte read, and nothing crashes under tight limits.
+TEST(HtmlPrepass, GeneratedTagSoupProperties) {
+    static const char* const kTokens[] = {
+        "<", "</", "<!--", "-->", "--!>", "<!", "<?", ">", "/>", "/", "=", "\"", "'", " ", "\n", "a", "word",
+        "div", "p", "script", "style", "textarea", "title", "xmp", "plaintext", "iframe", "noscript", "html",
+        "body", "&amp;", "&", "\xC3\xA9", "\xE2", "x=1", "<script>", "</script>", "</script", "<textarea>",
+        "</textarea>", "<p ", "<b>", "</x>", "<![CDATA[", "]]>", "<!DOCTYPE html>", "</html>", "<div>", "</div>"};
+    uint64_t state = 42;
+    auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<size_t>(state >> 33);
+    };
+    for (int it = 0; it < 3000; it++) {
+        std::string page;
+        for (size_t i = 0, n = next() % 120; i < n; i++) {
+            size_t t = next() % (std::size(kTokens) + 1);
+            if (t == std::size(kTokens)) page.push_back('\0');
+            else page += kTokens[t];
+        }
+        std::string ref = blocks_text(page, 0, 65536);
+        ASSERT_EQ(blocks_text(page, 1 + next() % 16, 1 + next() % 7), ref) << page;
+        ASSERT_LE(pre(page).size(), 8 * page.size() + 16) << page;
+        ndd::HtmlPrepassLimits lim;
+        lim.max_attributes = 1;
+        lim.max_name = 2;
+        lim.max_value = 3;
+        lim.max_raw = 4;
+        lim.text_piece = 5;
+        lim.max_depth = 12;
+        ndd::HtmlFeedOptions opt;
+        opt.limits = lim;
+        opt.piece = 3;
+        ndd::InterruptPoller p(nullptr);
+        ndd::html_blocks(page.data(), page.size(), p, opt);
+    }
+}
