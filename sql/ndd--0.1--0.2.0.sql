@@ -1356,8 +1356,9 @@ COMMENT ON FUNCTION ndd_html_content(text) IS
 
 -- The canonical form of url: RFC 3986 syntax normalization (uriparser), default ports, fragment,
 -- tracking and session parameters removed, query parameters sorted by name, host names in their
--- IDNA ASCII form (libidn2). An invalid URL raises 22P02 (54000 beyond 65536 bytes), or gives
--- NULL when strict is false.
+-- IDNA ASCII form (libidn2), one host whatever its spelling (a delimiter spelled full-width or
+-- percent-encoded in a host makes the URL invalid). Idempotent. An invalid URL raises 22P02
+-- (54000 beyond 65536 bytes), or gives NULL when strict is false.
 CREATE FUNCTION ndd_url_normalize(url text, strict boolean DEFAULT true) RETURNS text
 AS 'MODULE_PATHNAME', 'ndd_url_normalize_sql'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

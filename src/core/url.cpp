@@ -7,6 +7,7 @@
 #include <uriparser/Uri.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -111,63 +112,214 @@ std::string describe_byte(unsigned char c) {
     return buf;
 }
 
-// Step 4 for a registered name: percent-decoding, IDNA to ASCII, ASCII lower case.
-std::string normalize_reg_name(std::string_view host) {
-    if (host.find('%') == std::string_view::npos) {
-        std::string out(host);
-        for (char& c : out) c = ascii_lower(c);
-        return out;
+// Whether the len bytes at s are UTF-8 (no overlong form, surrogate or code point above U+10FFFF).
+bool is_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        std::size_t n;
+        unsigned int cp;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            n = 1, cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2, cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3, cp = c & 0x07;
+        } else {
+            return false;
+        }
+        if (i + n >= s.size()) return false;
+        for (std::size_t k = 1; k <= n; k++) {
+            unsigned char d = static_cast<unsigned char>(s[i + k]);
+            if ((d & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return false;
+        i += n + 1;
     }
+    return true;
+}
+
+// The characters a host name may hold once it is ASCII: letters (lower case by then), digits,
+// '-', and '_' (not in STD3's LDH set, but in real host names that browsers and DNS accept).
+bool host_char_ok(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+// One label of a host name to ASCII. An ASCII label other than an A-label (xn--) is only put
+// in lower case: IDNA's hyphen rules would reject real ASCII names (r3---sn-x.googlevideo.com),
+// as browsers do not apply them to ASCII. Anything else goes through UTS #46 (libidn2: mapping,
+// NFC, non-transitional, validity; an A-label is decoded and checked). libidn2 runs without
+// IDN2_USE_STD3_ASCII_RULES: in libidn2 2.3 that flag drops the characters STD3 disallows
+// instead of failing (`a_b` -> `ab`, `evil.com／x` -> `evil.comx`), which is host confusion of
+// its own; the STD3 check is done after the mapping instead, by host_char_ok over the result
+// (where WHATWG checks its forbidden domain code points: whatwg/url issue 818).
+std::string label_to_ascii(std::string_view label) {
+    bool ascii = true;
+    for (char c : label) ascii &= static_cast<unsigned char>(c) < 0x80;
+    std::string out;
+    if (ascii && !(label.size() >= 4 && iequals(label.substr(0, 4), "xn--"))) {
+        out.assign(label);
+    } else {
+        std::string z(label);
+        char* mapped = nullptr;
+        int rc = idn2_to_ascii_8z(z.c_str(), &mapped, IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
+        if (rc != IDN2_OK) {
+            if (rc == IDN2_MALLOC) throw std::bad_alloc();
+            throw Reject{std::string("its host is not a valid internationalized domain name (") +
+                         idn2_strerror(rc) + ")"};
+        }
+        out.assign(mapped);
+        idn2_free(mapped);
+    }
+    for (char& c : out) {
+        c = ascii_lower(c);
+        if (!host_char_ok(c))
+            throw Reject{"its host name holds " + describe_byte(static_cast<unsigned char>(c)) +
+                         (ascii ? "" : " once mapped to ASCII") +
+                         ", which is not allowed in a host name"};
+    }
+    return out;
+}
+
+// WHATWG's IPv4 number: decimal, 0x hexadecimal or 0-prefixed octal; false if it is none, or
+// above 2^32 - 1 (every part is at most that, so a larger one fails whatever its place).
+bool ipv4_number(std::string_view s, std::uint64_t* value) {
+    int base = 10;
+    if (s.size() >= 2 && s[0] == '0' && s[1] == 'x') {
+        s.remove_prefix(2);
+        base = 16;
+    } else if (s.size() >= 2 && s[0] == '0') {
+        s.remove_prefix(1);
+        base = 8;
+    }
+    std::uint64_t v = 0;
+    for (char c : s) {
+        int d = hex_value(c);
+        if (d < 0 || d >= base) return false;
+        v = v * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
+        if (v > 0xFFFFFFFFull) return false;
+    }
+    *value = v;
+    return true;
+}
+
+// WHATWG's "ends in a number": the last label (a trailing empty one aside) is all digits or a
+// 0x number. Such a host is an IPv4 address in one of its spellings (127.1, 0x7f.0.0.1,
+// 2130706433, 0177.0.0.1, full-width digits) or invalid, never a domain name.
+bool ends_in_number(std::string_view host) {
+    if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+    std::size_t dot = host.rfind('.');
+    std::string_view last = dot == std::string_view::npos ? host : host.substr(dot + 1);
+    if (last.empty()) return false;
+    bool digits = true;
+    for (char c : last) digits &= c >= '0' && c <= '9';
+    std::uint64_t v;
+    return digits || (last.size() >= 2 && last[0] == '0' && last[1] == 'x' && ipv4_number(last, &v));
+}
+
+// A host that ends in a number to its dotted-decimal IPv4 form (WHATWG's IPv4 parser).
+std::string parse_ipv4(std::string_view host) {
+    if (!host.empty() && host.back() == '.') host.remove_suffix(1);
+    std::vector<std::uint64_t> parts;
+    std::size_t start = 0;
+    for (;;) {
+        std::size_t dot = host.find('.', start);
+        std::string_view part = host.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        std::uint64_t v;
+        if (part.empty() || parts.size() == 4 || !ipv4_number(part, &v))
+            throw Reject{"its host ends in a number but is not an IPv4 address"};
+        parts.push_back(v);
+        if (dot == std::string_view::npos) break;
+        start = dot + 1;
+    }
+    std::uint64_t addr = 0;
+    for (std::size_t i = 0; i + 1 < parts.size(); i++) {
+        if (parts[i] > 255) throw Reject{"its host ends in a number but is not an IPv4 address"};
+        addr = (addr << 8) | parts[i];
+    }
+    int rest = static_cast<int>(5 - parts.size());  // bytes the last number fills
+    if (parts.back() >= (1ull << (8 * rest))) throw Reject{"its host ends in a number but is not an IPv4 address"};
+    addr = (addr << (8 * rest)) | parts.back();
+    return std::to_string((addr >> 24) & 255) + "." + std::to_string((addr >> 16) & 255) + "." +
+           std::to_string((addr >> 8) & 255) + "." + std::to_string(addr & 255);
+}
+
+// Step 4 for a registered name: percent-decoded, split into labels at '.' and the three dots
+// UTS #46 maps to it, each label to ASCII (label_to_ascii), then an IPv4 address if it ends in a
+// number. So every spelling of a host (percent-encoded, full-width, upper case, U-label or
+// A-label) gives one host or none, and no spelling can hold a delimiter ('/', '@', ':', '%', ...)
+// that the normalized URL would read differently.
+std::string normalize_reg_name(std::string_view host, bool* is_ip) {
     std::string decoded;
-    bool non_ascii = false;
     for (std::size_t i = 0; i < host.size(); i++) {
         if (host[i] == '%' && i + 2 < host.size() && hex_value(host[i + 1]) >= 0 &&
             hex_value(host[i + 2]) >= 0) {
             unsigned char c = static_cast<unsigned char>(hex_value(host[i + 1]) * 16 + hex_value(host[i + 2]));
             if (c == 0) throw Reject{"its host holds an encoded NUL byte"};
-            non_ascii |= c >= 0x80;
             decoded.push_back(static_cast<char>(c));
             i += 2;
         } else {
             decoded.push_back(host[i]);
         }
     }
-    if (!non_ascii) {
-        // Only reserved ASCII characters stay encoded (uriparser decoded the unreserved ones):
-        // keep the host as RFC 3986 normalized it, letters in lower case outside the escapes.
-        std::string out(host);
-        for (std::size_t i = 0; i < out.size(); i++) {
-            if (out[i] == '%' && i + 2 < out.size()) {
-                out[i + 1] = ascii_upper(out[i + 1]);
-                out[i + 2] = ascii_upper(out[i + 2]);
-                i += 2;
-                continue;
-            }
-            out[i] = ascii_lower(out[i]);
+    if (!is_utf8(decoded)) throw Reject{"its host is not UTF-8"};
+    // U+3002 IDEOGRAPHIC FULL STOP, U+FF0E FULLWIDTH FULL STOP, U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP
+    static const char* const kDots[] = {"\xE3\x80\x82", "\xEF\xBC\x8E", "\xEF\xBD\xA1"};
+    std::string out;
+    std::size_t start = 0;
+    for (std::size_t i = 0;; i++) {
+        std::size_t sep = 0;
+        if (i < decoded.size()) {
+            if (decoded[i] == '.') sep = 1;
+            for (const char* d : kDots)
+                if (decoded.compare(i, 3, d) == 0) sep = 3;
+            if (sep == 0) continue;
         }
-        return out;
+        out.append(label_to_ascii(std::string_view(decoded).substr(start, i - start)));
+        if (i >= decoded.size()) break;
+        out.push_back('.');
+        i += sep - 1;
+        start = i + 1;
     }
-    char* ascii = nullptr;
-    int rc = idn2_to_ascii_8z(decoded.c_str(), &ascii, IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
-    if (rc != IDN2_OK) {
-        if (rc == IDN2_MALLOC) throw std::bad_alloc();
-        throw Reject{std::string("its host is not a valid internationalized domain name (") +
-                     idn2_strerror(rc) + ")"};
+    *is_ip = ends_in_number(out);
+    return *is_ip ? parse_ipv4(out) : out;
+}
+
+// Step 6 for one path segment: percent-encodings in upper case, unreserved characters decoded
+// (RFC 3986 6.2.2.1 and 6.2.2.2; uriparser's path normalization would also remove dot segments,
+// which must come last, see normalize_path).
+std::string normalize_segment_encoding(std::string_view seg) {
+    std::string out;
+    out.reserve(seg.size());
+    for (std::size_t i = 0; i < seg.size(); i++) {
+        if (seg[i] == '%' && i + 2 < seg.size() && hex_value(seg[i + 1]) >= 0 && hex_value(seg[i + 2]) >= 0) {
+            char c = static_cast<char>(hex_value(seg[i + 1]) * 16 + hex_value(seg[i + 2]));
+            bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                              c == '-' || c == '.' || c == '_' || c == '~';
+            if (unreserved) {
+                out.push_back(c);
+            } else {
+                out.push_back('%');
+                out.push_back(ascii_upper(seg[i + 1]));
+                out.push_back(ascii_upper(seg[i + 2]));
+            }
+            i += 2;
+        } else {
+            out.push_back(seg[i]);
+        }
     }
-    std::string out(ascii);
-    idn2_free(ascii);
-    for (char& c : out) c = ascii_lower(c);
     return out;
 }
 
-// Step 6: one path segment without its tracking and session parameters.
-void append_segment(std::string& out, std::string_view seg) {
+// Step 6 for one path segment: without its tracking and session parameters.
+std::string strip_segment_params(std::string_view seg) {
     std::size_t semi = seg.find(';');
-    if (semi == std::string_view::npos) {
-        out.append(seg);
-        return;
-    }
-    out.append(seg.substr(0, semi));
+    if (semi == std::string_view::npos) return std::string(seg);
+    std::string out(seg.substr(0, semi));
     while (semi != std::string_view::npos) {
         std::size_t next = seg.find(';', semi + 1);
         std::string_view param = seg.substr(semi + 1, next == std::string_view::npos ? std::string_view::npos : next - semi - 1);
@@ -178,6 +330,47 @@ void append_segment(std::string& out, std::string_view seg) {
         }
         semi = next;
     }
+    return out;
+}
+
+// Step 6: the path from uriparser's segments. Dot segments are removed last, after the
+// segments' percent-encodings are normalized and their tracking parameters removed, so that a
+// segment that only becomes `.` or `..` then (`%2e%2E`, `..;jsessionid=1`) is removed in the same
+// pass and a second normalization finds nothing left to do. A segment with other parameters
+// (`..;v=1`) is not a dot segment (RFC 3986 5.2.4 compares whole segments). A rootless path
+// (`urn:a/../b`, `mailto:x`) is opaque: no dot segments are removed from it (as WHATWG).
+std::string normalize_path(const UriPathSegmentA* head, bool absolute, bool has_authority) {
+    std::vector<std::string> segs;
+    for (const UriPathSegmentA* s = head; s != nullptr; s = s->next)
+        segs.push_back(strip_segment_params(normalize_segment_encoding(range(s->text))));
+    // A rootless path whose first segment was only tracking parameters (`foo:;sid=1/a`) now
+    // starts with '/': it is an absolute path, and is read as one the next time.
+    if (!absolute && segs.size() > 1 && segs[0].empty()) {
+        segs.erase(segs.begin());
+        absolute = true;
+    }
+    if (absolute) {
+        std::vector<std::string> kept;
+        for (std::size_t i = 0; i < segs.size(); i++) {
+            bool last = i + 1 == segs.size();
+            if (segs[i] == "." || segs[i] == "..") {
+                if (segs[i] == ".." && !kept.empty()) kept.pop_back();
+                if (last) kept.emplace_back();  // `/a/b/..` -> `/a/`: the path stays a directory
+            } else {
+                kept.push_back(std::move(segs[i]));
+            }
+        }
+        segs.swap(kept);
+    }
+    std::string out = absolute ? "/" : "";
+    for (std::size_t i = 0; i < segs.size(); i++) {
+        if (i > 0) out.push_back('/');
+        out.append(segs[i]);
+    }
+    // Without an authority, a path starting with `//` would read as one (`foo:/.//a` would become
+    // `foo://a`, host a): keep the `/.` that RFC 3986 5.2.4 note and WHATWG keep.
+    if (!has_authority && out.size() >= 2 && out[0] == '/' && out[1] == '/') out.insert(0, "/.");
+    return out;
 }
 
 // Step 7.
@@ -225,7 +418,10 @@ UrlParts parse_parts(std::string_view input) {
     }
     p.live = true;
     if (p.uri.scheme.first == nullptr) throw Reject{"it has no scheme (a relative reference is not a URL)"};
-    rc = uriNormalizeSyntaxA(&p.uri);
+    // The path is normalized by normalize_path (dot segments must come after the parameters go),
+    // the fragment is dropped.
+    rc = uriNormalizeSyntaxExA(&p.uri, URI_NORMALIZE_SCHEME | URI_NORMALIZE_USER_INFO |
+                                           URI_NORMALIZE_HOST | URI_NORMALIZE_QUERY);
     if (rc == URI_ERROR_MALLOC) throw std::bad_alloc();
     if (rc != URI_SUCCESS) throw Reject{"uriparser could not normalize it"};
 
@@ -255,7 +451,7 @@ UrlParts parse_parts(std::string_view input) {
                        "." + std::to_string(d[3]);
             out.host_is_ip = true;
         } else {
-            out.host = normalize_reg_name(range(p.uri.hostText));
+            out.host = normalize_reg_name(range(p.uri.hostText), &out.host_is_ip);
         }
         if (web && out.host.empty()) throw Reject{"it has no host"};
         std::string_view port = range(p.uri.portText);
@@ -270,13 +466,7 @@ UrlParts parse_parts(std::string_view input) {
         throw Reject{"it has no host"};
     }
 
-    if (out.has_authority || p.uri.absolutePath) out.path.push_back('/');
-    bool first = true;
-    for (const UriPathSegmentA* s = p.uri.pathHead; s != nullptr; s = s->next) {
-        if (!first) out.path.push_back('/');
-        append_segment(out.path, range(s->text));
-        first = false;
-    }
+    out.path = normalize_path(p.uri.pathHead, out.has_authority || p.uri.absolutePath, out.has_authority);
     if (p.uri.query.first != nullptr) out.query = normalize_query(range(p.uri.query));
     return out;
 }

@@ -1,19 +1,21 @@
 #!/usr/bin/python3
 """Fuzzer of ndd (issue 8, point 7), run by test/scripts/fuzz.sh.
 
-Two parts, both seeded (NDD_FUZZ_SEED) and bounded in time (NDD_FUZZ_SECONDS):
+Three parts, all seeded (NDD_FUZZ_SEED) and bounded in time (NDD_FUZZ_SECONDS):
   calls   every function and operator of the extension, enumerated from the catalog (pg_depend on
           the extension, so new ones are fuzzed without a change here), called with random
           arguments: NULLs, empty and huge values, wrong lengths, boundary integers, arrays with
           NULLs, several dimensions and wrong element counts, columns of the same row, random SQL
           text for *_sql arguments. In a UTF8, a SQL_ASCII and a LATIN1 database, as a role that
           owns a scratch schema and nothing else, each call in a transaction that is rolled back.
+  urls    random URLs (rand_url: every shape, hostile hosts and paths) against the properties of
+          the canonical form: idempotent, and the SURT key of a URL is that of its canonical form.
   queries random query shapes on an ndd-indexed table (radius in every spelling, KNN, ndd_within,
           joins, LIMIT, prepared statements with generic plans), each compared with the same
           query with index scans disabled.
 Failure: the server crashed (a query's connection or the sentinel connection died, or
 pg_postmaster_start_time changed), an internal error (SQLSTATE XX000 or any class XX), or two
-plans disagreeing. The failing SQL is printed exactly, with the seed to replay it.
+plans disagreeing, or a URL property broken. The failing SQL is printed exactly, with the seed to replay it.
 """
 import os
 import random
@@ -28,7 +30,7 @@ ROLE = "ndd_fuzzer"
 DATABASES = [("ndd_fuzz_utf8", "UTF8"), ("ndd_fuzz_sql_ascii", "SQL_ASCII"), ("ndd_fuzz_latin1", "LATIN1")]
 rng = random.Random(SEED)
 failures = []
-stats = {"calls": 0, "errors": 0, "timeouts": 0, "queries": 0}
+stats = {"calls": 0, "errors": 0, "timeouts": 0, "queries": 0, "url_checks": 0, "url_accepted": 0}
 error_kinds = {}  # SQLSTATE -> count, printed at the end: what the random calls mostly hit
 VERBOSE = os.environ.get("NDD_FUZZ_VERBOSE") == "1"
 
@@ -149,10 +151,11 @@ def rand_html():
     return q("".join(rng.choice(parts) for _ in range(rng.randint(1, 60))))
 
 
-def rand_url():
+def rand_url(authority=False):
     """A URL for the url arguments: valid ones of every shape, and hostile ones (very long, every
-    component empty, IPv6, userinfo, bad percent-encodings, junk bytes)."""
-    r = rng.random()
+    component empty, IPv6, userinfo, bad percent-encodings, junk bytes). authority: always a valid
+    scheme followed by "://", so that the host, port and path parts decide."""
+    r = 1.0 if authority else rng.random()
     if r < 0.1:
         return rand_text()
     if r < 0.15:  # very long: below and above the 65536-byte limit, many segments
@@ -165,13 +168,23 @@ def rand_url():
         "userinfo": ["", "", "user@", "u:p@", "@", ":@", "%zz@", "ü@"],
         "host": ["h", "Example.COM", "bücher.de", "xn--bcher-kva.de", "[::1]", "[0:0::FFFF:1.2.3.4]", "[v1.x]",
                  "[::1", "10.0.0.1", "010.0.0.1", "", "%65x.com", "%C3%28.de", "%00", "a..b", ".", "h.", "ß.de",
-                 "x" * 300, "١.com", "xn--", "xn--zz"],
+                 "x" * 300, "١.com", "xn--", "xn--zz",
+                 # issue 31: delimiters in other spellings inside hosts, IPv4 spellings, label dots
+                 "evil.com\uff0fx.example.com", "example.com\uff20evil.com", "exa\uff05mple.com", "a.com\uff1a80",
+                 "a\ufe6bb", "a\ufe56b", "a\uff03b", "a\uff3cb", "a%2Fb", "a%40b", "a%3ab", "a%25b", "a%2eb",
+                 "a\u3002b", "a\uff61b", "\uff45\uff58.COM", "a_b", "r3---sn", "a,b", "a!b", "0x7f.1",
+                 "2130706433", "0177.0.0.1", "\uff11\uff12\uff17.0.0.1", "1.2.3.4.", "256.1.1.1", "a.123",
+                 "a\u00adb", "\u2488x", "\u2474"],
         "port": ["", "", ":80", ":443", ":", ":0", ":65535", ":65536", ":99999999999999999999", ":x"],
         "path": ["", "/", "/a/./b/../c", "/../..", "//", "/%7e/%3a/%", "/%zz", "/ü", "/a;jsessionid=1;x=2",
-                 "/a b", "/a\\b", "/" + "a/" * 50],
+                 "/a b", "/a\\b", "/" + "a/" * 50,
+                 "/x/..;jsessionid=1/y", "/x/.;sid=1/y", "/x/%2e%2E/y", "/x/.%2e", "/..;v=1/z", "/a;sid=1/..",
+                 "/\uff0f/..", "/%2F..", "/.//x", ";sid=1//x"],
         "query": ["", "?", "?&&", "?b=2&a=1&a=0", "?utm_source=x&UTM_x=1&gclid=1", "?=&=", "?%", "?a=%zz", "??"],
         "fragment": ["", "#", "#f", "#%zz", "##"],
     }
+    if authority:
+        parts["scheme"], parts["sep"] = ["http", "https", "HTTP", "ftp", "foo"], ["://"]
     url = "".join(rng.choice(parts[k]) for k in ["scheme", "sep", "userinfo", "host", "port", "path", "query", "fragment"])
     return q(url)
 
@@ -395,6 +408,31 @@ def fuzz_calls(db, deadline, server):
         state["conn"].close()
 
 
+# ---------------------------------------------------------------- part 1b: URL properties
+
+
+def fuzz_urls(deadline, server):
+    """Random URLs (rand_url) against the properties of the canonical form (issue 31): for every
+    accepted u, normalize(normalize(u)) = normalize(u), surt(u) = surt(normalize(u)), and surt
+    accepts exactly what normalize accepts; a URL that breaks one is a failure."""
+    db = DATABASES[0][0]
+    state = {}
+    factory = lambda: psycopg.connect(dbname=db, user=ROLE, autocommit=True, client_encoding="UTF8")  # noqa: E731
+    while time.time() < deadline:
+        urls = ", ".join(f"({rand_url(authority=rng.random() < 0.7)})" for _ in range(50))
+        query = (f"SELECT u, ndd_url_normalize(u, false), ndd_url_surt(u, false), ndd_url_is_valid(u), "
+                 "ndd_url_normalize(ndd_url_normalize(u, false), false), ndd_url_surt(ndd_url_normalize(u, false), false) "
+                 f"FROM (VALUES {urls}) AS v(u) WHERE u IS NOT NULL")
+        for u, norm, surt, valid, norm2, surt2 in run_one(factory, state, query, server) or []:
+            stats["url_checks"] += 1
+            stats["url_accepted"] += 1 if valid else 0
+            if valid != (norm is not None) or valid != (surt is not None) or norm2 != norm or surt2 != surt:
+                fail("URL property", query, f"{u!r}: valid {valid}, normalized {norm!r} then {norm2!r}, "
+                     f"SURT {surt!r}, of the normalized {surt2!r}")
+    if state.get("conn"):
+        state["conn"].close()
+
+
 # ---------------------------------------------------------------- part 2: query shapes vs a seq scan
 
 
@@ -493,12 +531,16 @@ def main():
     setup()
     server = Server()
     budget = max(SECONDS - (time.time() - t0), 10)
-    per_db = budget * 0.6 / len(DATABASES)
+    per_db = budget * 0.5 / len(DATABASES)
     for db, enc in DATABASES:
         start = stats["calls"]
         fuzz_calls(db, time.time() + per_db, server)
         server.check(f"(after the calls in {db})")
         log(f"fuzz: {stats['calls'] - start} calls in {db} ({enc})")
+    fuzz_urls(time.time() + budget * 0.1, server)
+    server.check("(after the URL properties)")
+    log(f"fuzz: {stats['url_checks']} random URLs checked against the URL properties, "
+        f"{stats['url_accepted']} of them accepted")
     fuzz_queries(t0 + SECONDS, server)
     server.check("(at the end)")
     log(f"fuzz: {stats['calls']} calls, {stats['queries']} queries, {stats['errors']} errors (expected kinds), "
