@@ -124,7 +124,8 @@ private:
                 put(rep);
                 text_run_ += std::strlen(rep);
                 run_start = k + 1;
-            } else if (text_run_ + (k - run_start) >= lim_.text_piece && cut_here(k)) {
+            } else if (text_run_ + (k - run_start) >= lim_.text_piece && (s_[k] & 0xC0) != 0x80 &&
+                       (cut_here(k) || text_run_ + (k - run_start) >= lim_.text_piece + 64)) {
                 put(run_start, k);
                 put(kCut);
                 text_run_ = 0;
@@ -137,7 +138,8 @@ private:
     }
 
     // Whether text may be cut before s_[k]: at the start of a character, not within 40 bytes
-    // after a '&' (a reference is at most 33 bytes long).
+    // after a '&' (a reference is at most 33 bytes long; a run of '&' is cut all the same 64
+    // bytes further on).
     bool cut_here(size_t k) const {
         if ((s_[k] & 0xC0) == 0x80) return false;
         size_t from = k > 40 ? k - 40 : 0;
