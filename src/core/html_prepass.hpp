@@ -7,21 +7,21 @@
 //        escapable textarea and title. Their content is written so that libxml2 sees no tag in
 //        it: script and style with every "</" written "<\/" (libxml2 ends them at any "</x"),
 //        the others as escaped text (&lt;, and &amp; where HTML5 decodes no references);
-//      - a start tag keeps its first kMaxAttributes attributes with distinct names (HTML5 keeps
+//      - a start tag keeps its first max_attributes (64) attributes with distinct names (HTML5 keeps
 //        the first of duplicates; libxml2 compares each with all earlier ones), names cut to
-//        kMaxName bytes, values to kMaxValue bytes; attribute names libxml2 cannot parse (@click,
+//        max_name (128) bytes, values to max_value (4096) bytes; attribute names libxml2 cannot parse (@click,
 //        [x]) are dropped: none of them carries text;
-//      - start tags past kMaxDepth open elements are dropped (each end tag scans the stack of open
+//      - start tags past max_depth (512) open elements are dropped (each end tag scans the stack of open
 //        elements; browsers cap the depth too: Blink at 512); the sink says how deep the parser is;
 //      - comments, doctypes, processing instructions and bogus comments are dropped (libxml2
 //        dropped them too); "</>" is dropped; a "<" that starts no tag is written "&lt;";
 //      - </html> and </body> are dropped (in HTML5 they close nothing; libxml2 ends the document
 //        at </html>), so are end tags before the first start tag (libxml2 would end the document
-//        at them); NUL is dropped from text (HTML5 ignores it there; libxml2 would end the document at it)
-//        and becomes U+FFFD in raw text and attribute values;
-//      - a text run longer than kTextPiece is cut by an empty comment "<!---->" (libxml2 holds text
-//        until the next "<", then parses it in one call), script and style content past kMaxRaw
-//        bytes is dropped.
+//        at them); NUL is dropped from text (HTML5 ignores it there; libxml2 would end the
+//        document at it) and becomes U+FFFD in raw text and attribute values;
+//      - a text run longer than text_piece (64 kB) is cut by an empty comment "<!---->" (libxml2
+//        holds text until the next "<", then parses it in one call); script and style content
+//        past max_raw (1 MB) bytes is dropped.
 //    Text, character references and the structure of ordinary markup pass unchanged, so libxml2
 //    builds the same elements as without the pre-pass on ordinary pages. Linear in the input: each
 //    byte is looked at a bounded number of times.
