@@ -4,6 +4,8 @@
 //    and stops the parser, and the error is rethrown once htmlParseChunk has returned.
 #include "html_blocks.hpp"
 
+#include "html_prepass.hpp"
+
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 
@@ -79,6 +81,7 @@ constexpr TagInfo kTags[] = {
     {"main", kBlock | kContent, HtmlBlockKind::Other},
     {"menu", kBlock | kBoiler, HtmlBlockKind::Other},
     {"nav", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"noembed", kSkip, HtmlBlockKind::Other},
     {"noframes", kSkip, HtmlBlockKind::Other},
     {"noscript", kSkip, HtmlBlockKind::Other},
     {"ol", kBlock, HtmlBlockKind::Other},
@@ -416,7 +419,119 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
     return hint;
 }
 
+namespace {
+
+// Feeds the pre-pass's output to libxml2's push parser in pieces of `piece` bytes (the first one
+// `first_piece` bytes, for the tests of chunk boundaries), polling the interrupt between pieces.
+// Every piece costs libxml2 time linear in its size: the pre-pass bounds attributes, names, depth
+// and text runs (html_prepass.hpp). Should the parser end the document before the page ends
+// anyway, a new parser takes the bytes the old one had not consumed, into the same blocks.
+class Feeder final : public HtmlPrepassSink {
+public:
+    Feeder(htmlSAXHandler* sax, Builder& b, InterruptPoller& poller, const HtmlFeedOptions& opt)
+        : sax_(sax), b_(b), poller_(poller), opt_(opt), next_piece_(opt.first_piece ? opt.first_piece : opt.piece) {
+        restart();
+    }
+
+    void append(const char* s, size_t n) override {
+        buf_.append(s, n);
+        while (buf_.size() >= next_piece_) {
+            feed(buf_.data(), next_piece_);
+            buf_.erase(0, next_piece_);
+            next_piece_ = opt_.piece;
+        }
+    }
+
+    // The parser's depth is known exactly after a feed; in between, each start tag written may
+    // have opened one element more (and text an implied <p> or <body>: the margin of 8).
+    bool may_open() override {
+        if (depth_ + opened_ + 8 >= opt_.limits.max_depth) {
+            flush();
+            if (depth_ + 8 >= opt_.limits.max_depth) return false;
+        }
+        opened_++;
+        return true;
+    }
+
+    void flush() {
+        if (!buf_.empty()) feed(buf_.data(), buf_.size());
+        buf_.clear();
+    }
+
+    void finish() {
+        flush();
+        htmlParseChunk(ctxt_.get(), nullptr, 0, 1);
+        rethrow();
+        close_all();
+    }
+
+private:
+    htmlSAXHandler* sax_;
+    Builder& b_;
+    InterruptPoller& poller_;
+    const HtmlFeedOptions& opt_;
+    std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt_;
+    std::string buf_;
+    size_t next_piece_;
+    size_t depth_ = 0;   // the parser's open elements after the last feed
+    size_t opened_ = 0;  // start tags written since
+
+    // an exception of a callback, once the parser has returned
+    void rethrow() const {
+        if (b_.failure == Builder::Failure::NoMemory) throw std::bad_alloc();
+        if (b_.failure == Builder::Failure::Other) throw std::runtime_error("html parse");
+    }
+
+    void restart() {
+        ctxt_.reset(htmlCreatePushParserCtxt(sax_, &b_, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
+        if (!ctxt_) throw std::bad_alloc();
+        b_.ctxt = ctxt_.get();
+        htmlCtxtUseOptions(ctxt_.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+                                            HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+        depth_ = 0;
+    }
+
+    // The parser closed its open elements silently when it ended the document.
+    void close_all() {
+        for (size_t i = b_.stack.size(); i-- > 0;) b_.end();
+    }
+
+    // A loop, not a recursion: a page that made the parser end its document at every few bytes
+    // costs neither stack nor more than the bytes the parser held at each end.
+    void feed(const char* s, size_t n) {
+        std::string held, rest;
+        for (;;) {
+            poller_.check();
+            htmlParseChunk(ctxt_.get(), s, static_cast<int>(n), 0);
+            rethrow();
+            depth_ = static_cast<size_t>(std::max(ctxt_->nameNr, 0));
+            opened_ = 0;
+            if (ctxt_->instate != XML_PARSER_EOF) return;
+            // what the parser held and had not consumed goes to a new one (one byte less when it
+            // consumed nothing, so that this ends)
+            const htmlParserInput* in = ctxt_->input;
+            rest.clear();
+            if (in && in->cur && in->end && in->end > in->cur)
+                rest.assign(reinterpret_cast<const char*>(in->cur), static_cast<size_t>(in->end - in->cur));
+            if (in && in->cur == in->base && in->consumed == 0 && !rest.empty()) rest.erase(0, 1);
+            close_all();
+            restart();
+            if (rest.empty()) return;
+            held.swap(rest);
+            s = held.data();
+            n = held.size();
+        }
+    }
+};
+
+
+}  // namespace
+
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) {
+    return html_blocks(html, len, poller, HtmlFeedOptions());
+}
+
+HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& opt) {
     static std::once_flag init;
     std::call_once(init, [] { xmlInitParser(); });
 
@@ -438,45 +553,9 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) 
 
     Builder b;
     b.doc.text.reserve(len / 4 + 64);
-    auto rethrow = [&] {
-        if (b.failure == Builder::Failure::NoMemory) throw std::bad_alloc();
-        if (b.failure == Builder::Failure::Other) throw std::runtime_error("html parse");
-    };
-    // libxml2 ends the document at </html> (or at a stray </body></html> early in a broken page)
-    // and ignores the rest; browsers put the rest into the body. So when the parser has stopped
-    // before the end of the input, a new parser goes on from where it stopped, into the same
-    // blocks. Each restart consumes at least one byte, so this ends.
-    constexpr size_t kChunk = 65536;
-    size_t start = 0;
-    while (start < len) {
-        std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt(
-            htmlCreatePushParserCtxt(&sax, &b, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
-        if (!ctxt) throw std::bad_alloc();
-        b.ctxt = ctxt.get();
-        htmlCtxtUseOptions(ctxt.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-                                           HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
-        size_t off = start;
-        bool stopped = false;
-        while (off < len && !stopped) {
-            poller.check();
-            size_t n = std::min(kChunk, len - off);
-            htmlParseChunk(ctxt.get(), html + off, static_cast<int>(n), 0);
-            rethrow();
-            off += n;
-            stopped = ctxt->instate == XML_PARSER_EOF;
-        }
-        if (!stopped) {
-            htmlParseChunk(ctxt.get(), nullptr, 0, 1);
-            rethrow();
-        }
-        // where the parser stopped: bytes it consumed from `start` on (all of them normally)
-        const htmlParserInput* in = ctxt->input;
-        size_t used = in && in->cur && in->base
-                          ? static_cast<size_t>(in->consumed) + static_cast<size_t>(in->cur - in->base)
-                          : len - start;
-        start += std::max<size_t>(used, 1);
-        for (size_t i = b.stack.size(); i-- > 0;) b.end();  // the parser closed its elements silently
-    }
+    Feeder feeder(&sax, b, poller, opt);
+    html_prepass(html, len, feeder, poller, opt.limits);
+    feeder.finish();
     b.end_block();
     return std::move(b.doc);
 }

@@ -2,12 +2,14 @@
 //    An HTML page as the sequence of its text blocks: the parse step of ndd_html_text and
 //    ndd_html_content (doc/web.md has the rules and the measurement behind the parser choice).
 //
-// The page goes through libxml2's HTML parser in push mode (64 kB chunks, the interrupt polled
-// between them) with SAX callbacks: no tree is built, so memory is the block text plus a stack of
+// The page goes through a pre-pass (html_prepass.hpp: HTML5 raw-text elements, and bounds that
+// keep every call into libxml2 linear), then libxml2's HTML parser in push mode (64 kB chunks, the
+// interrupt polled between them) with SAX callbacks: no tree is built, so memory is the block text plus a stack of
 // open elements, and nothing recurses on the nesting depth (100,000 nested elements are a stack of
 // 100,000 small frames, not 100,000 C frames). Rules:
 //   - dropped with everything inside: script, style, template, noscript, head (title, meta),
-//     iframe, and elements with the `hidden` attribute or aria-hidden="true"; comments;
+//     iframe, noframes, noembed, and elements with the `hidden` attribute or aria-hidden="true";
+//     comments; raw-text elements end only at their own end tag, as in HTML5;
 //   - character references are decoded by the parser; numeric references to no character (&#0;,
 //     surrogates, beyond U+10FFFF) are dropped, unknown named ones kept as written;
 //   - block elements (p, div, li, headings, br, hr, table cells and rows, pre, blockquote, sections,
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "guard.hpp"
+#include "html_prepass.hpp"
 
 namespace ndd {
 
@@ -63,6 +66,16 @@ struct HtmlDocument {
 // Parses html (len bytes, any content) into its blocks. Throws Cancelled when the interrupt
 // fires, std::bad_alloc when memory runs out.
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller);
+
+// How the page reaches the parser: the pre-pass's limits (html_prepass.hpp) and the size of the
+// pieces fed to libxml2 (the first one may differ: the unit tests put a piece boundary at every
+// position of a page).
+struct HtmlFeedOptions {
+    HtmlPrepassLimits limits;
+    size_t piece = 65536;
+    size_t first_piece = 0;  // 0: piece
+};
+HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& options);
 
 // Classifies a class or id attribute value: -1 when one of its words names boilerplate, +1 when
 // one names content, 0 otherwise, and 0 when it has more than max_words words (0: no limit).
