@@ -269,7 +269,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 		   TimestampTz *last)
 {
 	size_t		ndocs = sp->ndocs;
-	uint32	   *chunk_first;
+	uint32	   *chunk_first = NULL;
 	int32		nchunks = 0;
 	size_t		acc = 0;
 	JaccardExtSort *cands;
@@ -301,17 +301,26 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 	const char *ys = NULL;
 
 	/* chunks: consecutive documents whose sets fill chunk_bytes (at least one document each) */
-	chunk_first = MemoryContextAllocHuge(sp->cxt, (ndocs + 1) * sizeof(uint32));
-	for (size_t d = 0; d < ndocs; d++)
+	/* (counted first: an array per chunk, not per document) */
+	for (int pass = 0; pass < 2; pass++)
 	{
-		size_t		bytes = (size_t) sp->nset[d] * 16;
-
-		if (d == 0 || acc + bytes > sp->chunk_bytes)
+		if (pass == 1)
+			chunk_first = MemoryContextAllocHuge(sp->cxt, ((size_t) nchunks + 1) * sizeof(uint32));
+		nchunks = 0;
+		acc = 0;
+		for (size_t d = 0; d < ndocs; d++)
 		{
-			chunk_first[nchunks++] = (uint32) d;
-			acc = 0;
+			size_t		bytes = (size_t) sp->nset[d] * 16;
+
+			if (d == 0 || acc + bytes > sp->chunk_bytes)
+			{
+				if (pass == 1)
+					chunk_first[nchunks] = (uint32) d;
+				nchunks++;
+				acc = 0;
+			}
+			acc += bytes;
 		}
-		acc += bytes;
 	}
 	chunk_first[nchunks] = (uint32) ndocs;
 
