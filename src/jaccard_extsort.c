@@ -13,8 +13,11 @@
  * part i precedes every record of part i + 1), F chosen so that the parts fit (at most the number
  * of file buffers that mem / 2 holds); the parts are then read in order. Keys are hashes, so one
  * split usually suffices: the data is written twice and read twice, linear in its size, where a
- * merge sort also compares. A part whose records are all equal (thousands of copies of one text
- * share every band key) is handed out as it is, a buffer at a time, so memory stays bounded.
+ * merge sort also compares. Thousands of copies of one text share every band key: their entries
+ * differ in the document's number only, and the split goes on in lo's bits. A part larger than memory
+ * whose records are all equal is handed out as it is, a buffer at a time (the disk path never makes
+ * one: an entry is unique and a candidate repeats once per band at most, fewer than the 1,024
+ * records memory holds at least; it keeps the sort bounded on any input).
  */
 #include "jaccard_extsort.h"
 
