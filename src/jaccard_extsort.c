@@ -37,6 +37,12 @@ typedef struct ExtPart
 				lo_or;
 } ExtPart;
 
+/*
+ * Records sorted in memory at once at most: the core's sort cannot be interrupted, and 4M records
+ * (64 MB) take a few tenths of a second; a larger budget only makes fewer, larger parts.
+ */
+#define EXTSORT_MAX_RECORDS ((size_t) 4 * 1024 * 1024)
+
 struct JaccardExtSort
 {
 	MemoryContext cxt;
@@ -126,7 +132,7 @@ ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes)
 	JaccardExtSort *es = MemoryContextAllocZero(cxt, sizeof(JaccardExtSort));
 
 	es->cxt = cxt;
-	es->cap = Max(mem_bytes / sizeof(NddJaccardRecord), 1024);
+	es->cap = Min(Max(mem_bytes / sizeof(NddJaccardRecord), 1024), EXTSORT_MAX_RECORDS);
 	es->buf = MemoryContextAllocHuge(cxt, es->cap * sizeof(NddJaccardRecord));
 	es->max_fanout = (int) Min(Max(mem_bytes / 2 / (BLCKSZ + 256), 2), 4096);
 	part_init(&es->input);
