@@ -17,8 +17,9 @@
 #   NDD_SYNTH_DIR: take synth_N.tsv / planted_N.tsv from there instead of generating them.
 #   NDD_NO_INSTALL=1: use the installed extension as it is.
 # The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
-# on a quiet machine; the 10M collection is 12 GB of text (about 25 GB of disk with the table, and
-# the disk path's temporary files take 16 bytes per band key: 4.3 GB at 10M, written twice):
+# on a quiet machine, with about 60 GB of free disk: the 10M collection is 12 GB of text (the TSV and
+# the table), and the disk path's temporary files hold 16 bytes per distinct shingle of each
+# document (27 GB at 10M) and 16 per band key (4.3 GB, written twice):
 #   NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 NDD_JACCARD_LOOKUP=0 \
 #     NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee bench/results/jaccard_scale_10M.txt
 set -euo pipefail
