@@ -8,6 +8,8 @@
 #   bash bench/html_realpages.sh quick   ndd's core alone (bench/html_extract.cpp, no PostgreSQL),
 #                                        scored beside the peers' last outputs: seconds, for
 #                                        iterating on src/core/html_content.cpp
+#   bash bench/html_realpages.sh heldout the held-out template test alone (bench/quality/heldout_templates.py)
+#   bash bench/html_realpages.sh peers   the peers alone, rerun and scored (minutes)
 #   bash bench/html_realpages.sh         everything: the core, the same pages through SQL
 #                                        (ndd_html_content in a throwaway cluster: the figures, and
 #                                        the throughput in MB of HTML per CPU second), the peers
@@ -162,11 +164,19 @@ score() {
 	python3 bench/quality/realpages_score.py --prepared "$P" --tool build/html_extract --csv-dir "$OUT/csv" "${specs[@]}"
 }
 
-if [ "$MODE" = quick ]; then
+case $MODE in
+quick)
 	run_ndd_core
 	score ndd ndd-text readability-lxml readability-js boilerpipe
-	exit 0
-fi
+	exit 0 ;;
+heldout)
+	python3 bench/quality/heldout_templates.py --tool build/html_extract --data "$DATA"
+	exit 0 ;;
+peers)
+	run_peers
+	score readability-lxml readability-js boilerpipe
+	exit 0 ;;
+esac
 
 out=bench/results/html_realpages.txt
 {
@@ -179,8 +189,6 @@ out=bench/results/html_realpages.txt
 	score ndd-sql ndd ndd-text readability-lxml readability-js boilerpipe
 	echo "(ndd-sql: ndd_html_content through SQL; ndd: the same core through bench/html_extract, which must agree byte for byte; ndd-text: ndd_html_text, the whole text)"
 	echo "peer versions: readability-lxml $(dpkg-query -W -f='${Version}' python3-readability 2>/dev/null), boilerpipe $(dpkg-query -W -f='${Version}' libboilerpipe-java 2>/dev/null), @mozilla/readability $(node -p "require('$TOOLS/node_modules/@mozilla/readability/package.json').version" 2>/dev/null), jsdom $(node -p "require('$TOOLS/node_modules/jsdom/package.json').version" 2>/dev/null), java $(java -version 2>&1 | head -1)"
-	if [ -f bench/quality/heldout_templates.py ]; then
-		echo "## held-out templates"
-		NDD_NO_INSTALL=1 bash bench/html_heldout_templates.sh
-	fi
+	echo "## held-out templates"
+	python3 bench/quality/heldout_templates.py --tool build/html_extract --data "$DATA"
 } 2>&1 | tee "$out"
