@@ -8,6 +8,7 @@
 #   bash bench/html_realpages.sh quick   ndd's core alone (bench/html_extract.cpp, no PostgreSQL),
 #                                        scored beside the peers' last outputs: seconds, for
 #                                        iterating on src/core/html_content.cpp
+#   bash bench/html_realpages.sh sql     the core and the SQL path alone, scored
 #   bash bench/html_realpages.sh heldout the held-out template test alone (bench/quality/heldout_templates.py)
 #   bash bench/html_realpages.sh peers   the peers alone, rerun and scored (minutes)
 #   bash bench/html_realpages.sh         everything: the core, the same pages through SQL
@@ -25,7 +26,9 @@
 #
 # Outputs: NDD_WEBDEV_DATA/out/<extractor>/{traf,read}/<id>.content.txt and pages.tsv (per page:
 # id, bytes, CPU seconds), per-page CSV files in NDD_WEBDEV_DATA/out/csv/<extractor>.<set>.csv.
-# Environment: NDD_PGBIN (the PostgreSQL to install into), NDD_NO_INSTALL=1 (ndd already installed).
+# Environment: NDD_PGBIN (the PostgreSQL to install into), NDD_NO_INSTALL=1 (ndd already installed),
+# NDD_REALPAGES_PEERS=reuse (score the peers' outputs of the last `peers` run instead of rerunning
+# them: they take about 20 minutes, mostly Readability.js).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 MODE=${1:-all}
@@ -111,7 +114,7 @@ import csv, glob, os, sys
 w = csv.writer(sys.stdout)
 for s in ("traf", "read"):
     for f in sorted(glob.glob(os.path.join(sys.argv[1], s, "*.html"))):
-        w.writerow([s, os.path.basename(f)[:-5], open(f, encoding="utf-8").read()])
+        w.writerow([s, os.path.basename(f)[:-5], open(f, encoding="utf-8", newline="").read()])
 PY
 	$PSQL -c "VACUUM ANALYZE pages"
 	rm -rf "$OUT/ndd-sql"
@@ -152,6 +155,8 @@ SQL
 		c=$(sort -n <<<"$runs" | sed -n 2p)
 		awk -v e="$expr" -v b="$bytes" -v c="$c" 'BEGIN { if (c < 10) c = 10
 			printf "SQL  sum(%s): CPU %.0f ms = %.1f MB/s of HTML (median of 3)\n", e, c, b / c / 1000 }'
+		# the extractor's figure in the table: ndd_html_content through SQL
+		[ "$expr" = "octet_length(ndd_html_content(html))" ] && awk -v b="$bytes" -v c="$c" 'BEGIN {printf "%.1f\n", b / c / 1000}' >"$OUT/ndd-sql/cpu_mbs"
 	done
 	rm -f "$sqlf"
 	ndd_stop_cluster
@@ -169,6 +174,11 @@ quick)
 	run_ndd_core
 	score ndd ndd-text readability-lxml readability-js boilerpipe
 	exit 0 ;;
+sql)
+	run_ndd_core
+	run_ndd_sql
+	score ndd-sql ndd
+	exit 0 ;;
 heldout)
 	python3 bench/quality/heldout_templates.py --tool build/html_extract --data "$DATA"
 	exit 0 ;;
@@ -183,7 +193,11 @@ out=bench/results/html_realpages.txt
 	echo "# bash bench/html_realpages.sh   ($(date -u +%F); $(ndd_bench_machine))"
 	echo "# ndd: $(git log -1 --format='%h %s' | cut -c1-100)"
 	run_ndd_core
-	run_peers
+	if [ "${NDD_REALPAGES_PEERS:-run}" = reuse ]; then
+		echo "peers: not rerun (NDD_REALPAGES_PEERS=reuse): their outputs of $(date -u -r "$OUT/readability-js/read/pages.tsv" '+%F %H:%M' 2>/dev/null || echo never) UTC"
+	else
+		run_peers
+	fi
 	run_ndd_sql
 	echo "## quality (traf.: trafilatura's corpus, $(ls "$P"/traf/*.html | wc -l) pages, its snippet metric; read.: Readability's $(ls "$P"/read/*.html | wc -l) test pages against Readability's own output); CPU MB/s: the extractor's own CPU time on every page, outside any database"
 	score ndd-sql ndd ndd-text readability-lxml readability-js boilerpipe

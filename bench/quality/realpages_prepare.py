@@ -18,11 +18,16 @@ inputs (utf-8 when the bytes are valid UTF-8, else the charset the page declares
 NUL characters are dropped (a PostgreSQL text value cannot hold them). 27 of the 990 trafilatura
 pages are not UTF-8. Unpacks the tarballs first when DATA does not hold them yet.
 
+The pages used are listed in test/data/webdev_pages.tsv (set, id, SHA-256 of the page as the archive
+holds it, URL for trafilatura's): the preparation checks every page against it and stops on a
+difference (--list writes the list anew).
+
 --html-to-text DIR: every DIR/<id>.content.html (the article HTML a peer returns: readability-lxml,
 Readability.js) becomes DIR/<id>.content.txt, its text taken exactly as the text of expected.html is.
 """
 import glob
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -31,6 +36,7 @@ import tarfile
 from html.parser import HTMLParser
 
 SHARED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "webdev")
+LIST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "data", "webdev_pages.tsv")
 TRAF = "trafilatura-eval-e90b0ef5"
 READ = "readability-test-pages-ab4027a"
 
@@ -96,7 +102,10 @@ def main():
             with open(f, encoding="utf-8") as i, open(f[: -len(".html")] + ".txt", "w", encoding="utf-8") as o:
                 o.write(html_text(i.read()))
         return
-    data = sys.argv[1] if len(sys.argv) > 1 else "/work/webdev-data"
+    write_list = "--list" in sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--list"]
+    data = args[0] if args else "/work/webdev-data"
+    listing = []
     for name in (TRAF, READ):
         if not os.path.isdir(os.path.join(data, name)):
             with tarfile.open(os.path.join(SHARED, name + ".tar.gz")) as t:
@@ -112,7 +121,9 @@ def main():
         src = next(p for p in (os.path.join(tests, d, item["file"]) for d in ("cache", "eval")) if os.path.isfile(p))
         pid = item["file"][: -len(".html")]
         with open(src, "rb") as f:
-            text = decode(f.read())
+            raw = f.read()
+        text = decode(raw)
+        listing.append(("traf", pid, hashlib.sha256(raw).hexdigest(), url))
         with open(os.path.join(out, "traf", pid + ".html"), "w", encoding="utf-8") as f:
             f.write(text)
         meta[pid] = {"url": url, "with": item["with"], "without": item["without"]}
@@ -123,13 +134,21 @@ def main():
     for src in pages:
         pid = os.path.basename(os.path.dirname(src))
         with open(src, "rb") as f:
-            text = decode(f.read())
+            raw = f.read()
+        text = decode(raw)
+        listing.append(("read", pid, hashlib.sha256(raw).hexdigest(), ""))
         with open(os.path.join(out, "read", pid + ".html"), "w", encoding="utf-8") as f:
             f.write(text)
         with open(os.path.join(os.path.dirname(src), "expected.html"), "rb") as f:
             expected = html_text(decode(f.read()))
         with open(os.path.join(out, "read", pid + ".expected.txt"), "w", encoding="utf-8") as f:
             f.write(expected)
+    lines = ["set\tid\tsha256\turl\n"] + ["\t".join(r) + "\n" for r in listing]
+    if write_list:
+        with open(LIST, "w", encoding="utf-8") as f:
+            f.writelines(lines)
+    elif open(LIST, encoding="utf-8").readlines() != lines:
+        raise SystemExit(f"the pages differ from {LIST}: another version of the archives? (--list to accept them)")
     print(f"prepared {len(meta)} trafilatura pages and {len(pages)} readability pages in {out}", file=sys.stderr)
 
 

@@ -7,7 +7,8 @@ prepared by realpages_prepare.py (Python 3 standard library only).
 Each OUTDIR holds, per set (traf/, read/), <id>.content.txt (the extractor's text of page <id>; a
 missing file counts as an empty result and as an error) and pages.tsv, one line per page:
 `id  html_bytes  cpu_seconds  [...  fallback]` (bench/html_extract's output has fallback in column 8:
-1 when ndd's content is its whole text; peers have no such column).
+1 when ndd's content is its whole text; peers have no such column). An OUTDIR/cpu_mbs file, when
+present, gives the CPU MB/s measured as a whole (ndd through SQL: html_realpages.sh).
 
 (a) trafilatura's set, trafilatura's own metric (its tests/evaluate.py and eval_common.py): per page,
     the "with" snippets found in the whitespace-normalized result are true positives, the missing ones
@@ -188,6 +189,8 @@ def main():
         rows = list(t["tsv"].values()) + list(r["tsv"].values())
         cpu = sum(x["cpu"] for x in rows)
         mbs = f"{sum(x['bytes'] for x in rows) / cpu / 1e6:.1f}" if cpu > 0 else "—"
+        if os.path.exists(os.path.join(outdir, "cpu_mbs")):  # measured as a whole (ndd through SQL)
+            mbs = open(os.path.join(outdir, "cpu_mbs")).read().strip()
         fb = f"{t['fallbacks']} / {r['fallbacks']}" if t["fallbacks"] is not None else "—"
         print(f"| {name} | {t['f1']:.3f} | {t['precision']:.3f} | {t['recall']:.3f} | {t['accuracy']:.3f} | {r['f1']:.3f} |"
               f" {r['precision']:.3f} | {r['recall']:.3f} | {r['median_f1']:.3f} | {100 * r['within3']:.0f} % |"

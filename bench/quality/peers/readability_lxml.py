@@ -16,7 +16,7 @@ def main():
     with open(os.path.join(out, "pages.tsv"), "w", encoding="utf-8") as tsv:
         for path in sys.argv[2:]:
             pid = os.path.basename(path)[: -len(".html")]
-            html = open(path, encoding="utf-8").read()
+            html = open(path, encoding="utf-8", newline="").read()
             t0 = time.process_time()
             try:
                 summary = Document(html).summary()
