@@ -20,6 +20,7 @@ tree) and the extractor's output:
                     "good" threshold is never reached)
 """
 import argparse
+import collections
 import csv
 import json
 import os
@@ -171,9 +172,12 @@ def diagnose(html, content, whole, article_snips, leaked_snips):
     if leak:
         parts.append(f"script leak ({sum(len(l) for l in leak)} chars of script/style text)")
     # where the article is and what vetoes it
-    apaths = [p for p in (find(t, s) for s in article_snips) if p is not None]
+    located = [(s, find(t, s)) for s in article_snips]
+    apaths = [p for _, p in located if p is not None]
     if apaths:
-        vetoed = [why for why in (context_of(p)[1] for p in apaths) if why]
+        # only the article text the output lacks: a hint that vetoes nothing is no cause
+        vetoed = [why for why in (context_of(p)[1] for s, p in located
+                                  if p is not None and (fallback or squash(s)[:40] not in squash(content))) if why]
         if vetoed:
             parts.append("boilerplate hint on the article: " + ", ".join(sorted(set(vetoed))[:2]))
     # what won: the longest block of the output, when it is not article text
@@ -254,10 +258,8 @@ def main():
         tp, fp, fn = int(r["tp"]), int(r["fp"]), int(r["fn"])
         r["f1"] = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0
     rows.sort(key=lambda r: (r["f1"], -(int(r["fp"]) + int(r["fn"]))))
-    print(f"## trafilatura's set: worst {a.n} of {len(rows)} (snippet F1 per page)\n")
-    print("| page | F1 | with found | without found | diagnosis |")
-    print("|---|---|---|---|---|")
-    for r in rows[: a.n]:
+    traf_lines, traf_parts = [], []
+    for r in [r for r in rows if r["f1"] < 1]:
         pid = r["id"]
         item = meta[pid]
         html = read(os.path.join(P, "traf", pid + ".html"))
@@ -280,15 +282,15 @@ def main():
             parts.append("article snippets not located in the page's text nodes (entities, split across elements?)")
         if not parts:
             parts.append(f"missed: \"{squash(missed[0])[:50]}\"" if missed else "")
-        print(f"| {pid} | {r['f1']:.2f} | {r['tp']}/{int(r['tp']) + int(r['fn'])} | {r['fp']}/{int(r['fp']) + int(r['tn'])} | {'; '.join(parts)} |")
+        traf_parts.append(parts)
+        traf_lines.append(f"| {pid} | {r['f1']:.2f} | {r['tp']}/{int(r['tp']) + int(r['fn'])} | {r['fp']}/{int(r['fp']) + int(r['tn'])} | {'; '.join(parts)} |")
+    traf_total = len(rows)
 
     # ---- Readability's set ----
     rows = list(csv.DictReader(open(os.path.join(csvd, f"{a.extractor}.read.csv"), encoding="utf-8")))
-    rows.sort(key=lambda r: float(r["f1"]))
-    print(f"\n## Readability's set: worst {a.n} of {len(rows)} (token 4-shingle F1 against expected.html, Readability's own output)\n")
-    print("| page | F1 | precision | recall | simhash bits | diagnosis |")
-    print("|---|---|---|---|---|---|")
-    for r in rows[: a.n]:
+    rows.sort(key=lambda r: (float(r["f1"]), -int(r["simhash_bits"])))
+    read_lines, read_parts = [], []
+    for r in [r for r in rows if float(r["f1"]) < 0.9 or int(r["simhash_bits"]) > 3]:
         pid = r["id"]
         html = read(os.path.join(P, "read", pid + ".html"))
         exp = read(os.path.join(P, "read", pid + ".expected.txt")) or ""
@@ -313,7 +315,47 @@ def main():
                 parts.append(f"short paragraphs (median <p> {statistics.median(pl):.0f} chars)")
         if len(exp) < 500:
             parts.append(f"expected text is short ({len(exp)} chars): a non-article page")
-        print(f"| {pid} | {float(r['f1']):.2f} | {p:.2f} | {rc:.2f} | {r['simhash_bits']} | {'; '.join(parts)} |")
+        read_parts.append(parts)
+        read_lines.append(f"| {pid} | {float(r['f1']):.2f} | {p:.2f} | {rc:.2f} | {r['simhash_bits']} | {'; '.join(parts)} |")
+
+    def tally(parts_list):
+        c = collections.Counter()
+        for parts in parts_list:
+            keys = set()
+            for x in parts:
+                if x.startswith("won:"):
+                    m = re.search(r"\(([^)]*)\)$", x)
+                    keys.add("another block won" + (f" ({m.group(1)})" if m else " (unnamed)"))
+                elif x.startswith("leaked"):
+                    m = re.search(r"\(([^)]*)\)$", x)
+                    keys.add("a 'without' snippet kept" + (f" ({m.group(1)})" if m else " (unnamed)"))
+                elif x.startswith("leaked") or x.startswith("partial: "):
+                    pass
+                else:
+                    keys.add(re.split(r"[:(,]", x)[0].strip())
+                if "lost" in x:
+                    keys.add("lost the lead" if "the lead" in x else "lost the end" if "the end" in x else "lost lines here and there")
+            c.update(keys)
+        return c
+
+    print("## What goes wrong, counted\n")
+    print(f"Each page counts once per cause; a page may have several. trafilatura's set: the {len(traf_lines)} of "
+          f"{traf_total} pages with snippet F1 < 1; Readability's: the {len(read_lines)} of {len(rows)} pages with "
+          "F1 < 0.9 or simhash more than 3 bits from the expected text's.\n")
+    print("| cause | trafilatura's set | Readability's set |")
+    print("|---|---|---|")
+    ct, cr = tally(traf_parts), tally(read_parts)
+    for k in sorted(set(ct) | set(cr), key=lambda k: -(ct[k] + cr[k])):
+        if k:
+            print(f"| {k} | {ct[k]} | {cr[k]} |")
+    print(f"\n## trafilatura's set: worst {a.n} of {traf_total} (snippet F1 per page)\n")
+    print("| page | F1 | with found | without found | diagnosis |")
+    print("|---|---|---|---|---|")
+    print("\n".join(traf_lines[: a.n]))
+    print(f"\n## Readability's set: worst {a.n} of {len(rows)} (token 4-shingle F1 against expected.html, Readability's own output)\n")
+    print("| page | F1 | precision | recall | simhash bits | diagnosis |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(read_lines[: a.n]))
 
 
 if __name__ == "__main__":
