@@ -345,7 +345,7 @@ def main():
     for src in ("read", "docs"):
         pids = sorted(p for (s, p) in nwords if s == src and nwords[(s, p)] >= 200)
         print(f"\n## {src}: {len(pids)} articles of >= 200 words")
-        print("| pairs | pairs | within k | median bits |")
+        print("| comparison | pairs | within k | median bits |")
         print("|---|---|---|---|")
         for label, pool in (("held-out x held-out", list(HELDOUT)), ("tuned x tuned", list(TUNED))):
             ds = [d((src, p, x), (src, p, y)) for p in pids for x, y in itertools.combinations(pool, 2)]
