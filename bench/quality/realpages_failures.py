@@ -268,7 +268,24 @@ def main():
         if whole is None:
             whole = read(os.path.join(a.data, "out", "ndd-text", "traf", pid + ".content.txt"))
         leaked = [w for w in item["without"] if squash(w) in squash(content)]
-        parts, apaths = diagnose(html, content, whole, item["with"], leaked)
+        # snippets the whole text lacks too: no choice of blocks can find them
+        nowhere = [w for w in item["with"] if whole is not None and squash(w) not in squash(whole)]
+        reachable = [w for w in item["with"] if w not in nowhere]
+        parts, apaths = diagnose(html, content, whole, reachable, leaked)
+        if nowhere:
+            t = Tree()
+            t.feed(html)
+            t.close()
+            scripts = squash(" ".join(t.script))
+            w0 = squash(nowhere[0])[:40]
+            p0 = find(t, nowhere[0])
+            if w0 in scripts:
+                where = "only inside a <script> (a JS template or JSON state: the page renders its article by script)"
+            elif p0 is not None:
+                where = f"in the markup but not in ndd_html_text's output: `{path_str(p0, 3)}` (hidden? noscript?)"
+            else:
+                where = "not in the page's text (another version of the page was annotated, or words split by markup)"
+            parts.insert(0, f"{len(nowhere)} of {len(item['with'])} 'with' snippets not in the whole text either: {where}")
         missed = [w for w in item["with"] if squash(w) not in squash(content)]
         if missed and not content.strip():
             parts.append("empty output")
@@ -331,6 +348,10 @@ def main():
                     keys.add("a 'without' snippet kept" + (f" ({m.group(1)})" if m else " (unnamed)"))
                 elif x.startswith("leaked") or x.startswith("partial: "):
                     pass
+                elif "not in the whole text either" in x:
+                    keys.add("'with' snippets not in the whole text: " + (
+                        "only inside a <script>" if "<script>" in x else
+                        "in the markup, dropped by ndd_html_text" if "in the markup" in x else "not in the page's text"))
                 else:
                     keys.add(re.split(r"[:(,]", x)[0].strip())
                 if "lost" in x:
@@ -348,6 +369,13 @@ def main():
     for k in sorted(set(ct) | set(cr), key=lambda k: -(ct[k] + cr[k])):
         if k:
             print(f"| {k} | {ct[k]} | {cr[k]} |")
+    words = collections.Counter()
+    for parts in traf_parts + read_parts:
+        for x in parts:
+            if x.startswith("boilerplate hint"):
+                words.update(set(re.findall(r"\('([^']+)'\)", x)))
+    print("\nThe words, roles and tags behind \"boilerplate hint on the article\" (pages of both sets): " +
+          ", ".join(f"{w} {n}" for w, n in words.most_common(40)))
     print(f"\n## trafilatura's set: worst {a.n} of {traf_total} (snippet F1 per page)\n")
     print("| page | F1 | with found | without found | diagnosis |")
     print("|---|---|---|---|---|")
