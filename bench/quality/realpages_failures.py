@@ -344,7 +344,7 @@ def main():
                     m = re.search(r"\(([^)]*)\)$", x)
                     keys.add("another block won" + (f" ({m.group(1)})" if m else " (unnamed)"))
                 elif x.startswith("leaked"):
-                    m = re.search(r"\(([^)]*)\)$", x)
+                    m = re.search(r"`\s*\(([^)]*)\)$", x)
                     keys.add("a 'without' snippet kept" + (f" ({m.group(1)})" if m else " (unnamed)"))
                 elif x.startswith("leaked") or x.startswith("partial: "):
                     pass
@@ -352,7 +352,7 @@ def main():
                     keys.add("'with' snippets not in the whole text: " + (
                         "only inside a <script>" if "<script>" in x else
                         "in the markup, dropped by ndd_html_text" if "in the markup" in x else "not in the page's text"))
-                else:
+                elif not x.startswith("lost"):
                     keys.add(re.split(r"[:(,]", x)[0].strip())
                 if "lost" in x:
                     keys.add("lost the lead" if "the lead" in x else "lost the end" if "the end" in x else "lost lines here and there")
