@@ -7,7 +7,10 @@
 #
 #   bash bench/html_realpages.sh quick   ndd's core alone (bench/html_extract.cpp, no PostgreSQL),
 #                                        scored beside the peers' last outputs: seconds, for
-#                                        iterating on src/core/html_content.cpp
+#                                        iterating on src/core/html_content.cpp. Another checkout's
+#                                        core beside main's last run:
+#                                        NDD_REALPAGES_SRC=/work/wt/content NDD_REALPAGES_NAME=content
+#                                        bash bench/html_realpages.sh quick   (quick, heldout modes)
 #   bash bench/html_realpages.sh sql     the core and the SQL path alone, scored
 #   bash bench/html_realpages.sh heldout the held-out template test alone (bench/quality/heldout_templates.py)
 #   bash bench/html_realpages.sh peers   the peers alone, rerun and scored (minutes)
@@ -36,6 +39,16 @@ DATA=${NDD_WEBDEV_DATA:-/work/webdev-data}
 TOOLS=${NDD_WEBDEV_TOOLS:-/work/webdev-tools}
 P=$DATA/prepared
 OUT=$DATA/out
+# quick and heldout modes: the core of another checkout (e.g. a branch under work), its outputs and
+# scores under another name, beside main's last `ndd` outputs
+SRC=${NDD_REALPAGES_SRC:-$NDD_ROOT}
+NAME=${NDD_REALPAGES_NAME:-ndd}
+DRIVER=build/html_extract
+[ "$NAME" = ndd ] || DRIVER=build/html_extract-$NAME
+if [ "$SRC" != "$NDD_ROOT" ] && [ "$MODE" != quick ] && [ "$MODE" != heldout ]; then
+	echo "NDD_REALPAGES_SRC serves the quick and heldout modes only (the SQL path runs this checkout's extension)" >&2
+	exit 2
+fi
 PY=/usr/bin/python3 # Debian's: python3-readability lives there (a pyenv python3 would not see it)
 
 # ---- the pages, decoded once for everyone ----
@@ -43,28 +56,28 @@ PY=/usr/bin/python3 # Debian's: python3-readability lives there (a pyenv python3
 
 # ---- the driver: recompiles only the core files that changed ----
 build_driver() {
-	local objs=build/html_extract.objs o src
+	local objs=build/html_extract.objs-$NAME o src
 	mkdir -p "$objs"
-	for src in src/core/*.cpp bench/html_extract.cpp; do
+	for src in "$SRC"/src/core/*.cpp bench/html_extract.cpp; do
 		o=$objs/$(basename "$src" .cpp).o
-		if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find src/core -name '*.h*' -newer "$o" | head -1)" ]; then
-			g++ -O2 -std=c++17 -Isrc/core $(xml2-config --cflags) -c -o "$o" "$src"
+		if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find "$SRC/src/core" -name '*.h*' -newer "$o" | head -1)" ]; then
+			g++ -O2 -std=c++17 -I"$SRC/src/core" $(xml2-config --cflags) -c -o "$o" "$src"
 		fi
 	done
-	g++ -o build/html_extract "$objs"/*.o -lxxhash -licuuc -lxml2 -luriparser -lidn2
+	g++ -o "$DRIVER" "$objs"/*.o -lxxhash -licuuc -lxml2 -luriparser -lidn2
 }
 build_driver
 
 run_ndd_core() {
 	local s
-	rm -rf "$OUT/ndd" "$OUT/ndd-text"
+	rm -rf "${OUT:?}/$NAME" "$OUT/$NAME-text"
 	for s in traf read; do
-		mkdir -p "$OUT/ndd/$s" "$OUT/ndd-text/$s"
-		build/html_extract -o "$OUT/ndd/$s" "$P/$s/"*.html >"$OUT/ndd/$s/pages.tsv"
+		mkdir -p "$OUT/$NAME/$s" "$OUT/$NAME-text/$s"
+		"$DRIVER" -o "$OUT/$NAME/$s" "$P/$s/"*.html >"$OUT/$NAME/$s/pages.tsv"
 		# the whole text (ndd_html_text) as an extractor of its own: the floor of precision
-		(cd "$OUT/ndd/$s" && for f in *.text.txt; do mv "$f" "../../ndd-text/$s/${f%.text.txt}.content.txt"; done)
+		(cd "$OUT/$NAME/$s" && for f in *.text.txt; do mv "$f" "../../$NAME-text/$s/${f%.text.txt}.content.txt"; done)
 		# (no time of its own: the driver times ndd_html_content only)
-		awk -F'\t' -v OFS='\t' '{print $1, $2, 0}' "$OUT/ndd/$s/pages.tsv" >"$OUT/ndd-text/$s/pages.tsv"
+		awk -F'\t' -v OFS='\t' '{print $1, $2, 0}' "$OUT/$NAME/$s/pages.tsv" >"$OUT/$NAME-text/$s/pages.tsv"
 	done
 }
 
@@ -166,13 +179,14 @@ SQL
 score() {
 	local specs=() e
 	for e in "$@"; do [ -f "$OUT/$e/traf/pages.tsv" ] && [ -f "$OUT/$e/read/pages.tsv" ] && specs+=("$e=$OUT/$e"); done
-	python3 bench/quality/realpages_score.py --prepared "$P" --tool build/html_extract --csv-dir "$OUT/csv" "${specs[@]}"
+	python3 bench/quality/realpages_score.py --prepared "$P" --tool "$DRIVER" --csv-dir "$OUT/csv" "${specs[@]}"
 }
 
 case $MODE in
 quick)
 	run_ndd_core
-	score ndd ndd-text readability-lxml readability-js boilerpipe
+	if [ "$NAME" = ndd ]; then score ndd ndd-text readability-lxml readability-js boilerpipe
+	else score "$NAME" ndd readability-lxml readability-js boilerpipe; fi
 	exit 0 ;;
 sql)
 	run_ndd_core
@@ -180,7 +194,7 @@ sql)
 	score ndd-sql ndd
 	exit 0 ;;
 heldout)
-	python3 bench/quality/heldout_templates.py --tool build/html_extract --data "$DATA"
+	python3 bench/quality/heldout_templates.py --tool "$DRIVER" --data "$DATA"
 	exit 0 ;;
 peers)
 	run_peers
@@ -204,5 +218,5 @@ out=bench/results/html_realpages.txt
 	echo "(ndd-sql: ndd_html_content through SQL; ndd: the same core through bench/html_extract, which must agree byte for byte; ndd-text: ndd_html_text, the whole text)"
 	echo "peer versions: readability-lxml $(dpkg-query -W -f='${Version}' python3-readability 2>/dev/null), boilerpipe $(dpkg-query -W -f='${Version}' libboilerpipe-java 2>/dev/null), @mozilla/readability $(node -p "require('$TOOLS/node_modules/@mozilla/readability/package.json').version" 2>/dev/null), jsdom $(node -p "require('$TOOLS/node_modules/jsdom/package.json').version" 2>/dev/null), java $(java -version 2>&1 | head -1)"
 	echo "## held-out templates"
-	python3 bench/quality/heldout_templates.py --tool build/html_extract --data "$DATA"
+	python3 bench/quality/heldout_templates.py --tool "$DRIVER" --data "$DATA"
 } 2>&1 | tee "$out"

@@ -247,7 +247,9 @@ def main():
 
     print(f"# The worst pages of `{a.extractor}` on the development sets\n")
     print("Made by `python3 bench/quality/realpages_failures.py` (branch webeval) from the outputs of "
-          "`bash bench/html_realpages.sh quick` (rerun both after a change). Diagnoses are mechanical "
+          "`bash bench/html_realpages.sh quick` (rerun both after a change; another checkout's core: "
+          "`NDD_REALPAGES_SRC=/work/wt/content NDD_REALPAGES_NAME=content bash bench/html_realpages.sh quick` then "
+          "`--extractor content`). Diagnoses are mechanical "
           "(see the script's docstring): they name the element that won or the hint that vetoed the "
           "article; check the page before trusting one. Per-page scores: " + csvd + f"/{a.extractor}.{{traf,read}}.csv.\n")
 
@@ -266,7 +268,7 @@ def main():
         content = read(os.path.join(O, "traf", pid + ".content.txt")) or ""
         whole = read(os.path.join(O, "traf", pid + ".text.txt"))
         if whole is None:
-            whole = read(os.path.join(a.data, "out", "ndd-text", "traf", pid + ".content.txt"))
+            whole = read(os.path.join(a.data, "out", a.extractor + "-text", "traf", pid + ".content.txt"))
         leaked = [w for w in item["without"] if squash(w) in squash(content)]
         # snippets the whole text lacks too: no choice of blocks can find them
         nowhere = [w for w in item["with"] if whole is not None and squash(w) not in squash(whole)]
@@ -314,7 +316,7 @@ def main():
         content = read(os.path.join(O, "read", pid + ".content.txt")) or ""
         whole = read(os.path.join(O, "read", pid + ".text.txt"))
         if whole is None:
-            whole = read(os.path.join(a.data, "out", "ndd-text", "read", pid + ".content.txt"))
+            whole = read(os.path.join(a.data, "out", a.extractor + "-text", "read", pid + ".content.txt"))
         # the article's landmarks: its three longest lines
         snips = sorted((l for l in exp.split("\n") if len(l) > 30), key=len, reverse=True)[:3]
         parts, apaths = diagnose(html, content, whole, snips, [])
