@@ -49,7 +49,7 @@ unshare -m -p -i -f --propagation private true 2>/dev/null ||
 # cluster) take port 5432 on a loopback of their own. Without it the root shares this machine's
 # network, which needs port 5432 free.
 net=
-if unshare -n true 2>/dev/null && { command -v slirp4netns >/dev/null || NDD_PACKAGES=slirp4netns ndd_install_deps; }; then
+if unshare -n true 2>/dev/null && [ -c /dev/net/tun ] && { command -v slirp4netns >/dev/null || NDD_PACKAGES=slirp4netns ndd_install_deps; }; then
 	net=slirp4netns
 elif ss -ltn | grep -q ':5432\b'; then
 	skip "no slirp4netns for a network of the root's own, and port 5432, which its clusters take, is in use here"
@@ -134,6 +134,7 @@ git -C "$src" -c user.name=ndd -c user.email=ndd@localhost commit -q -m "the che
 version=$(dpkg-parsechangelog -l "$NDD_ROOT/debian/changelog" -S Version)
 {
 	echo "set -ex"
+	echo "PS4='+ [\${SECONDS} s] '"   # each command traced with the time it starts at
 	echo "cd /root"
 	(cd "$NDD_ROOT" && awk -v mode=bare-root -f scripts/readme_blocks.awk doc/install.md) |
 		sed -e "s|<this repository>|$stage/ndd.git|g" -e "s|_amd64\.deb|_$arch.deb|g"
@@ -148,7 +149,7 @@ connect=$(awk -v mode=bare-root -f "$NDD_ROOT/scripts/readme_blocks.awk" "$NDD_R
 grep -q 'CREATE INDEX' "$work/root$stage/first_session.sql" || { echo "FAIL: no first session in README.md"; exit 1; }
 echo "$connect <$stage/first_session.sql" >>"$work/root$stage/commands.sh"
 echo "the commands, as doc/install.md and README.md give them (run in a fresh Debian 12 minbase root):"
-grep -v '^set -ex$' "$work/root$stage/commands.sh" | sed 's/^/    /'
+grep -v "^set -ex$\|^PS4=" "$work/root$stage/commands.sh" | sed 's/^/    /'
 [ "$(grep -c 'dpkg-buildpackage' "$work/root$stage/commands.sh")" -eq 1 ] ||
 	{ echo "FAIL: doc/install.md should mark the Debian package block"; exit 1; }
 
@@ -202,7 +203,8 @@ in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/
 status=0
 start=$(date +%s)
 in_root bash "$stage/commands.sh" </dev/null >"$root$stage/commands.log" 2>&1 || status=$?
-echo "the commands took $(($(date +%s) - start)) s"
+echo "the commands took $(($(date +%s) - start)) s; each started at:"
+grep -a '^+ \[[0-9]* s\] ' "$root$stage/commands.log" | cut -c1-150 | sed 's/^+ /    /'
 if [ "$status" -ne 0 ]; then
 	grep -v '^Get:\|^Selecting\|^Preparing\|^Unpacking\|^Setting up\|^gcc \|^g++ ' "$root$stage/commands.log" | tail -60 | cut -c1-400
 	echo "FAIL: a command of the documentation failed (exit $status); its output above"
