@@ -27,8 +27,9 @@
 #
 # Cached under /var/cache/ndd (shared by later runs; delete to refresh): the debootstrap root as a
 # tarball (debootstrap takes about a minute) and the .deb files apt downloads into the root.
-# Time, with both caches, on 2 cores at load 12 (shared with other test runs): 873 s, of which apt-get
-# install 280 s, dpkg-buildpackage (build and its regression run) 356 s, make installcheck 204 s;
+# Time, with both caches, on 2 cores at load 7-12 (shared with other test runs): 705 s for the
+# commands, of which apt-get install 166 s, dpkg-buildpackage (build and its regression run) 303 s,
+# make installcheck 209 s; 13m43s in all with unpacking and removing the root;
 # the first run adds debootstrap (46-160 s) and the downloads (283 MB).
 #
 # Runs once per suite, in the pass of Debian 12's PostgreSQL 15 (the root has its own PostgreSQL).
