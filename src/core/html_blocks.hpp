@@ -43,6 +43,7 @@ struct HtmlBlock {
     // footer, aside, a class or id such as "sidebar" or "cookie-banner", role="navigation"...),
     // +1 content (main, article, role="main", class or id "content", "article"...), 0 neither.
     int8_t context = 0;
+    uint32_t context_depth = 0;  // nesting depth of the element that set context (0: none)
     HtmlBlockKind kind = HtmlBlockKind::Other;
 };
 
@@ -51,7 +52,13 @@ struct HtmlBlock {
 struct HtmlRegion {
     size_t first;
     size_t last;
-    size_t depth;
+    size_t depth;        // of the outermost element holding exactly these blocks
+    size_t inner_depth;  // of the innermost one
+    // What the element (and the wrappers that hold exactly the same blocks) says about itself:
+    // the sum of its class/id/role hints (each -1, 0 or +1), and whether it is the page's own
+    // statement of its main content (<article>, <main>, role="main", itemprop="articleBody").
+    int8_t hint = 0;
+    bool semantic = false;
 };
 
 struct HtmlDocument {
@@ -64,8 +71,12 @@ struct HtmlDocument {
 // fires, std::bad_alloc when memory runs out.
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller);
 
-// Classifies a class or id attribute value: -1 when one of its words names boilerplate, +1 when
-// one names content, 0 otherwise, and 0 when it has more than max_words words (0: no limit).
+// Classifies a class or id attribute value: -1 when one of its tokens names boilerplate, +1 when
+// one names content, 0 otherwise, and 0 when it has more than max_words tokens (0: no limit).
+// The value is split into tokens at every character that is not an ASCII letter or digit and
+// between a lower-case letter and an upper-case one ("PageBuilder-pageRow": page, builder, page,
+// row), and tokens are matched whole, so that "pagerow" or "shareholders" name nothing; a few
+// unambiguous roots also match as the start or end of a token ("sphinxsidebar", "navbar").
 // Exposed for the unit tests; the word lists are in the .cpp.
 int html_class_hint(const char* value, size_t len, size_t max_words = 0);
 
