@@ -168,6 +168,21 @@ bool html_itemprop_is_body(const char* v) {
     return false;
 }
 
+// An inline style that hides the element (display: none, visibility: hidden), as Readability's
+// isProbablyVisible: dialogs, share forms and hidden templates that browsers never show. Only the
+// first 512 bytes of the attribute are looked at; spaces and case are ignored.
+bool style_hides(const char* v) {
+    char buf[512];
+    size_t n = 0;
+    for (size_t i = 0; v[i] && i < 512; i++) {
+        unsigned char c = static_cast<unsigned char>(v[i]);
+        if (is_space_byte(c)) continue;
+        buf[n++] = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    }
+    std::string_view s(buf, n);
+    return s.find("display:none") != std::string_view::npos || s.find("visibility:hidden") != std::string_view::npos;
+}
+
 // ---- UTF-8 validation ----
 
 // Length of the valid UTF-8 sequence at p (at most n bytes), 0 when it is not one.
@@ -317,6 +332,7 @@ struct Builder {
                 const char* av = atts[i + 1] ? atts[i + 1] : "";
                 if (!std::strcmp(an, "hidden")) f.skip = true;
                 else if (!std::strcmp(an, "aria-hidden") && !std::strcmp(av, "true")) f.skip = true;
+                else if (!std::strcmp(an, "style") && style_hides(av)) f.skip = true;
                 else if (!std::strcmp(an, "href")) href = true;
                 else if ((!std::strcmp(an, "class") || !std::strcmp(an, "id")) && !(info && (info->flags & kRoot))) {
                     // An id counts only when it has at most two words: longer ones are mostly

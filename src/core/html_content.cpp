@@ -19,7 +19,8 @@ constexpr double kMinContentShare = 0.05;
 constexpr uint64_t kProseChars = 25;       // Readability's minimum paragraph length
 constexpr double kSiblingShare = 0.2;      // Readability's sibling threshold: a fifth of the top
 constexpr double kSiblingMinScore = 10.0;  // ... and at least 10
-constexpr uint64_t kSiblingChars = 80;     // Readability's long sibling paragraph
+constexpr uint64_t kSiblingChars = 80;
+constexpr double kHintWeight = 25.0;  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
     switch (c) {
@@ -44,7 +45,7 @@ BlockClass initial_class(const HtmlBlock& b, uint64_t long_chars, bool boiler_co
     // A boilerplate context is a signal, not a veto: it costs one step, so that a long paragraph
     // in an element whose class says "sidebar" (a wrapper "and-w-sidebar" around the article)
     // stays near-good and its neighbours decide.
-    return boiler_context ? demote(c) : c;
+    return boiler_context ? demote(demote(c)) : c;
 }
 
 std::string join_blocks(const HtmlDocument& doc, const std::vector<BlockClass>* keep) {
@@ -149,9 +150,10 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         const HtmlRegion& g = doc.regions[r];
         uint64_t c = chars[g.last] - chars[g.first];
         double ld = c ? static_cast<double>(links[g.last] - links[g.first]) / static_cast<double>(c) : 0.0;
-        double w = g.hint < 0 ? (g.hint < -1 ? 0.4 : 0.6) : g.hint > 0 ? 1.25 : 1.0;
-        if (g.semantic) w *= 1.5;
-        score[r] *= w * (1.0 - ld);
+        // What the markup says weighs against the text's evidence (Readability's class weight):
+        // only regions that hold prose are candidates at all.
+        score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
+        if (g.depth <= 1 || score[r] <= 0) continue;  // <html> is no candidate (Readability)
         if (top == kNone || score[r] > score[top]) top = r;
     }
     if (top == kNone) return sel;
@@ -221,18 +223,28 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
     std::vector<size_t> sel = main_region(doc);
-    std::vector<BlockClass> first(n);
+    std::vector<BlockClass> first(n), out;
     if (sel.empty()) {
         // no region holds prose: jusText's classification over the whole page
         for (size_t i = 0; i < n; i++) first[i] = initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0);
+        out = neighbours(first);
     } else {
         // Inside the main region its evidence of prose stands for the length a block needs
-        // alone: a paragraph of short-paragraph news is good from kShortChars code points on.
-        for (size_t i = 0; i < n; i++) first[i] = sel[i] ? initial_class(doc.blocks[i], kShortChars,
-                                              doc.blocks[i].context < 0 && doc.blocks[i].context_depth > sel[i])
-                           : BlockClass::Bad;
+        // alone: a paragraph of short-paragraph news is good from kProseChars code points on. A
+        // boilerplate class of an element inside the region (a share bar, a byline box, the
+        // comments) costs its blocks two steps; one of the region itself or of its ancestors
+        // nothing, since the region was chosen on its text. When that leaves no good block, the
+        // classes inside the region were wrong about the whole article (paragraphs inside an
+        // "ad-wrapper"), and the region's blocks are classified without them.
+        for (bool classes : {true, false}) {
+            for (size_t i = 0; i < n; i++)
+                first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars,
+                                                  classes && doc.blocks[i].context < 0 && doc.blocks[i].context_depth > sel[i])
+                                  : BlockClass::Bad;
+            out = neighbours(first);
+            if (std::find(out.begin(), out.end(), BlockClass::Good) != out.end()) break;
+        }
     }
-    std::vector<BlockClass> out = neighbours(first);
     // Headings: one that is not bad by itself and comes at most 200 code points before a good
     // block is good (jusText's max_heading_distance): a title belongs with the text it heads.
     for (size_t i = 0; i < n; i++) {
