@@ -20,7 +20,8 @@ constexpr uint64_t kProseChars = 25;       // Readability's minimum paragraph le
 constexpr double kSiblingShare = 0.2;      // Readability's sibling threshold: a fifth of the top
 constexpr double kSiblingMinScore = 10.0;  // ... and at least 10
 constexpr uint64_t kSiblingChars = 80;
-constexpr double kHintWeight = 25.0;  // Readability's class weight     // Readability's long sibling paragraph
+constexpr double kHintWeight = 25.0;
+constexpr size_t kClimb = 5;  // Readability's ancestor levels  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
     switch (c) {
@@ -131,10 +132,11 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
         innermost[i] = open.empty() ? kNone : open.back();
     }
-    std::vector<double> score(nr, 0.0);
+    std::vector<double> score(nr, 0.0), prose(n + 1, 0.0);
     static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
     for (size_t i = 0; i < n; i++) {
         double s = prose_score(doc, doc.blocks[i]);
+        prose[i + 1] = prose[i] + s;
         if (s == 0) continue;
         size_t r = innermost[i];
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
@@ -144,12 +146,15 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         chars[i + 1] = chars[i] + doc.blocks[i].chars;
         links[i + 1] = links[i] + doc.blocks[i].link_chars;
     }
+    auto region_ld = [&](const HtmlRegion& g) {
+        uint64_t c = chars[g.last] - chars[g.first];
+        return c ? static_cast<double>(links[g.last] - links[g.first]) / static_cast<double>(c) : 0.0;
+    };
     size_t top = kNone;
     for (size_t r = 0; r < nr; r++) {
         if (score[r] == 0) continue;
         const HtmlRegion& g = doc.regions[r];
-        uint64_t c = chars[g.last] - chars[g.first];
-        double ld = c ? static_cast<double>(links[g.last] - links[g.first]) / static_cast<double>(c) : 0.0;
+        double ld = region_ld(g);
         // What the markup says weighs against the text's evidence (Readability's class weight):
         // only regions that hold prose are candidates at all.
         score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
@@ -157,9 +162,30 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         if (top == kNone || score[r] > score[top]) top = r;
     }
     if (top == kNone) return sel;
+    // Readability's scores favour the element that holds paragraphs directly; prose spread thinly
+    // over many small elements (definition lists, table cells, sections of a chapter) gives no
+    // single element much. So the choice climbs to the parent as long as the parent's whole
+    // subtree holds more prose than boilerplate beyond what the child holds: its blocks outside
+    // the child count their prose score, less the same measure for link-heavy blocks, prose
+    // inside an element that a boilerplate word marks counting nothing. At most kClimb levels,
+    // so that this stays linear.
+    for (size_t level = 0; level < kClimb && parent[top] != kNone; level++) {
+        const HtmlRegion &c = doc.regions[top], &a = doc.regions[parent[top]];
+        if (a.depth <= 1) break;
+        double gain = 0;
+        for (size_t i = a.first; i < a.last; i++) {
+            if (i == c.first) i = c.last;
+            if (i >= a.last) break;
+            const HtmlBlock& b = doc.blocks[i];
+            if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
+            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i + 1] - prose[i];
+        }
+        if (gain <= 0) break;
+        top = parent[top];
+    }
 #ifdef NDD_CONTENT_DEBUG
     for (size_t r = 0; r < nr; r++)
-        if (score[r] > 0.3 * score[top])
+        if (score[r] > 0.05 * score[top])
             fprintf(stderr, "region %zu [%zu,%zu) depth %zu hint %d sem %d score %.1f parent %zd%s\n", r, doc.regions[r].first,
                     doc.regions[r].last, doc.regions[r].depth, doc.regions[r].hint, doc.regions[r].semantic, score[r],
                     (ssize_t)parent[r], r == top ? " TOP" : "");
@@ -169,9 +195,13 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
     for (size_t i = t.first; i < t.last; i++) sel[i] = t.inner_depth;
     const size_t up = parent[top];
     if (up != kNone) {
-        const double threshold = std::max(kSiblingMinScore, kSiblingShare * score[top]);
+        // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
+        // holds its paragraphs in subsections), and must not be mostly links (teasers).
+        const double threshold = std::max(kSiblingMinScore, kSiblingShare * (prose[t.last] - prose[t.first]));
         for (size_t r = 0; r < nr; r++)
-            if (r != top && parent[r] == up && score[r] >= threshold)
+            if (r != top && parent[r] == up && doc.regions[r].hint >= 0 &&
+                prose[doc.regions[r].last] - prose[doc.regions[r].first] >= threshold &&
+                region_ld(doc.regions[r]) <= kBadLinkDensity)
                 for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = doc.regions[r].inner_depth;
         for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++)
             if (innermost[i] == up && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
