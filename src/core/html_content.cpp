@@ -21,7 +21,8 @@ constexpr double kSiblingShare = 0.2;      // Readability's sibling threshold: a
 constexpr double kSiblingMinScore = 10.0;  // ... and at least 10
 constexpr uint64_t kSiblingChars = 80;
 constexpr double kHintWeight = 25.0;
-constexpr size_t kClimb = 5;  // Readability's ancestor levels  // Readability's class weight     // Readability's long sibling paragraph
+constexpr size_t kClimb = 5;  // Readability's ancestor levels
+constexpr double kClimbShare = 0.25;  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
     switch (c) {
@@ -180,12 +181,12 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
             if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
             else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i + 1] - prose[i];
         }
-        if (gain <= 0) break;
+        if (gain <= 0 || gain < kClimbShare * (prose[c.last] - prose[c.first])) break;
         top = parent[top];
     }
 #ifdef NDD_CONTENT_DEBUG
     for (size_t r = 0; r < nr; r++)
-        if (score[r] > 0.05 * score[top])
+        if (score[r] > 0.3 * score[top])
             fprintf(stderr, "region %zu [%zu,%zu) depth %zu hint %d sem %d score %.1f parent %zd%s\n", r, doc.regions[r].first,
                     doc.regions[r].last, doc.regions[r].depth, doc.regions[r].hint, doc.regions[r].semantic, score[r],
                     (ssize_t)parent[r], r == top ? " TOP" : "");
@@ -204,7 +205,7 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
                 region_ld(doc.regions[r]) <= kBadLinkDensity)
                 for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = doc.regions[r].inner_depth;
         for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++)
-            if (innermost[i] == up && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
+            if (innermost[i] == up && doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
                 (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= doc.regions[up].inner_depth))
                 sel[i] = doc.regions[up].inner_depth;
     }
