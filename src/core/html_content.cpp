@@ -22,7 +22,8 @@ constexpr double kSiblingMinScore = 10.0;  // ... and at least 10
 constexpr uint64_t kSiblingChars = 80;
 constexpr double kHintWeight = 25.0;
 constexpr size_t kClimb = 5;  // Readability's ancestor levels
-constexpr double kClimbShare = 0.25;  // Readability's class weight     // Readability's long sibling paragraph
+constexpr double kClimbShare = 0.25;
+constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
     switch (c) {
@@ -86,6 +87,10 @@ uint64_t commas(const HtmlDocument& doc, const HtmlBlock& b) {
     return n;
 }
 
+// A heading that is a link: the title of a teaser (a list of other stories, each a linked title
+// and an excerpt), never of the article the page is about.
+bool linked_heading(const HtmlBlock& b) { return b.kind == HtmlBlockKind::Heading && 2 * b.link_chars > b.chars; }
+
 // The evidence of prose a block gives its containers (Readability's paragraph score): 0 for
 // headings, list items, short and link-heavy blocks, else 1 + its commas + one point a hundred
 // code points (at most 3).
@@ -134,6 +139,8 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         innermost[i] = open.empty() ? kNone : open.back();
     }
     std::vector<double> score(nr, 0.0), prose(n + 1, 0.0);
+    std::vector<size_t> teasers(n + 1, 0);  // linked headings before each block
+    for (size_t i = 0; i < n; i++) teasers[i + 1] = teasers[i] + linked_heading(doc.blocks[i]);
     static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
     for (size_t i = 0; i < n; i++) {
         double s = prose_score(doc, doc.blocks[i]);
@@ -178,7 +185,8 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
             if (i == c.first) i = c.last;
             if (i >= a.last) break;
             const HtmlBlock& b = doc.blocks[i];
-            if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
+            if (linked_heading(b)) gain -= kTeaserWeight;
+            else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
             else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i + 1] - prose[i];
         }
         if (gain <= 0 || gain < kClimbShare * (prose[c.last] - prose[c.first])) break;
@@ -201,6 +209,7 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         const double threshold = std::max(kSiblingMinScore, kSiblingShare * (prose[t.last] - prose[t.first]));
         for (size_t r = 0; r < nr; r++)
             if (r != top && parent[r] == up && doc.regions[r].hint >= 0 &&
+                teasers[doc.regions[r].last] - teasers[doc.regions[r].first] < 2 &&
                 prose[doc.regions[r].last] - prose[doc.regions[r].first] >= threshold &&
                 region_ld(doc.regions[r]) <= kBadLinkDensity)
                 for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = doc.regions[r].inner_depth;
