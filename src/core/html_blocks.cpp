@@ -205,35 +205,6 @@ size_t utf8_valid_len(const unsigned char* p, size_t n) {
     return len;
 }
 
-// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
-// when the input is valid (the common case: no copy).
-std::string utf8_sanitized(const char* s, size_t n, InterruptPoller& poller) {
-    const auto* p = reinterpret_cast<const unsigned char*>(s);
-    size_t i = 0;
-    while (i < n) {
-        size_t l = utf8_valid_len(p + i, n - i);
-        if (l == 0) break;
-        i += l;
-        if ((i & 0xFFFF) < 4) poller.tick();
-    }
-    if (i == n) return {};
-    std::string out;
-    out.reserve(n + 64);
-    out.append(s, i);
-    while (i < n) {
-        size_t l = utf8_valid_len(p + i, n - i);
-        if (l == 0) {
-            out += "\xEF\xBF\xBD";
-            i++;
-        } else {
-            out.append(s + i, l);
-            i += l;
-        }
-        if ((i & 0xFFFF) < 4) poller.tick();
-    }
-    return out;
-}
-
 // ---- the SAX builder ----
 
 struct Frame {
@@ -436,6 +407,35 @@ struct CtxtDeleter {
 
 }  // namespace
 
+// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
+// when the input is valid (the common case: no copy).
+std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s);
+    size_t i = 0;
+    while (i < n) {
+        size_t l = utf8_valid_len(p + i, n - i);
+        if (l == 0) break;
+        i += l;
+        if ((i & 0xFFFF) < 4) poller.tick();
+    }
+    if (i == n) return {};
+    std::string out;
+    out.reserve(n + 64);
+    out.append(s, i);
+    while (i < n) {
+        size_t l = utf8_valid_len(p + i, n - i);
+        if (l == 0) {
+            out += "\xEF\xBF\xBD";
+            i++;
+        } else {
+            out.append(s + i, l);
+            i += l;
+        }
+        if ((i & 0xFFFF) < 4) poller.tick();
+    }
+    return out;
+}
+
 int html_class_hint(const char* value, size_t len, size_t max_words) {
     // only the first 256 bytes count: a huge attribute costs no more than a small one
     len = std::min<size_t>(len, 256);
@@ -469,7 +469,7 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) 
     static std::once_flag init;
     std::call_once(init, [] { xmlInitParser(); });
 
-    std::string clean = utf8_sanitized(html, len, poller);
+    std::string clean = html_utf8_sanitized(html, len, poller);
     if (!clean.empty()) {
         html = clean.data();
         len = clean.size();

@@ -71,6 +71,10 @@ struct HtmlDocument {
 // fires, std::bad_alloc when memory runs out.
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller);
 
+// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
+// when the input is valid (the common case: no copy). Polls the interrupt.
+std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller);
+
 // Classifies a class or id attribute value: -1 when one of its tokens names boilerplate, +1 when
 // one names content, 0 otherwise, and 0 when it has more than max_words tokens (0: no limit).
 // The value is split into tokens at every character that is not an ASCII letter or digit and

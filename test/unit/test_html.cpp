@@ -7,6 +7,7 @@
 
 #include "html_api.h"
 #include "html_content.hpp"
+#include "html_meta.hpp"
 
 namespace {
 
@@ -232,4 +233,43 @@ TEST(HtmlContentIssue29, ItempropArticleBody) {
 TEST(HtmlContentIssue29, DisplayNoneIsHidden) {
     EXPECT_EQ(text("<p>shown</p><div style=\"DISPLAY: none\"><p>hidden</p></div><p style='visibility:hidden'>no</p>"),
               "shown");
+}
+
+// ---- ndd_html_meta's core ----
+
+TEST(HtmlMeta, SourcesAndOrder) {
+    ndd::InterruptPoller p(nullptr);
+    std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
+                       "<meta property=og:url content=https://x.example/c><meta name=description content=d>"
+                       "<meta property=og:description content=no></head><body><article><time datetime=2001-02-03>"
+                       "</time></article><script type=\"application/ld+json\">{\"datePublished\":\"2000-01-01\"}</script>";
+    ndd::HtmlMeta m = ndd::html_meta(page.data(), page.size(), p);
+    EXPECT_EQ(m.title, "A title");
+    EXPECT_EQ(m.canonical, "/c");
+    EXPECT_EQ(m.og_url, "https://x.example/c");
+    EXPECT_EQ(m.language, "en");
+    EXPECT_EQ(m.description, "d");
+    EXPECT_EQ(m.published, "2000-01-01");  // JSON-LD before <time> in <article>, wherever it comes
+}
+
+TEST(HtmlMeta, NothingStatedAndHostileInput) {
+    ndd::InterruptPoller p(nullptr);
+    std::string page = "<p>text</p><title>" + repeat("\xE2\x82\xAC", 5000) + "</title>\xFF<script type=application/ld+json>" +
+                       repeat("\"datePublished\" : 1, ", 100000) + "</script>";
+    ndd::HtmlMeta m = ndd::html_meta(page.data(), page.size(), p);
+    EXPECT_LE(m.title.size(), ndd::kHtmlMetaMaxBytes);
+    EXPECT_EQ(m.title.size() % 3, 0u);  // cut at a character boundary
+    EXPECT_EQ(m.published, "");
+    ndd::HtmlMeta e = ndd::html_meta("", 0, p);
+    EXPECT_EQ(e.title + e.canonical + e.og_url + e.language + e.description + e.published, "");
+}
+
+TEST(HtmlMeta, Cancelled) {
+    std::string page = repeat("<p>word</p>", 20000);
+    char* out = nullptr;
+    size_t lens[NDD_HTML_META_FIELDS];
+    EXPECT_EQ(ndd_html_extract_meta(page.data(), page.size(), test_alloc, &out, lens, always_cancel), NDD_CANCELLED);
+    ASSERT_EQ(ndd_html_extract_meta("<title>t</title>", 16, test_alloc, &out, lens, nullptr), NDD_OK);
+    EXPECT_EQ(std::string(out, lens[NDD_HTML_META_TITLE]), "t");
+    std::free(out);
 }
