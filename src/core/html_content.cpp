@@ -192,13 +192,6 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         if (gain <= 0 || gain < kClimbShare * (prose[c.last] - prose[c.first])) break;
         top = parent[top];
     }
-#ifdef NDD_CONTENT_DEBUG
-    for (size_t r = 0; r < nr; r++)
-        if (score[r] > 0.3 * score[top])
-            fprintf(stderr, "region %zu [%zu,%zu) depth %zu hint %d sem %d score %.1f parent %zd%s\n", r, doc.regions[r].first,
-                    doc.regions[r].last, doc.regions[r].depth, doc.regions[r].hint, doc.regions[r].semantic, score[r],
-                    (ssize_t)parent[r], r == top ? " TOP" : "");
-#endif
     sel.assign(n, 0);
     const HtmlRegion& t = doc.regions[top];
     for (size_t i = t.first; i < t.last; i++) sel[i] = t.inner_depth;
