@@ -1404,7 +1404,7 @@ CREATE FUNCTION ndd_html_content(html text) RETURNS text
 COMMENT ON FUNCTION ndd_html_text(text) IS
 	'all visible text of an HTML page in document order, one block (paragraph, heading, list item, cell...) a line, whitespace collapsed, character references decoded; script, style, template, noscript, head, hidden elements and comments dropped';
 COMMENT ON FUNCTION ndd_html_content(text) IS
-	'the main content of an HTML page: its text blocks scored by length, link density, tag and class/id context and neighbours (jusText family), navigation, headers, footers, sidebars, link lists, ads and cookie banners left out; the whole text when no block qualifies';
+	'the main content of an HTML page: the element holding the most prose (paragraphs weighed by length and commas, link density, the page''s own <article>/<main>/articleBody and class/id tokens as signals), its blocks classified by length, link density and neighbours (Readability and jusText families); navigation, teasers, comments, sidebars and footers left out; the whole text when the page has no prose';
 
 ---------------------------------------------------------------------------------------------------
 -- URLs and mirrored sites (new in 0.2.0, src/sql/75_urls.sql). Copied verbatim from the install
@@ -1629,3 +1629,15 @@ CREATE FUNCTION cosine(a float8[], b float8[]) RETURNS float8
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cosine(float8[], float8[]) IS
 	'exact cosine of two vectors of the same dimensions (NULL when one is zero)';
+
+---------------------------------------------------------------------------------------------------
+-- A page's metadata (new in 0.2.0, issue 29, src/sql/70_html.sql): title, canonical link, og:url,
+-- language, description, publication date. Copied verbatim from the install part.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION ndd_html_meta(html text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'ndd_html_meta'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 400;
+
+COMMENT ON FUNCTION ndd_html_meta(text) IS
+	'what an HTML page says about itself, as jsonb: title, canonical (<link rel=canonical>), og_url, language (<html lang>), description and published (article:published_time, itemprop datePublished, JSON-LD datePublished, <time datetime> in <article>), each a string as written or null';

@@ -46,6 +46,7 @@ struct HtmlBlock {
     // footer, aside, a class or id such as "sidebar" or "cookie-banner", role="navigation"...),
     // +1 content (main, article, role="main", class or id "content", "article"...), 0 neither.
     int8_t context = 0;
+    uint32_t context_depth = 0;  // nesting depth of the element that set context (0: none)
     HtmlBlockKind kind = HtmlBlockKind::Other;
 };
 
@@ -54,7 +55,13 @@ struct HtmlBlock {
 struct HtmlRegion {
     size_t first;
     size_t last;
-    size_t depth;
+    size_t depth;        // of the outermost element holding exactly these blocks
+    size_t inner_depth;  // of the innermost one
+    // What the element (and the wrappers that hold exactly the same blocks) says about itself:
+    // the sum of its class/id/role hints (each -1, 0 or +1), and whether it is the page's own
+    // statement of its main content (<article>, <main>, role="main", itemprop="articleBody").
+    int8_t hint = 0;
+    bool semantic = false;
 };
 
 struct HtmlDocument {
@@ -77,8 +84,16 @@ struct HtmlFeedOptions {
 };
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& options);
 
-// Classifies a class or id attribute value: -1 when one of its words names boilerplate, +1 when
-// one names content, 0 otherwise, and 0 when it has more than max_words words (0: no limit).
+// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
+// when the input is valid (the common case: no copy). Polls the interrupt.
+std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller);
+
+// Classifies a class or id attribute value: -1 when one of its tokens names boilerplate, +1 when
+// one names content, 0 otherwise, and 0 when it has more than max_words tokens (0: no limit).
+// The value is split into tokens at every character that is not an ASCII letter or digit and
+// between a lower-case letter and an upper-case one ("PageBuilder-pageRow": page, builder, page,
+// row), and tokens are matched whole, so that "pagerow" or "shareholders" name nothing; a few
+// unambiguous roots also match as the start or end of a token ("sphinxsidebar", "navbar").
 // Exposed for the unit tests; the word lists are in the .cpp.
 int html_class_hint(const char* value, size_t len, size_t max_words = 0);
 

@@ -130,7 +130,7 @@ def rand_text():
 
 
 def rand_html():
-    """Broken and hostile HTML for ndd_html_text and ndd_html_content (issue 22, point 5)."""
+    """Broken and hostile HTML for ndd_html_text, ndd_html_content and ndd_html_meta (issues 22, 29)."""
     r = rng.random()
     if r < 0.08:  # deep nesting: a parser that recursed would overflow the stack
         tag = rng.choice(["div", "span", "b", "table", "li", "p", "a href=x", "nav"])
@@ -150,7 +150,11 @@ def rand_html():
              "<script>evil()</script>", "<style>p{}</style>", "<template>t</template>", "<noscript>n</noscript>",
              "<!-- c -->", "<!--", "<![CDATA[x]]>", "<br>", "<", ">", "</", "<a href='x'>", "<?php ?>",
              "<!DOCTYPE html>", "<meta charset=latin1>", "<svg><path/></svg>", "<div hidden>h</div>", "\u00e9\u65e5",
-             "word", " ", "\n", "<title>", "<head>", "<body>", "</html>", "<frameset>", "<plaintext>"]
+             "word", " ", "\n", "<title>", "<head>", "<body>", "</html>", "<frameset>", "<plaintext>",
+             # ndd_html_meta's sources (issue 29)
+             "<link rel=canonical href=/x>", "<meta property=og:url content=", "<meta name=description content='d'>",
+             "<script type=application/ld+json>{\"datePublished\": \"", "<time datetime=2020>", "<article>",
+             "<html lang=", "itemprop=datePublished", " style=display:none", "<div class=and-w-sidebar>"]
     return q("".join(rng.choice(parts) for _ in range(rng.randint(1, 60))))
 
 
