@@ -30,7 +30,10 @@ DATA        = $(wildcard sql/$(EXTENSION)--*.sql)
 REGRESS     = $(sort $(basename $(notdir $(wildcard test/sql/*.sql))))
 # --no-locale: the expected output is the C locale's (to_tsvector's parser follows LC_CTYPE), so
 # `make installcheck` passes against a cluster of any locale, e.g. Debian's C.UTF-8 one.
-REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION) --no-locale
+# --encoding=UTF8: the tests' texts are UTF-8; without it the database takes template0's encoding,
+# SQL_ASCII in a cluster made without a locale (a shell without LANG, as in containers and
+# debootstrap roots, e.g. the package build's throwaway cluster of dh_pgxs_test).
+REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION) --no-locale --encoding=UTF8
 
 # The TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster): `make prove_installcheck`, as a user other
 # than root (initdb refuses root). Not part of `make installcheck` (no TAP_TESTS): they start their

@@ -4,14 +4,24 @@
 # known word edit rate of 1-20 % (bench/jaccard_synth.py, seed 1).
 #   For each size in NDD_JACCARD_SIZES (default "100000 300000 1000000"):
 #     - ndd_jaccard_pairs(t = 0.8) at the default maintenance_work_mem (64MB: the disk path), and,
-#       for sizes up to NDD_JACCARD_MEM_MAX (default 300000), at 4GB (in memory): wall time, peak
-#       backend memory (VmHWM), pairs, recall on the planted pairs whose exact jaccard() is >= 0.8,
-#       and the two runs' pairs compared;
-#     - at the largest size: a GIN index on ndd_jaccard_bands(shingle_minhash(body, 4, 128), 0.8)
-#       and the lookup "stored documents with J >= 0.8 with this text" for NDD_JACCARD_QUERIES
-#       (default 200) random stored texts: median and p95 of the server-side time of each query.
+#       for sizes up to NDD_JACCARD_MEM_MAX (default 300000), at 4GB (in memory): wall time, the
+#       backend's CPU time, peak backend memory (VmHWM), the temporary files written, pairs, recall
+#       on the planted pairs whose exact jaccard() is >= 0.8, and the two runs' pairs compared;
+#     - precision: every reported pair (NDD_JACCARD_CHECK=all, the default) or a sample of 2000
+#       (NDD_JACCARD_CHECK=sample) recomputed by jaccard() in SQL, counting those below 0.8 or with
+#       another value;
+#     - at the largest size, unless NDD_JACCARD_LOOKUP=0: a GIN index on
+#       ndd_jaccard_bands(shingle_minhash(body, 4, 128), 0.8) and the lookup "stored documents with
+#       J >= 0.8 with this text" for NDD_JACCARD_QUERIES (default 200) random stored texts: median
+#       and p95 of the server-side time of each query.
 #   NDD_SYNTH_DIR: take synth_N.tsv / planted_N.tsv from there instead of generating them.
 #   NDD_NO_INSTALL=1: use the installed extension as it is.
+# The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
+# on a quiet machine, with about 60 GB of free disk: the 10M collection is 12 GB of text (the TSV and
+# the table), and the disk path's temporary files hold 16 bytes per distinct shingle of each
+# document (27 GB at 10M) and 16 per band key (4.3 GB, written twice):
+#   NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 NDD_JACCARD_LOOKUP=0 \
+#     NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee bench/results/jaccard_scale_10M.txt
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 CORPUS=$(ndd_corpus_dir)
@@ -40,8 +50,11 @@ for size in $sizes; do
 	psql -X -q -d postgres -c "\\copy planted FROM '$planted'"
 	psql -X -q -d postgres -c "VACUUM ANALYZE synth"
 	psql -X -q -d postgres -tAc "SELECT count(*) || ' documents, ' || pg_size_pretty(sum(octet_length(body))) FROM synth"
+	temp_before=$(psql -X -d postgres -tAc "SELECT temp_bytes FROM pg_stat_database WHERE datname = 'postgres'")
 	timed "  ndd_jaccard_pairs(t = 0.8), default maintenance_work_mem (disk)" \
 		"SET maintenance_work_mem = '64MB'; CREATE TABLE disk08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
+	sleep 1  # the statistics of the ended session
+	psql -X -d postgres -tAc "SELECT '  temporary files written: ' || pg_size_pretty(temp_bytes - $temp_before) FROM pg_stat_database WHERE datname = 'postgres'"
 	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
 		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
 			"SET maintenance_work_mem = '4GB'; CREATE TABLE mem08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
@@ -54,10 +67,13 @@ for size in $sizes; do
 	  SELECT '  pairs found ' || (SELECT count(*) FROM disk08) || '; planted pairs with J >= 0.8: '
 	    || (SELECT count(*) FROM truth) || ', found ' || (SELECT count(*) FROM truth JOIN disk08 USING (a, b))
 	    || ' (recall ' || round((SELECT count(*) FROM truth JOIN disk08 USING (a, b))::numeric / greatest((SELECT count(*) FROM truth), 1), 4)
-	    || '); sample of 2000 reported pairs below 0.8 by jaccard(): '
-	    || (SELECT count(*) FROM (SELECT * FROM disk08 LIMIT 2000) s JOIN synth x ON x.id = s.a JOIN synth y ON y.id = s.b
-	        WHERE jaccard(x.body, y.body) < 0.8)"
+	    || ')'"
+	if [ "${NDD_JACCARD_CHECK:-all}" = all ]; then checked="SELECT * FROM disk08"; else checked="SELECT * FROM disk08 LIMIT 2000"; fi
+	psql -X -q -d postgres -tAc "SELECT '  precision check (${NDD_JACCARD_CHECK:-all}): ' || count(*) || ' reported pairs recomputed by jaccard(), '
+	    || count(*) FILTER (WHERE j < 0.8) || ' below 0.8, ' || count(*) FILTER (WHERE j IS DISTINCT FROM s.jaccard) || ' with another value'
+	  FROM ($checked) s JOIN synth x ON x.id = s.a JOIN synth y ON y.id = s.b, LATERAL (SELECT jaccard(x.body, y.body) AS j) v"
 done
+[ "${NDD_JACCARD_LOOKUP:-1}" = 0 ] && { echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"; rm -rf "$work"; exit 0; }
 
 echo "== lookup through the band-key index at $largest documents"
 psql -X -q -d postgres -v ON_ERROR_STOP=1 <<'SQL'

@@ -8,6 +8,7 @@
 #
 #   bench/pg18_vs_15.sh [rows] > bench/results/pg18_vs_15.txt     default 1000000
 #   NDD_BENCHES="stream knn"    only these (of radius knn stream fingerprints)
+#   NDD_NO_INSTALL=1            use the extension as installed in both (no apt-get, no make install)
 #   PostgreSQL 15 is NDD_PGBIN (default Debian's), 18 as scripts/test.sh finds it (lib.sh, ndd_find_pg)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
@@ -16,8 +17,10 @@ N=${1:-1000000}
 bin15=$(ndd_find_pg 15)
 bin18=$(ndd_find_pg 18) || { echo "no PostgreSQL 18: $bin18" >&2; exit 1; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-ndd_install_deps
-for bin in "$bin15" "$bin18"; do flock /tmp/ndd-install.lock bash -c "source scripts/lib.sh; ndd_build_install '$bin'"; done
+if [ "${NDD_NO_INSTALL:-0}" != 1 ]; then
+	ndd_install_deps
+	for bin in "$bin15" "$bin18"; do flock /tmp/ndd-install.lock bash -c "source scripts/lib.sh; ndd_build_install '$bin'"; done
+fi
 run() { # run BIN COMMAND...: one benchmark on the PostgreSQL of BIN
 	local bin=$1
 	shift

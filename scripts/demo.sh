@@ -6,7 +6,9 @@
 #      its paragraphs, edit-<name>-<rate> a copy with seeded word edits at that rate, case-<name> a
 #      copy upper-cased and re-wrapped), fingerprints them, finds exact duplicates, near-duplicates
 #      through the index and in one batch, beside the exact path (ndd_jaccard_pairs), each scored
-#      against the ground truth, clusters them and prints each cluster with its worst pair;
+#      against the ground truth, prints which method to use when (the precision and recall of each
+#      on the sample, with a one-line recommendation), clusters them and prints each cluster with
+#      its worst pair;
 #   2. the web: builds a crawl from the real HTML pages of test/data/html (test/data/make_crawl.py:
 #      two documentation sites, a mirror, copies under four other sites' templates, a partial copy,
 #      URL variants) and finds the near-duplicate pages through ndd_html_content that the raw HTML
@@ -93,10 +95,10 @@ psql -v k="$K" <<'SQL'
 CREATE TEMP TABLE truth (a text, b text, jaccard float8, size_a int, size_b int, inter int, ntok_a int, ntok_b int,
                          edit_dist int, edit_sim float8);
 \copy truth FROM 'test/data/sample.pairs.k4.tsv' WITH (FORMAT csv, DELIMITER E'\t', HEADER true)
-CREATE TEMP TABLE truth_ids AS   -- the ground-truth pairs with J >= 0.8, as (lower id, higher id)
+CREATE TABLE truth_ids AS   -- the ground-truth pairs with J >= 0.8, as (lower id, higher id); kept for the next section
 SELECT least(x.id, y.id) AS a, greatest(x.id, y.id) AS b, t.a AS name_a, t.b AS name_b
 FROM truth t JOIN docs x ON x.name = t.a JOIN docs y ON y.name = t.b WHERE t.jaccard >= 0.8;
-CREATE TEMP TABLE exact_pairs AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM docs', 0.8);
+CREATE TABLE exact_pairs AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM docs', 0.8);
 SELECT 'simhash(body, 4) within ' || :k || ' bits (ndd_pairs)' AS method,
        format('found %s of %s ground-truth pairs', count(p.a), count(*)) AS recall,
        format('%s of %s full licences'' 1%%-edit copies', count(p.a) FILTER (WHERE t.name_b LIKE 'edit-%-0.01' AND t.name_a LIKE 'lic-%'),
@@ -113,6 +115,41 @@ WHERE NOT EXISTS (SELECT 1 FROM truth_ids t WHERE t.a = p.a AND t.b = p.b);
 SQL
 echo "(simhash within $K bits keeps precision high and misses the long documents' edited copies: one word"
 echo " edit in a hundred moves many 4-shingles; the exact path verifies every candidate on the shingle sets)"
+
+section "which method when: precision and recall of each on the sample (the ground truth: pairs with word 4-shingle Jaccard >= 0.8), at the settings doc/reference.md recommends"
+psql -v k="$K" <<'SQL'
+CREATE TEMP TABLE sketches AS SELECT id, shingle_minhash(body, 4, 84) AS sketch FROM docs;
+CREATE TEMP TABLE methods (n int, method text, use_it text);
+INSERT INTO methods VALUES
+ (1, 'equal content_hash(body)', 'exact copies only (other case, spacing, punctuation): a plain b-tree or GROUP BY, never a wrong pair'),
+ (2, 'simhash(body, 4) within ' || :k || ' bits', 'one 64-bit column and the ndd index: "is this new document already here?" online, at any size'),
+ (3, 'bitflip_fp(body) within 31 bits', 'online lookups through the index on the raw characters, no word tokens (any script, markup, code)'),
+ (4, 'supershingles, 2 of 6 shared', 'cheap batch candidates over a whole table (ndd_feature_pairs), no index needed'),
+ (5, 'minhash_similarity >= 0.85 (84 hashes)', 'the best single estimate of Jaccard, when comparing sketches pairwise or in batches'),
+ (6, 'minhash >= 0.70, then exact jaccard >= 0.8', 'before hiding or deleting anything: candidates from sketches, every pair verified'),
+ (7, 'ndd_jaccard_pairs(..., 0.8), exact', 'the exact answer in one call, for a batch you can afford to compare in full');
+CREATE TEMP TABLE found (n int, a bigint, b bigint);
+INSERT INTO found SELECT 1, x.id, y.id FROM docs x JOIN docs y ON x.exact = y.exact AND x.id < y.id;
+INSERT INTO found SELECT 2, a, b FROM pairs;
+INSERT INTO found SELECT 3, a, b FROM ndd_pairs('SELECT id, bitflip FROM docs', 31);
+INSERT INTO found SELECT 4, a, b FROM ndd_feature_pairs('SELECT id, supershingles(sketch) FROM sketches', 2);
+INSERT INTO found SELECT 5, x.id, y.id FROM sketches x JOIN sketches y ON x.id < y.id
+WHERE minhash_similarity(x.sketch, y.sketch) >= 0.85;
+INSERT INTO found SELECT 6, x.id, y.id FROM sketches x JOIN sketches y ON x.id < y.id
+JOIN docs dx ON dx.id = x.id JOIN docs dy ON dy.id = y.id
+WHERE minhash_similarity(x.sketch, y.sketch) >= 0.70 AND jaccard(dx.body, dy.body) >= 0.8;
+INSERT INTO found SELECT 7, a, b FROM exact_pairs;
+\pset format unaligned
+\pset tuples_only on
+SELECT format('%-44s %4s pairs, precision %s, recall %s', m.method, count(f.a),
+              coalesce(round(count(t.a)::numeric / nullif(count(f.a), 0), 3)::text, '-'),
+              round(count(t.a)::numeric / (SELECT count(*) FROM truth_ids), 3))
+       || E'\n    use it for: ' || m.use_it
+FROM methods m LEFT JOIN found f ON f.n = m.n LEFT JOIN truth_ids t ON t.a = f.a AND t.b = f.b
+GROUP BY m.n, m.method, m.use_it ORDER BY m.n;
+SQL
+echo "(precision: the share of the pairs found that are true; recall: the share of the true pairs found."
+echo " On the whole dev corpus: doc/reference.md, \"Which fingerprint, which threshold: measured quality\")"
 
 section "conservative clusters (every member within $K bits of every other), each with its worst pair"
 psql <<'SQL'

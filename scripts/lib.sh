@@ -50,6 +50,15 @@ ndd_pg_major() {
 	"${1:-$NDD_PGBIN}/pg_config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'
 }
 
+# The PGXS directory of the PostgreSQL in NDD_PGBIN, which holds pg_regress and the TAP modules:
+# <pkglibdir>/pgxs, as its pg_config says (`--pgxs` names src/makefiles/pgxs.mk in it): Debian's
+# is bin/../lib/pgxs, a source build's with a prefix such as /usr/local bin/../lib/postgresql/pgxs.
+ndd_pgxs_dir() {
+	local mk
+	mk=$("$NDD_PGBIN/pg_config" --pgxs) || return 1
+	echo "${mk%/src/makefiles/pgxs.mk}"
+}
+
 # Makes the PostgreSQL of bin directory $1 the one of everything that follows: NDD_PGBIN,
 # NDD_PG_MAJOR, and its client programs (psql, pg_dump, ...) first in PATH, so that a test's psql or
 # pg_dump is the server's own major.

@@ -77,14 +77,14 @@ if [ "${1:-}" = unit ]; then echo "${passed} passed, ${failed} failed, ${skipped
 
 # The pg_regress tests one at a time, in order, in one database (as one pg_regress run would do),
 # so that each test's name shows when it starts and its time when it ends. The database is made
-# the way pg_regress makes it for `make installcheck` (REGRESS_OPTS: --no-locale, --load-extension).
+# the way pg_regress makes it for `make installcheck` (REGRESS_OPTS: --no-locale, --encoding=UTF8, --load-extension).
 run_regress() {
 	local tag=$1 out=$NDD_RUN_DIR/regress-$1 tests t start status
 	mkdir -p "$out"
 	tests=$(make -s -f - print-regress <<<'include Makefile
 print-regress: ; @echo $(REGRESS)' 2>/dev/null)
 	psql -X -q -v ON_ERROR_STOP=1 -d postgres \
-		-c "CREATE DATABASE ndd_regression TEMPLATE template0 LOCALE 'C'" \
+		-c "CREATE DATABASE ndd_regression TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C'" \
 		-c "ALTER DATABASE ndd_regression SET lc_messages TO 'C'" \
 		-c "ALTER DATABASE ndd_regression SET lc_monetary TO 'C'" \
 		-c "ALTER DATABASE ndd_regression SET lc_numeric TO 'C'" \
@@ -97,7 +97,7 @@ print-regress: ; @echo $(REGRESS)' 2>/dev/null)
 		ndd_log "pg_regress $t ($tag)"
 		start=$(date +%s)
 		# run from the output directory: a test's client-side files (psql's \copy) land there
-		(cd "$out" && "$NDD_PGBIN/../lib/pgxs/src/test/regress/pg_regress" --bindir="$NDD_PGBIN" \
+		(cd "$out" && "$(ndd_pgxs_dir)/src/test/regress/pg_regress" --bindir="$NDD_PGBIN" \
 			--inputdir="$NDD_ROOT/test" --outputdir="$out" --dbname=ndd_regression --use-existing "$t") \
 			>"$out/$t.summary" 2>&1
 		status=$?
@@ -164,7 +164,7 @@ run_tap() {
 	cp -r test/t "$tap_dir/t"
 	chmod 755 "$NDD_RUN_DIR"
 	[ "$(id -u)" -eq 0 ] && chown -R postgres: "$tap_dir"
-	pgxs=$NDD_PGBIN/../lib/pgxs
+	pgxs=$(ndd_pgxs_dir)
 	for t in "${tap_files[@]}"; do
 		name=$(basename "$t" .pl)
 		ndd_log "TAP test $name ($tag)"

@@ -92,14 +92,22 @@ LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
 CREATE FUNCTION ndd_nearest_cluster_sql(tbl regclass, fp_column name, cluster_column name,
                                         id_column name, representatives_only boolean)
 RETURNS text
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-RETURN CASE WHEN representatives_only
-    THEN pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
-                cluster_column, tbl, fp_column, id_column)
-    ELSE pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
-                cluster_column, tbl, fp_column, id_column)
-    END;
+AS $$
+BEGIN
+    -- a regclass is only an OID: a missing one would print as a number into the query (issue 31)
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) tbl::oid) THEN
+        RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
+    END IF;
+    RETURN CASE WHEN representatives_only
+        THEN pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
+                    cluster_column, tbl, fp_column, id_column)
+        ELSE pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+                    cluster_column, tbl, fp_column, id_column)
+        END;
+END
+$$;
 
 CREATE OR REPLACE FUNCTION ndd_nearest_cluster(tbl regclass, fp_column name, fp anyelement, k int,
                                     cluster_column name DEFAULT 'cluster_id',
@@ -210,13 +218,19 @@ $$;
 -- ndd_cluster_worst_pairs (0.1): its new definition, with a tokenizer argument, is taken in place in the
 -- "Tokenizers" part below
 
+-- ndd_df_collect and ndd_df_add take into_other_owner (issue 31: building into another role's
+-- collection must be asked for); 0.1's two-argument functions are replaced, and calls with two
+-- arguments still resolve to them
+DROP FUNCTION ndd_df_collect(text, text);
+DROP FUNCTION ndd_df_add(text, text);
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
 -- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
 -- Returns the number of documents. A new collection belongs to the current role; an existing
--- one keeps its owner and readers, and only members of its owner may rebuild it (42501).
--- docs_sql is the caller's query and resolves through the caller's search_path (see
--- ndd_verify_job for how); everything else is schema-qualified.
-CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, caller_search_path text)
+-- one keeps its owner and readers, and only its owner may rebuild it, superusers included
+-- (42501), unless into_other_owner (then members of its owner may; see
+-- ndd_collection_check_owner). docs_sql is the caller's query and resolves through the caller's
+-- search_path (see ndd_verify_job for how); everything else is schema-qualified.
+CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, into_other_owner boolean, caller_search_path text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -224,7 +238,7 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    PERFORM @extschema@.ndd_collection_check_owner(collection, NOT into_other_owner);
     INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (ndd_df_collect_job.collection, 0)
         ON CONFLICT (name) DO UPDATE SET ndocs = 0, built_at = now();
     DELETE FROM @extschema@.ndd_df AS f WHERE f.collection = ndd_df_collect_job.collection;
@@ -244,14 +258,22 @@ BEGIN
     RETURN n;
 END
 $$;
-CREATE OR REPLACE FUNCTION ndd_df_collect(collection text, docs_sql text)
+COMMENT ON FUNCTION ndd_df_collect_job(text, text, boolean, text) IS
+	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
+CREATE FUNCTION ndd_df_collect(collection text, docs_sql text, into_other_owner boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
-    SELECT @extschema@.ndd_df_collect_job(collection, docs_sql, pg_catalog.current_setting('search_path'));
+    SELECT @extschema@.ndd_df_collect_job(collection, docs_sql, into_other_owner, pg_catalog.current_setting('search_path'));
 END;
+COMMENT ON FUNCTION ndd_df_collect(text, text, boolean) IS
+	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents; another role''s collection only with into_other_owner';
 
-CREATE OR REPLACE FUNCTION ndd_df_add(collection text, doc text)
+-- Adds one document to a collection's frequencies (e.g. from an insert trigger); creates the
+-- collection, owned by the current role, when it does not exist; only the owner of an existing
+-- collection may add to it, superusers included (42501), unless into_other_owner (then members of
+-- its owner may). Returns the collection's new document count.
+CREATE FUNCTION ndd_df_add(collection text, doc text, into_other_owner boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -259,7 +281,7 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    PERFORM @extschema@.ndd_collection_check_owner(collection, NOT into_other_owner);
     INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (collection, 1)
         ON CONFLICT (name) DO UPDATE SET ndocs = c.ndocs + 1
         RETURNING c.ndocs INTO n;
@@ -270,6 +292,8 @@ BEGIN
     RETURN n;
 END
 $$;
+COMMENT ON FUNCTION ndd_df_add(text, text, boolean) IS
+	'adds one document to a collection''s document frequencies; returns the new document count; another role''s collection only with into_other_owner';
 
 -- ndd_filter: 0.1's SQL body held the whole token array and more (about ten times the text); the
 -- C function reads the tokens one at a time (same results)
@@ -308,20 +332,21 @@ $$;
 
 
 ---------------------------------------------------------------------------------------------------
--- Document-frequency tables: no foreign key between them (pg_restore -j loads them in either
--- order), a trigger in its place, tokens and names of at most 1000 bytes (a btree key holds about
--- 2.7 kB; 0.2.0 never counts longer tokens, so any 0.1 counted are removed); ndd_df readable only
--- by the roles its collection's owner allows, by row-level security (issue 20: 0.1 let every role
--- read every collected word). 0.1 recorded no owner, so every existing collection is carried over
--- as the property of the role running ALTER EXTENSION ndd UPDATE (a superuser or the extension's
--- owner), readable by nobody else until it shares it (ndd_collection_grant); a notice says how many.
+-- Document-frequency tables: 0.1's foreign key from ndd_df to ndd_collection kept (its rows cannot
+-- outlive their collection, TRUNCATE included: issue 31), tokens and names of at most 1000 bytes (a
+-- btree key holds about 2.7 kB; 0.2.0 never counts longer tokens, so any 0.1 counted are removed);
+-- ndd_df readable only by the roles its collection's owner allows, by row-level security (issue 20:
+-- 0.1 let every role read every collected word), at most 100 readers per collection. 0.1 recorded
+-- no owner, so every existing collection is carried over as the property of the role running
+-- ALTER EXTENSION ndd UPDATE (a superuser or the extension's owner), readable by nobody else until
+-- it shares it (ndd_collection_grant); a notice says how many.
 ---------------------------------------------------------------------------------------------------
 
 -- 0.1 allowed collection names up to the btree limit (about 2.7 kB). A longer name than 1000 bytes
 -- would fail the new CHECK and abort the whole update, so such a collection is renamed (with a
 -- warning naming both) to its first 960 bytes (whole characters) followed by " ~" and the md5 of
--- its full name: short enough, distinct, and its frequencies kept. The rename runs while 0.1's
--- foreign key still cascades it to ndd_df.
+-- its full name: short enough, distinct, and its frequencies kept (the foreign key cascades the
+-- rename to ndd_df).
 DO $$
 DECLARE
     long_name text;
@@ -340,14 +365,13 @@ BEGIN
     END LOOP;
 END
 $$;
-ALTER TABLE ndd_df DROP CONSTRAINT ndd_df_collection_fkey;
 DELETE FROM ndd_df WHERE octet_length(token) > 1000;
 ALTER TABLE ndd_df ADD CONSTRAINT ndd_df_token_check CHECK (octet_length(token) <= 1000);
 ALTER TABLE ndd_collection ADD CONSTRAINT ndd_collection_name_check CHECK (octet_length(name) <= 1000);
 GRANT SELECT ON ndd_collection, ndd_df TO PUBLIC;
 
 ALTER TABLE ndd_collection ADD COLUMN owner regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole;
-ALTER TABLE ndd_collection ADD COLUMN readers regrole[] NOT NULL DEFAULT '{}';
+ALTER TABLE ndd_collection ADD COLUMN readers regrole[] NOT NULL DEFAULT '{}' CONSTRAINT ndd_collection_readers_limit CHECK (cardinality(readers) <= 100);
 DO $$
 DECLARE
     n bigint;
@@ -361,22 +385,73 @@ BEGIN
 END
 $$;
 
+-- The indexes of the row-level security rule below (ndd_collections_readable/_writable): a
+-- collection's owner and readers as OIDs, so that finding the current role's collections does not
+-- read the others. The GIN index without its pending list (fastupdate), which a search reads
+-- whole: a role that creates many collections must not make the others' searches long.
+CREATE INDEX ndd_collection_owner_idx ON ndd_collection ((owner::oid));
+COMMENT ON INDEX ndd_collection_owner_idx IS 'the collections of an owner, for the row-level security of ndd_df';
+CREATE INDEX ndd_collection_readers_idx ON ndd_collection USING gin ((readers::oid[])) WITH (fastupdate = off);
+COMMENT ON INDEX ndd_collection_readers_idx IS 'the collections shared with a role, for the row-level security of ndd_df';
+
+-- The roles whose collections the current role reads and writes as its own: itself and every role
+-- it is a member of, directly or through others (pg_has_role(role, 'MEMBER'), superusers aside:
+-- they are handled by their callers), with pg_database_owner when one of them owns the database.
+-- Walked from the current role through pg_auth_members, so its cost is the current role's own
+-- memberships, never the number of roles or of readers anywhere else. test/sql/df_privileges.sql
+-- checks it against pg_has_role for every role of the test.
+CREATE FUNCTION ndd_role_memberships() RETURNS oid[]
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+    WITH RECURSIVE m(r) AS (
+        SELECT u.oid FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER
+        UNION
+        SELECT g.r FROM m CROSS JOIN LATERAL (
+            SELECT a.roleid FROM pg_catalog.pg_auth_members AS a WHERE a.member OPERATOR(pg_catalog.=) m.r
+            UNION ALL
+            SELECT o.oid FROM pg_catalog.pg_database AS d, pg_catalog.pg_roles AS o
+            WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database() AND d.datdba OPERATOR(pg_catalog.=) m.r
+              AND o.rolname OPERATOR(pg_catalog.=) 'pg_database_owner') AS g(r))
+    SELECT pg_catalog.array_agg(m.r) FROM m;
+END;
+COMMENT ON FUNCTION ndd_role_memberships() IS
+	'the current role and every role it is a member of, directly or not (as pg_has_role(role, ''MEMBER''), superusers aside)';
+
 -- The collections whose document frequencies the current role may read / write: the one rule,
 -- used by the row-level security policies below (as an uncorrelated IN, which PostgreSQL hashes
 -- once per statement, not a test per row: per row it made ndd_filter_low_idf 16 times slower) and
--- by the functions' clear errors. SQL-standard bodies: bound when created.
+-- by the functions' clear errors. Superusers may read and write all (as pg_has_role says). The
+-- current role's memberships are computed once per statement (scalar subqueries: initplans) and
+-- looked up in the indexes on owner and readers above, one branch of a UNION each: the cost is
+-- the current role's memberships and the collections it may read, never the number of other
+-- collections or of their readers (issue 31: 200,000 collections of another role, 100 readers
+-- each, made every read of ndd_df take 24 s; bench/df_readers.sh measures it). enable_seqscan is
+-- off in them: the planner, which counts an && of two arrays as one operation whatever their
+-- lengths, otherwise prefers reading every collection once there are a few thousand (20,000
+-- collections of 100 readers: 105 ms instead of under 1 ms). SQL-standard bodies: bound when
+-- created.
 CREATE FUNCTION ndd_collections_readable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
+SET enable_seqscan = off
 BEGIN ATOMIC
     SELECT c.name FROM @extschema@.ndd_collection AS c
-    WHERE pg_catalog.pg_has_role(c.owner, 'MEMBER')
-       OR 0::oid OPERATOR(pg_catalog.=) ANY (c.readers::oid[])
-       OR EXISTS (SELECT 1 FROM pg_catalog.unnest(c.readers) AS r(reader) WHERE pg_catalog.pg_has_role(r.reader, 'MEMBER'));
+    WHERE c.owner::oid OPERATOR(pg_catalog.=) ANY ((SELECT @extschema@.ndd_role_memberships())::oid[])
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE c.readers::oid[] OPERATOR(pg_catalog.&&) (SELECT @extschema@.ndd_role_memberships() OPERATOR(pg_catalog.||) 0::oid)
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 END;
 CREATE FUNCTION ndd_collections_writable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
+SET enable_seqscan = off
 BEGIN ATOMIC
-    SELECT c.name FROM @extschema@.ndd_collection AS c WHERE pg_catalog.pg_has_role(c.owner, 'MEMBER');
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE c.owner::oid OPERATOR(pg_catalog.=) ANY ((SELECT @extschema@.ndd_role_memberships())::oid[])
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 END;
 
 ALTER TABLE ndd_collection ENABLE ROW LEVEL SECURITY;
@@ -393,36 +468,15 @@ CREATE POLICY ndd_df_update ON ndd_df FOR UPDATE
     USING (collection IN (SELECT @extschema@.ndd_collections_writable())) WITH CHECK (collection IN (SELECT @extschema@.ndd_collections_writable()));
 CREATE POLICY ndd_df_delete ON ndd_df FOR DELETE USING (collection IN (SELECT @extschema@.ndd_collections_writable()));
 
--- What the foreign key's ON DELETE / ON UPDATE CASCADE did: an AFTER trigger on ndd_collection.
--- It fires on DELETE and UPDATE only, never on the INSERT or COPY of a restore. It runs as the
--- extension's owner (SECURITY DEFINER), the one function that does: after the row is deleted or
--- renamed, the policies no longer tie the old name's frequencies to the role that may change them
--- (row-level security allowed that change only to a member of the collection's owner). It refuses
--- to run as a trigger of any other table, and PUBLIC may not attach it to one.
-CREATE FUNCTION ndd_collection_cascade() RETURNS trigger
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    IF TG_RELID <> '@extschema@.ndd_collection'::regclass OR TG_LEVEL <> 'ROW' OR TG_WHEN <> 'AFTER' THEN
-        RAISE EXCEPTION 'ndd_collection_cascade is the trigger of @extschema@.ndd_collection only'
-            USING ERRCODE = 'insufficient_privilege';
-    END IF;
-    IF TG_OP = 'DELETE' THEN
-        DELETE FROM @extschema@.ndd_df WHERE collection = OLD.name;
-    ELSIF NEW.name IS DISTINCT FROM OLD.name THEN
-        UPDATE @extschema@.ndd_df SET collection = NEW.name WHERE collection = OLD.name;
-    END IF;
-    RETURN NULL;
-END
-$$;
-REVOKE ALL ON FUNCTION ndd_collection_cascade() FROM PUBLIC;
-CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_collection
-    FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
-
--- Refuses (42501) a collection that exists and belongs to a role the current one is not a member
--- of: its frequencies are not the current role's to change.
-CREATE FUNCTION ndd_collection_check_owner(collection text) RETURNS void
+-- Refuses (42501) to change a collection that exists and is not the current role's: with
+-- own_only (building into it: ndd_df_collect, ndd_df_add), unless the current role is its owner
+-- itself, superusers included; otherwise (sharing it), unless the current role is a member of
+-- its owner. Building into another role's collection gives that role the words of what is
+-- collected (issue 31: bob created 'corpus', a superuser collected a table bob may not read into
+-- it, and bob read its words), so it must be asked for: SET ROLE to the owner, or pass
+-- into_other_owner => true to ndd_df_collect / ndd_df_add (own_only false here), which then needs
+-- membership in the owner as before.
+CREATE FUNCTION ndd_collection_check_owner(collection text, own_only boolean) RETURNS void
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -430,16 +484,28 @@ DECLARE
     o regrole;
 BEGIN
     SELECT c.owner INTO o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
-    IF FOUND AND NOT pg_has_role(o, 'MEMBER') THEN
+    IF NOT FOUND OR o::oid = (SELECT u.oid FROM pg_roles AS u WHERE u.rolname = CURRENT_USER) THEN
+        RETURN;
+    END IF;
+    IF own_only THEN
+        RAISE EXCEPTION 'permission denied for collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = format('It belongs to role %s: what is collected into it becomes readable by that role and whoever it shares it with.', o),
+                  HINT = format('Choose another name, or, to build into it as that role, SET ROLE %s first or pass into_other_owner => true.', o);
+    END IF;
+    IF NOT pg_has_role(o, 'MEMBER') THEN
         RAISE EXCEPTION 'permission denied for collection "%"', collection
             USING ERRCODE = 'insufficient_privilege',
                   DETAIL = format('It belongs to role %s; only its members may change it.', o);
     END IF;
 END
 $$;
+COMMENT ON FUNCTION ndd_collection_check_owner(text, boolean) IS
+	'raises 42501 when the collection exists and the current role is not its owner (own_only, superusers included) or not a member of its owner';
 
 -- Shares a collection's document frequencies with a role (reader 'public': every role), or stops
--- sharing them. Only members of the collection's owner may. Returns the collection's readers.
+-- sharing them. Only members of the collection's owner may. Returns the collection's readers; at
+-- most 100 (54000 beyond: a group role shares with any number of roles).
 CREATE FUNCTION ndd_collection_set_reader(collection text, reader text, shared boolean) RETURNS regrole[]
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -448,7 +514,7 @@ DECLARE
     r regrole := CASE WHEN lower(reader) = 'public' THEN '-'::regrole ELSE reader::regrole END;
     result regrole[];
 BEGIN
-    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    PERFORM @extschema@.ndd_collection_check_owner(collection, false);
     UPDATE @extschema@.ndd_collection AS c
         SET readers = CASE WHEN NOT shared THEN array_remove(c.readers, r)
                            WHEN r = ANY (c.readers) THEN c.readers ELSE c.readers || r END
@@ -457,6 +523,11 @@ BEGIN
         RAISE EXCEPTION 'collection "%" does not exist', collection USING ERRCODE = '22023';
     END IF;
     RETURN result;
+EXCEPTION WHEN check_violation THEN
+    RAISE EXCEPTION 'collection "%" has 100 readers already', collection
+        USING ERRCODE = 'program_limit_exceeded',
+              HINT = format('Share it with a group role instead: CREATE ROLE readers_group; GRANT readers_group TO %s; SELECT ndd_collection_grant(%L, ''readers_group'').',
+                            r, collection);
 END
 $$;
 CREATE FUNCTION ndd_collection_grant(collection text, reader text) RETURNS regrole[]
@@ -1263,24 +1334,16 @@ COMMENT ON FUNCTION ndd_filter(text, boolean, regconfig, text) IS
 	'the document''s tokens without numbers and, given a text search configuration, without its stop words';
 COMMENT ON TABLE ndd_collection IS 'named collections with their number of documents, for the low-IDF filter';
 COMMENT ON TABLE ndd_df IS 'per collection and token: the number of documents containing the token';
-COMMENT ON FUNCTION ndd_df_collect(text, text) IS
-	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
 COMMENT ON FUNCTION ndd_collections_readable() IS
 	'the collections whose document frequencies the current role may read: a member of the owner or of one of the readers (0 = PUBLIC); the rule of ndd_df''s row-level security';
 COMMENT ON FUNCTION ndd_collections_writable() IS
 	'the collections whose document frequencies the current role may change: a member of the owner; the rule of ndd_df''s row-level security';
-COMMENT ON FUNCTION ndd_collection_check_owner(text) IS
-	'raises 42501 when the collection exists and the current role is not a member of its owner';
 COMMENT ON FUNCTION ndd_collection_set_reader(text, text, boolean) IS
 	'adds (shared) or removes a reader of a collection''s document frequencies; the work of ndd_collection_grant and ndd_collection_revoke';
 COMMENT ON FUNCTION ndd_collection_grant(text, text) IS
 	'lets a role (or ''public'') read a collection''s document frequencies; only for members of its owner; returns its readers';
 COMMENT ON FUNCTION ndd_collection_revoke(text, text) IS
 	'stops a role (or ''public'') reading a collection''s document frequencies; only for members of its owner; returns its readers';
-COMMENT ON FUNCTION ndd_df_collect_job(text, text, text) IS
-	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
-COMMENT ON FUNCTION ndd_df_add(text, text) IS
-	'adds one document to a collection''s document frequencies; returns the new document count';
 COMMENT ON FUNCTION ndd_filter_low_idf(text, text, float8) IS
 	'the document''s tokens whose IDF ln(ndocs / df) in the collection is at least min_idf (unseen tokens are kept)';
 
@@ -1292,8 +1355,6 @@ COMMENT ON FUNCTION ndd_nearest_cluster_sql(regclass, name, name, name, boolean)
 	'the lookup query of ndd_nearest_cluster and ndd_assign_cluster_trigger ($1 the fingerprint, $2 k), built in one place';
 COMMENT ON FUNCTION ndd_labelling_lock(regclass) IS
 	'takes the transaction-scoped lock that serialises ndd_assign_cluster_trigger on a table''s partition root; only for roles that may INSERT into the table';
-COMMENT ON FUNCTION ndd_collection_cascade() IS
-	'trigger of ndd_collection: deleting or renaming a collection deletes or renames its rows of ndd_df (no foreign key, so that pg_restore -j is complete)';
 COMMENT ON FUNCTION ndd_jaccard_pairs(text, float8, int, int, text) IS
 	'every pair (a < b) of the (id, body[, sketch]) rows of docs_sql whose word-shingle Jaccard resemblance is at least threshold, exactly as jaccard() computes it: LSH band candidates (miss probability at most 1e-6 at the threshold; from the stored shingle_minhash sketches of an optional third column) verified on each document''s shingle set; continues on disk beyond maintenance_work_mem';
 COMMENT ON FUNCTION ndd_containment_pairs(text, float8, int, text) IS
@@ -1343,7 +1404,7 @@ CREATE FUNCTION ndd_html_content(html text) RETURNS text
 COMMENT ON FUNCTION ndd_html_text(text) IS
 	'all visible text of an HTML page in document order, one block (paragraph, heading, list item, cell...) a line, whitespace collapsed, character references decoded; script, style, template, noscript, head, hidden elements and comments dropped';
 COMMENT ON FUNCTION ndd_html_content(text) IS
-	'the main content of an HTML page: its text blocks scored by length, link density, tag and class/id context and neighbours (jusText family), navigation, headers, footers, sidebars, link lists, ads and cookie banners left out; the whole text when no block qualifies';
+	'the main content of an HTML page: the element holding the most prose (paragraphs weighed by length and commas, link density, the page''s own <article>/<main>/articleBody and class/id tokens as signals), its blocks classified by length, link density and neighbours (Readability and jusText families); navigation, teasers, comments, sidebars and footers left out; the whole text when the page has no prose';
 
 ---------------------------------------------------------------------------------------------------
 -- URLs and mirrored sites (new in 0.2.0, src/sql/75_urls.sql). Copied verbatim from the install
@@ -1378,9 +1439,12 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- within k bits, the longest common suffix p of their normalized paths made of whole segments
 -- (the query belongs to the last one, p not empty) is a path both prefixes serve; a prefix pair
 -- (a < b, bytewise) is reported when at least min_shared distinct p are shared and they are at least
--- min_fraction of the pages under a and of those under b.
+-- min_fraction of the pages under a and of those under b. Pages whose fingerprint more than
+-- max_hosts_per_fingerprint hosts, or pages, serve (parking, error, login pages) are left out of
+-- the pairs, with a notice (issue 31: they made billions of pairs); they still count under their
+-- prefixes.
 CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFAULT 10,
-                            min_fraction float8 DEFAULT 0.5,
+                            min_fraction float8 DEFAULT 0.5, max_hosts_per_fingerprint int DEFAULT 1000,
                             OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
                             OUT pages_b bigint)
 RETURNS SETOF record
@@ -1422,9 +1486,158 @@ COMMENT ON FUNCTION ndd_url_surt(text, boolean) IS
 	'the SURT sort key of a URL''s canonical form (https://www.Example.com/a?b=1 -> com,example,www)/a?b=1): a domain and its subdomains are one btree range';
 COMMENT ON FUNCTION ndd_url_is_valid(text) IS
 	'whether ndd_url_normalize accepts the URL: filter a crawl''s rows with it to skip bad URLs without aborting';
-COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8) IS
-	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp)';
+COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8, int) IS
+	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp); fingerprints of more than max_hosts_per_fingerprint hosts or pages left out';
 COMMENT ON FUNCTION ndd_mirrors_from_pairs(text, text, int, float8) IS
 	'ndd_mirrors over pairs of pages found elsewhere: pages_sql returns (id, url), pairs_sql returns (a, b) page ids';
 COMMENT ON FUNCTION ndd_distributed_mirrors(text, int, int, float8, int) IS
 	'ndd_mirrors on Citus: pairs of pages within k bits found on the workers, prefixes counted on the coordinator; pages_sql returns (id, url, fp)';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): character edit distance (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+CREATE FUNCTION edit_distance(a text, b text, max int DEFAULT NULL, substitution_cost int DEFAULT 1)
+RETURNS int
+	AS 'MODULE_PATHNAME', 'ndd_edit_distance_text'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION edit_distance(text, text, int, int) IS
+	'character edit distance over code points (Levenshtein; substitution_cost 2: insert/delete distance), bit-parallel; with max, max + 1 as soon as it exceeds max';
+
+CREATE FUNCTION edit_similarity(a text, b text, substitution_cost int DEFAULT 1) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_edit_similarity_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION edit_similarity(text, text, int) IS
+	'1 - edit_distance / max(character lengths) (substitution_cost 1), 1 - distance / (sum of lengths) (cost 2); 1 for two empty texts';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): Charikar's cosine estimate from two simhashes (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+
+-- Each simhash bit is the side of a random hyperplane; vectors at angle theta differ in a bit with
+-- probability theta / pi, so d differing bits of f estimate cos(theta) as cos(pi d / f) (standard
+-- deviation of the angle: pi sqrt(p (1 - p) / f) with p = theta / pi; doc/reference.md).
+CREATE FUNCTION simhash_cosine(a simhash64, b simhash64) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_simhash_cosine64'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_cosine(simhash64, simhash64) IS
+	'Charikar''s estimate of the cosine of the vectors behind two simhashes: cos(pi * hamming distance / 64)';
+
+CREATE FUNCTION simhash_cosine(a fp128, b fp128) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_simhash_cosine128'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_cosine(fp128, fp128) IS
+	'Charikar''s estimate of the cosine of the vectors behind two 128-bit simhashes: cos(pi * hamming distance / 128)';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): the exact cosine of term-frequency vectors (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+
+CREATE FUNCTION cosine(a text, b text, shingle int DEFAULT 1, tokenizer text DEFAULT 'words') RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_cosine_text_tf'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION cosine(text, text, int, text) IS
+	'exact cosine of the term-frequency vectors of the word shingles of a and b (jaccard''s tokens, repeats counted); 1 when neither has a word';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): the cosine weighted by inverse document frequency (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+
+-- The cosine of a's and b's word-count vectors weighted by IDF: each word w weighs
+-- tf(w) * (1 + ln((1 + ndocs) / (1 + df(w)))) (the smoothed IDF: positive, finite, and a word the
+-- collection has not seen, df 0, weighs most), so words common in the collection count less.
+-- 1 when neither text has a word, 0 when one has none. The document frequencies are read with the
+-- caller's privileges and the same checks as ndd_filter_low_idf (doc/security.md): 22023 for a
+-- collection that does not exist, 42501 for one the caller may not read.
+CREATE FUNCTION cosine_idf(a text, b text, collection text)
+RETURNS float8
+LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n bigint;
+    o regrole;
+    result float8;
+BEGIN
+    SELECT c.ndocs, c.owner INTO n, o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'collection "%" has no document frequencies', collection
+            USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
+    END IF;
+    IF NOT collection IN (SELECT @extschema@.ndd_collections_readable()) THEN
+        RAISE EXCEPTION 'permission denied for the document frequencies of collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
+                                o, collection, current_user);
+    END IF;
+    WITH ta AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(a)) AS t(w) GROUP BY t.w),
+         tb AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(b)) AS t(w) GROUP BY t.w),
+         v AS (SELECT coalesce(ta.w, tb.w) AS w, coalesce(ta.tf, 0)::float8 AS fa, coalesce(tb.tf, 0)::float8 AS fb
+               FROM ta FULL JOIN tb ON ta.w OPERATOR(pg_catalog.=) tb.w),
+         weighted AS (
+             SELECT v.fa OPERATOR(pg_catalog.*) i.idf AS wa, v.fb OPERATOR(pg_catalog.*) i.idf AS wb
+             FROM v LEFT JOIN @extschema@.ndd_df AS f
+                  ON f.collection OPERATOR(pg_catalog.=) cosine_idf.collection AND f.token OPERATOR(pg_catalog.=) v.w,
+             LATERAL (SELECT 1 OPERATOR(pg_catalog.+) pg_catalog.ln((1 OPERATOR(pg_catalog.+) n)::float8
+                             OPERATOR(pg_catalog./) (1 OPERATOR(pg_catalog.+) coalesce(f.df, 0))::float8) AS idf) AS i),
+         s AS (SELECT pg_catalog.sum(wa OPERATOR(pg_catalog.*) wb) AS dot,
+                      pg_catalog.sum(wa OPERATOR(pg_catalog.*) wa) AS na, pg_catalog.sum(wb OPERATOR(pg_catalog.*) wb) AS nb
+               FROM weighted)
+    SELECT CASE WHEN coalesce(s.na, 0) OPERATOR(pg_catalog.=) 0 AND coalesce(s.nb, 0) OPERATOR(pg_catalog.=) 0 THEN 1
+                WHEN s.na OPERATOR(pg_catalog.=) 0 OR s.nb OPERATOR(pg_catalog.=) 0 THEN 0
+                ELSE LEAST(1, s.dot OPERATOR(pg_catalog./) (pg_catalog.sqrt(s.na) OPERATOR(pg_catalog.*) pg_catalog.sqrt(s.nb)))
+           END INTO result
+    FROM s;
+    RETURN result;
+END
+$$;
+COMMENT ON FUNCTION cosine_idf(text, text, text) IS
+	'cosine of the word-count vectors of a and b weighted by the smoothed IDF 1 + ln((1 + ndocs) / (1 + df)) of a document-frequency collection (its read privileges apply)';
+
+-- ---------------------------------------------------------------------------------------------
+-- distances (issue 28): simhash of vectors (src/sql/55_distances.sql)
+-- ---------------------------------------------------------------------------------------------
+
+-- Charikar's random-hyperplane simhash of an embedding, fixed +-1 hyperplanes from the seed
+-- "ndd.vect" (reproducible on every machine; doc/reference.md). pgvector: simhash(embedding::real[]).
+CREATE FUNCTION simhash(v real[]) RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash64'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash(real[]) IS
+	'64-bit random-hyperplane simhash of a vector (1 to 16000 finite components): Hamming distance d estimates the angle as pi d / 64';
+CREATE FUNCTION simhash(v float8[]) RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash64'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash(float8[]) IS
+	'64-bit random-hyperplane simhash of a vector (1 to 16000 finite components); equal to simhash(v::real[]) when the values are reals';
+CREATE FUNCTION simhash128(v real[]) RETURNS fp128
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash128'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash128(real[]) IS
+	'128-bit random-hyperplane simhash of a vector (its first 64 bits are simhash(v)): Hamming distance d estimates the angle as pi d / 128';
+CREATE FUNCTION simhash128(v float8[]) RETURNS fp128
+	AS 'MODULE_PATHNAME', 'ndd_vector_simhash128'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION simhash128(float8[]) IS
+	'128-bit random-hyperplane simhash of a vector (its first 64 bits are simhash(v))';
+CREATE FUNCTION cosine(a real[], b real[]) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_vector_cosine'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cosine(real[], real[]) IS
+	'exact cosine of two vectors of the same dimensions (NULL when one is zero): re-ranks what simhash finds';
+CREATE FUNCTION cosine(a float8[], b float8[]) RETURNS float8
+	AS 'MODULE_PATHNAME', 'ndd_vector_cosine'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cosine(float8[], float8[]) IS
+	'exact cosine of two vectors of the same dimensions (NULL when one is zero)';
+
+---------------------------------------------------------------------------------------------------
+-- A page's metadata (new in 0.2.0, issue 29, src/sql/70_html.sql): title, canonical link, og:url,
+-- language, description, publication date. Copied verbatim from the install part.
+---------------------------------------------------------------------------------------------------
+
+CREATE FUNCTION ndd_html_meta(html text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'ndd_html_meta'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 400;
+
+COMMENT ON FUNCTION ndd_html_meta(text) IS
+	'what an HTML page says about itself, as jsonb: title, canonical (<link rel=canonical>), og_url, language (<html lang>), description and published (article:published_time, itemprop datePublished, JSON-LD datePublished, <time datetime> in <article>), each a string as written or null';

@@ -580,6 +580,7 @@ ndd_filter(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(2))
 	{
 		cache.cfg = PG_GETARG_OID(2);
+		ndd_check_ts_config_oid(cache.cfg);
 		cache.cxt = AllocSetContextCreate(CurrentMemoryContext, "ndd_filter stop words",
 										  ALLOCSET_DEFAULT_SIZES);
 		cache.scratch = AllocSetContextCreate(CurrentMemoryContext, "ndd_filter to_tsvector",

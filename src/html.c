@@ -1,7 +1,8 @@
 /*
  * html.c
  *    SQL functions of the web area: ndd_html_text(html) and ndd_html_content(html), the visible text
- *    and the main content of an HTML page (the core's html_api.h; rules in doc/web.md).
+ *    and the main content of an HTML page, and ndd_html_meta(html), what the page says about itself
+ *    (the core's html_api.h; rules in doc/web.md).
  *
  * Memory: the core holds the page's text blocks (at most about the page's size, in C++ heap
  * memory, freed before the call returns) and the result is palloc'd once; nothing else grows with
@@ -12,6 +13,7 @@
 
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
 #include "utils/memutils.h"
 
 #include "fingerprint_args.h"
@@ -19,6 +21,7 @@
 
 PG_FUNCTION_INFO_V1(ndd_html_text);
 PG_FUNCTION_INFO_V1(ndd_html_content);
+PG_FUNCTION_INFO_V1(ndd_html_meta);
 
 static Datum
 html_extract(text *page, NddHtmlMode mode, const char *what)
@@ -65,4 +68,66 @@ Datum
 ndd_html_content(PG_FUNCTION_ARGS)
 {
 	return html_extract(PG_GETARG_TEXT_PP(0), NDD_HTML_CONTENT, "ndd_html_content");
+}
+
+/* jsonb key or string value from UTF-8 bytes, in the database encoding */
+static void
+push_string(JsonbParseState **state, JsonbIteratorToken token, const char *utf8, size_t len)
+{
+	JsonbValue	v;
+	int			enc = GetDatabaseEncoding();
+	const char *server = utf8;
+
+	if (len > 0 && enc != PG_UTF8 && enc != PG_SQL_ASCII)
+	{
+		server = pg_any_to_server(utf8, (int) len, PG_UTF8);
+		if (server != utf8)
+			len = strlen(server);
+	}
+	v.type = jbvString;
+	v.val.string.val = (char *) server;
+	v.val.string.len = (int) len;
+	pushJsonbValue(state, token, &v);
+}
+
+/*
+ * ndd_html_meta(html text) -> jsonb: {"title", "canonical", "og_url", "language", "description",
+ * "published"}, each a string as the page states it or null.
+ */
+Datum
+ndd_html_meta(PG_FUNCTION_ARGS)
+{
+	static const char *const keys[NDD_HTML_META_FIELDS] = {
+		"title", "canonical", "og_url", "language", "description", "published"
+	};
+	text	   *page = PG_GETARG_TEXT_PP(0);
+	size_t		len;
+	const char *bytes = ndd_text_utf8(page, &len);
+	char	   *buf = NULL;
+	size_t		lens[NDD_HTML_META_FIELDS];
+	JsonbParseState *state = NULL;
+	JsonbValue *res;
+	const char *p;
+
+	ndd_raise_status(ndd_html_extract_meta(bytes, len, ndd_alloc_noerror, &buf, lens, ndd_interrupt_pending),
+					 "ndd_html_meta");
+	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	p = buf;
+	for (int i = 0; i < NDD_HTML_META_FIELDS; i++)
+	{
+		push_string(&state, WJB_KEY, keys[i], strlen(keys[i]));
+		if (lens[i] > 0)
+			push_string(&state, WJB_VALUE, p, lens[i]);
+		else
+		{
+			JsonbValue	null;
+
+			null.type = jbvNull;
+			pushJsonbValue(&state, WJB_VALUE, &null);
+		}
+		p += lens[i] + 1;
+	}
+	res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	pfree(buf);
+	PG_RETURN_POINTER(JsonbValueToJsonb(res));
 }

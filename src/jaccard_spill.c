@@ -7,14 +7,11 @@
  */
 #include "jaccard_pairs.h"
 
-#include "catalog/pg_operator_d.h"
-#include "catalog/pg_type.h"
-#include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/buffile.h"
 #include "utils/memutils.h"
-#include "utils/tuplesort.h"
 
+#include "jaccard_extsort.h"
 #include "query_reader.h"
 
 /*
@@ -25,17 +22,17 @@
  *     BufFile; only its position, size and (resemblance) band-0 key stay in memory: 20 bytes per
  *     document, 28 with the id every path keeps (28 MB per million documents);
  *   - the (band key, band, document) entries, or for containment (hash, in prefix, document), go
- *     through a tuplesort; runs of equal keys give the candidates. A pair sharing several bands
+ *     through an external sort (jaccard_extsort.c); runs of equal keys give the candidates. A pair sharing several bands
  *     would be a candidate in each (a cluster of k copies gives 27 * k^2 / 2 at t = 0.8); those
  *     that share band 0 are taken there only, which the band-0 keys in memory decide, and the
  *     other repeats are dropped after the candidates' sort;
- *   - candidates go through a second tuplesort ordered by (chunk of x, y, x), duplicates dropped: a
+ *   - candidates go through a second external sort ordered by (chunk of x, y, x), duplicates dropped: a
  *     chunk is a run of consecutive documents whose sets fill half the budget. Verification loads
  *     one chunk's sets (one sequential read), then reads each y's set in increasing file order, so
  *     the sets file is read once per chunk, forward, touching only the candidates' sets.
  * The core job accumulates a batch of documents (half the budget) and is emptied into the disk
  * structures each time it fills, so the core's memory stays bounded too. Both sorts get a quarter
- * of the budget each.
+ * of the budget each for their records (and an eighth for their files' buffers).
  */
 struct JaccardSpill
 {
@@ -47,58 +44,19 @@ struct JaccardSpill
 	size_t		cap;			/* elements allocated in pos and nset */
 	size_t		ndocs;			/* documents written */
 	size_t		flush_bytes;	/* empty the core job into the spill when it holds more */
-	int			sort_kb;		/* work memory of each tuplesort */
+	size_t		sort_bytes;		/* memory of each external sort's records */
 	size_t		chunk_bytes;	/* sets held in memory during verification */
 	uint32	   *df;				/* containment: count-min sketch of hash frequencies, DF_ROWS rows */
 	int			df_bits;		/* log2 of its counters per row */
-	TupleDesc	desc;			/* (int8, int4, int4) tuples of both sorts */
-	TupleTableSlot *put;
-	TupleTableSlot *get;
-	Tuplesortstate *entries;
+	JaccardExtSort *entries;	/* (key, tag << 32 | document) */
 	MemoryContext cxt;
 };
 
-static Tuplesortstate *
-spill_sort_begin(JaccardSpill *sp)
+/* An entry of the first sort: ordered by (key, tag, document), as the runs need. */
+static inline void
+entry_put(JaccardSpill *sp, uint64 key, uint32 tag, uint32 doc)
 {
-	AttrNumber	cols[3] = {1, 2, 3};
-	Oid			ops[3] = {Int8LessOperator, Int4LessOperator, Int4LessOperator};
-	Oid			colls[3] = {InvalidOid, InvalidOid, InvalidOid};
-	bool		nulls_first[3] = {false, false, false};
-	MemoryContext old = MemoryContextSwitchTo(sp->cxt);
-	Tuplesortstate *ts = tuplesort_begin_heap(sp->desc, 3, cols, ops, colls, nulls_first, sp->sort_kb, NULL,
-											  TUPLESORT_NONE);
-
-	MemoryContextSwitchTo(old);
-	return ts;
-}
-
-static void
-spill_sort_put(JaccardSpill *sp, Tuplesortstate *ts, int64 a, int32 b, int32 c)
-{
-	TupleTableSlot *slot = sp->put;
-
-	ExecClearTuple(slot);
-	slot->tts_values[0] = Int64GetDatum(a);
-	slot->tts_values[1] = Int32GetDatum(b);
-	slot->tts_values[2] = Int32GetDatum(c);
-	memset(slot->tts_isnull, 0, 3 * sizeof(bool));
-	ExecStoreVirtualTuple(slot);
-	tuplesort_puttupleslot(ts, slot);
-}
-
-/* The next (a, b, c) of a sorted tuplesort; false at its end. */
-static bool
-spill_sort_get(JaccardSpill *sp, Tuplesortstate *ts, int64 *a, int32 *b, int32 *c)
-{
-	bool		isnull;
-
-	if (!tuplesort_gettupleslot(ts, true, false, sp->get, NULL))
-		return false;
-	*a = DatumGetInt64(slot_getattr(sp->get, 1, &isnull));
-	*b = DatumGetInt32(slot_getattr(sp->get, 2, &isnull));
-	*c = DatumGetInt32(slot_getattr(sp->get, 3, &isnull));
-	return true;
+	ndd_extsort_put(sp->entries, key, ((uint64) tag << 32) | doc);
 }
 
 /*
@@ -158,11 +116,7 @@ ndd_jaccard_spill_begin(MemoryContext cxt, int measure)
 	sp->sets = BufFileCreateTemp(false);
 	sp->flush_bytes = budget / 2;
 	sp->chunk_bytes = Max(budget / 2, 64 * 1024);
-	sp->sort_kb = (int) Max(budget / 4 / 1024, 64);
-	sp->desc = CreateTemplateTupleDesc(3);
-	TupleDescInitEntry(sp->desc, 1, "key", INT8OID, -1, 0);
-	TupleDescInitEntry(sp->desc, 2, "tag", INT4OID, -1, 0);
-	TupleDescInitEntry(sp->desc, 3, "doc", INT4OID, -1, 0);
+	sp->sort_bytes = Max(budget / 4, 64 * 1024);
 	if (measure == NDD_MEASURE_CONTAINMENT)
 	{
 		/* an eighth of the budget for the frequency sketch */
@@ -172,10 +126,8 @@ ndd_jaccard_spill_begin(MemoryContext cxt, int measure)
 		sp->df = MemoryContextAllocExtended(cxt, (size_t) DF_ROWS * sizeof(uint32) << sp->df_bits,
 										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	}
-	sp->put = MakeSingleTupleTableSlot(sp->desc, &TTSOpsVirtual);
-	sp->get = MakeSingleTupleTableSlot(sp->desc, &TTSOpsMinimalTuple);
 	MemoryContextSwitchTo(old);
-	sp->entries = spill_sort_begin(sp);
+	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes);
 	return sp;
 }
 
@@ -242,7 +194,7 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 		{
 			sp->key0[g] = doc.keys[0];
 			for (int j = 0; j < doc.nkeys; j++)
-				spill_sort_put(sp, sp->entries, (int64) doc.keys[j], j, g);
+				entry_put(sp, doc.keys[j], (uint32) j, (uint32) g);
 		}
 		else
 		{
@@ -259,7 +211,7 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 			if (doc.prefix < doc.nset)
 				qsort(rank, doc.nset, sizeof(DfRank), df_rank_cmp);
 			for (size_t k = 0; k < doc.nset; k++)
-				spill_sort_put(sp, sp->entries, (int64) doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, g);
+				entry_put(sp, doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, (uint32) g);
 		}
 	}
 	if (rank)
@@ -267,81 +219,11 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 	ndd_raise_status(ndd_jaccard_job_clear(job), fname);
 }
 
-/*
- * The candidates' sort. (chunk, y, x) packed into one int8 when the numbers fit in 63 bits (up to
- * about two million documents): a datum sort of int8, which PostgreSQL sorts several times faster
- * than heap tuples; else (int8, int4, int4) heap tuples. Both orders are (chunk, y, x).
- */
-typedef struct CandSort
+/* A candidate of the second sort: ordered by (chunk of x, y, x), as verification reads them. */
+static inline void
+cand_put(JaccardExtSort *cands, int32 c, uint32 y, uint32 x)
 {
-	Tuplesortstate *ts;
-	int			bits;			/* bits of a document number in the packed value; 0: heap tuples */
-} CandSort;
-
-static void
-cand_begin(JaccardSpill *sp, CandSort *cs, size_t ndocs, int32 nchunks)
-{
-	int			nb = 1,
-				cb = 1;
-
-	while (nb < 31 && ((size_t) 1 << nb) < ndocs)
-		nb++;
-	while (cb < 31 && ((int64) 1 << cb) < nchunks)
-		cb++;
-	if (2 * nb + cb <= 63)
-	{
-		MemoryContext old = MemoryContextSwitchTo(sp->cxt);
-
-		cs->bits = nb;
-		cs->ts = tuplesort_begin_datum(INT8OID, Int8LessOperator, InvalidOid, false, sp->sort_kb, NULL,
-									   TUPLESORT_NONE);
-		MemoryContextSwitchTo(old);
-	}
-	else
-	{
-		cs->bits = 0;
-		cs->ts = spill_sort_begin(sp);
-	}
-}
-
-static void
-cand_put(JaccardSpill *sp, CandSort *cs, int32 c, int32 y, int32 x)
-{
-	if (cs->bits)
-		tuplesort_putdatum(cs->ts,
-						   Int64GetDatum(((int64) c << (2 * cs->bits)) | ((int64) y << cs->bits) | (int64) x),
-						   false);
-	else
-		spill_sort_put(sp, cs->ts, c, y, x);
-}
-
-static bool
-cand_get(JaccardSpill *sp, CandSort *cs, int32 *c, int32 *y, int32 *x)
-{
-	if (cs->bits)
-	{
-		Datum		v;
-		bool		isnull;
-		int64		packed;
-		int64		mask = ((int64) 1 << cs->bits) - 1;
-
-		if (!ndd_tuplesort_getdatum(cs->ts, true, &v, &isnull))
-			return false;
-		packed = DatumGetInt64(v);
-		*x = (int32) (packed & mask);
-		*y = (int32) ((packed >> cs->bits) & mask);
-		*c = (int32) (packed >> (2 * cs->bits));
-		return true;
-	}
-	else
-	{
-		int64		c64;
-
-		if (!spill_sort_get(sp, cs->ts, &c64, y, x))
-			return false;
-		*c = (int32) c64;
-		return true;
-	}
+	ndd_extsort_put(cands, ((uint64) c << 32) | y, x);
 }
 
 /* Reads document d's set (nset[d] * 16 bytes) from the sets file into buf. */
@@ -387,22 +269,23 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 		   TimestampTz *last)
 {
 	size_t		ndocs = sp->ndocs;
-	uint32	   *chunk_first;
+	uint32	   *chunk_first = NULL;
 	int32		nchunks = 0;
 	size_t		acc = 0;
-	CandSort	cands;
+	JaccardExtSort *cands;
+	NddJaccardRecord rec;
 	uint32	   *run = NULL;
 	bool	   *run_flag = NULL;
 	size_t		run_n = 0,
 				run_cap = 0;
-	int64		run_key = 0;
-	int32		run_tag = 0;
-	int64		key;
-	int32		tag,
+	uint64		run_key = 0;
+	uint32		run_tag = 0;
+	uint64		key;
+	uint32		tag,
 				doc,
-				c,
 				y,
 				x;
+	int32		c;
 	uint64		nentries = 0,
 				ncands = 0,
 				npairs = 0;
@@ -413,34 +296,46 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 	char	   *ybuf = NULL;
 	size_t		ybuf_size = 0;
 	int64		prev_c = -1;
-	int32		prev_y = -1,
+	int64		prev_y = -1,
 				prev_x = -1;
 	const char *ys = NULL;
 
 	/* chunks: consecutive documents whose sets fill chunk_bytes (at least one document each) */
-	chunk_first = MemoryContextAllocHuge(sp->cxt, (ndocs + 1) * sizeof(uint32));
-	for (size_t d = 0; d < ndocs; d++)
+	/* (counted first: an array per chunk, not per document) */
+	for (int pass = 0; pass < 2; pass++)
 	{
-		size_t		bytes = (size_t) sp->nset[d] * 16;
-
-		if (d == 0 || acc + bytes > sp->chunk_bytes)
+		if (pass == 1)
+			chunk_first = MemoryContextAllocHuge(sp->cxt, ((size_t) nchunks + 1) * sizeof(uint32));
+		nchunks = 0;
+		acc = 0;
+		for (size_t d = 0; d < ndocs; d++)
 		{
-			chunk_first[nchunks++] = (uint32) d;
-			acc = 0;
+			size_t		bytes = (size_t) sp->nset[d] * 16;
+
+			if (d == 0 || acc + bytes > sp->chunk_bytes)
+			{
+				if (pass == 1)
+					chunk_first[nchunks] = (uint32) d;
+				nchunks++;
+				acc = 0;
+			}
+			acc += bytes;
 		}
-		acc += bytes;
 	}
 	chunk_first[nchunks] = (uint32) ndocs;
 
 	/* candidates: every pair in a run of equal entries, through the second sort */
 	ereport(DEBUG1, (errmsg("%s: %zu documents on disk, sorting their entries", fname, ndocs)));
-	tuplesort_performsort(sp->entries);
-	cand_begin(sp, &cands, ndocs, nchunks);
+	ndd_extsort_performsort(sp->entries);
+	cands = ndd_extsort_begin(sp->cxt, sp->sort_bytes);
 	do
 	{
 		bool		same;
 
-		more = spill_sort_get(sp, sp->entries, &key, &tag, &doc);
+		more = ndd_extsort_next(sp->entries, &rec);
+		key = rec.hi;
+		tag = (uint32) (rec.lo >> 32);
+		doc = (uint32) rec.lo;
 		/* resemblance: a run is one (key, band); containment: one hash, whatever the tags */
 		same = more && run_n > 0 && key == run_key &&
 			(sp->measure != NDD_MEASURE_JACCARD || tag == run_tag);
@@ -460,7 +355,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 													&sp->key0[run[j]], 1) :
 						!ndd_containment_candidate(run[i], run_flag[i], run[j]))
 						continue;
-					cand_put(sp, &cands, chunk_of(chunk_first, nchunks, run[i]), (int32) run[j], (int32) run[i]);
+					cand_put(cands, chunk_of(chunk_first, nchunks, run[i]), run[j], run[i]);
 					if ((++ncands & 0xFFFF) == 0)
 					{
 						CHECK_FOR_INTERRUPTS();
@@ -483,7 +378,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 		}
 		run_key = key;
 		run_tag = tag;
-		run[run_n] = (uint32) doc;
+		run[run_n] = doc;
 		run_flag[run_n++] = tag != 0;
 		if ((++nentries & 0xFFFF) == 0)
 		{
@@ -491,17 +386,21 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 			ndd_jaccard_progress(last, fname, "candidates: entry", nentries, 0, 0);
 		}
 	} while (true);
-	tuplesort_end(sp->entries);
+	ndd_extsort_end(sp->entries);
 	sp->entries = NULL;
 
 	/* verification: (chunk of x, y, x) in order; x's chunk in memory, y read forward */
 	ereport(DEBUG1, (errmsg("%s: " UINT64_FORMAT " candidates in %d chunks", fname, ncands, nchunks)));
-	tuplesort_performsort(cands.ts);
-	while (cand_get(sp, &cands, &c, &y, &x))
+	ndd_extsort_performsort(cands);
+	while (ndd_extsort_next(cands, &rec))
 	{
 		const char *xs;
 		NddJaccardResult r;
 		int			ok;
+
+		c = (int32) (rec.hi >> 32);
+		y = (uint32) rec.hi;
+		x = (uint32) rec.lo;
 
 		if (c == prev_c && y == prev_y && x == prev_x)
 			continue;			/* the same candidate from another band or hash */
@@ -572,7 +471,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 		if ((++nentries & 0xFFFF) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	tuplesort_end(cands.ts);
+	ndd_extsort_end(cands);
 
 	/* containment of an empty set is 1 in every other document (as the in-memory pass says) */
 	if (sp->measure == NDD_MEASURE_CONTAINMENT)

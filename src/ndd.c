@@ -6,6 +6,7 @@
 
 #include "miscadmin.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 NDD_MODULE_MAGIC;
 
@@ -86,4 +87,22 @@ ndd_core_handle_release(NddCoreHandle *h)
 	h->handle = NULL;
 	if (handle != NULL)
 		h->release(handle);
+}
+
+void
+ndd_check_relation_oid(Oid relid)
+{
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+}
+
+void
+ndd_check_ts_config_oid(Oid cfg)
+{
+	if (!SearchSysCacheExists1(TSCONFIGOID, ObjectIdGetDatum(cfg)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("text search configuration with OID %u does not exist", cfg)));
 }

@@ -129,6 +129,16 @@ extern void *ndd_alloc_noerror(size_t size);
 extern void ndd_raise_status(NddStatus status, const char *what);
 
 /*
+ * Checks of OID-like arguments (regclass, regconfig): any number casts to them
+ * (12345::oid::regclass), so a C function validates one before using it; without the check
+ * PostgreSQL's caches fail with XX000 ("cache lookup failed"). 42P01 for a relation, 42704 for a
+ * text search configuration, as PostgreSQL's own functions. test/sql/oid_arguments.sql calls every
+ * function of the extension with such an argument on a missing OID.
+ */
+extern void ndd_check_relation_oid(Oid relid);
+extern void ndd_check_ts_config_oid(Oid cfg);
+
+/*
  * A handle of the C++ core (an iterator, a job, a cursor) owned by a memory context: release(handle)
  * runs when the context is reset or deleted, whether the function ends normally or an error or a
  * cancel unwinds through it. The core's memory is C++ heap memory PostgreSQL does not see, so this

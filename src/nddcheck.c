@@ -638,10 +638,12 @@ Datum
 ndd_index_check(PG_FUNCTION_ARGS)
 {
 	Oid			indexoid = PG_GETARG_OID(0);
-	char		relkind = get_rel_relkind(indexoid);
+	char		relkind;
 	Oid			heapoid;
 	StringInfoData out;
 
+	ndd_check_relation_oid(indexoid);
+	relkind = get_rel_relkind(indexoid);
 	if (relkind != RELKIND_INDEX && relkind != RELKIND_PARTITIONED_INDEX)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),

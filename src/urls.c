@@ -225,7 +225,8 @@ mirror_row_bytes(int bits)
 
 	if (bits == 0)
 		return common + sizeof(uint32);
-	return common + (bits / 64) * sizeof(uint64) + ndd_hamming_pairs_memory(bits, 1);
+	/* with fingerprints, also skip_hot_fingerprints' order and flag */
+	return common + (bits / 64) * sizeof(uint64) + sizeof(uint32) + 1 + ndd_hamming_pairs_memory(bits, 1);
 }
 
 static char *
@@ -533,6 +534,8 @@ put_pair_entry(const MirrorPages *pages, size_t x, size_t y, EntrySort *es)
 	es->in->tts_isnull[0] = false;
 	ExecStoreVirtualTuple(es->in);
 	tuplesort_puttupleslot(es->sort, es->in);
+	/* the sort holds its own copy (within work_mem, else on disk): an entry can be 3 URLs long */
+	pfree(t);
 	es->entries++;
 }
 
@@ -652,12 +655,119 @@ check_thresholds(int32 min_shared, float8 min_fraction)
 				 errdetail("min_fraction is %g.", min_fraction)));
 }
 
+/* Orders page positions by fingerprint, then host (the URL before its path). */
+static int
+compare_fp_host(const void *x, const void *y, void *arg)
+{
+	const MirrorPages *pages = (const MirrorPages *) arg;
+	uint32		a = *(const uint32 *) x,
+				b = *(const uint32 *) y;
+	int			words = pages->bits / 64;
+	uint32		la = pages->paths[a],
+				lb = pages->paths[b];
+	int			cmp;
+
+	for (int w = 0; w < words; w++)
+	{
+		uint64		fa = pages->fps[(size_t) a * words + w],
+					fb = pages->fps[(size_t) b * words + w];
+
+		if (fa != fb)
+			return fa < fb ? -1 : 1;
+	}
+	cmp = memcmp(pages->urls[a], pages->urls[b], Min(la, lb));
+	return cmp != 0 ? cmp : (la > lb) - (la < lb);
+}
+
 /*
- * ndd_mirrors(pages_sql text, k int, min_shared int, min_fraction float8)
+ * Leaves out of the pair search the pages whose fingerprint more than max_hosts hosts serve
+ * (parking, error and login pages: issue 31, 100 fingerprints of 10,000 hosts each made 5 billion
+ * pairs and 70 GB of temporary files), or that more than max_hosts pages carry (one host's soft
+ * 404 page at every path would pair them all just the same). Such a page is no evidence of a
+ * mirror, and every pair of its pages would be a candidate: a fingerprint now makes at most
+ * max_hosts^2 / 2 pairs. The pages still count under their prefixes (pages_a, pages_b). Compacts
+ * ids and fps to the pages kept and returns their number; a notice says how many fingerprints and
+ * pages were left out.
+ */
+static size_t
+skip_hot_fingerprints(MemoryContext work, MirrorPages *pages, int32 max_hosts)
+{
+	size_t		n = pages->n,
+				kept = 0,
+				hot = 0,
+				hot_pages = 0;
+	int			words = pages->bits / 64;
+	uint32	   *order = MemoryContextAllocHuge(work, n * sizeof(uint32));
+	bool	   *skip = MemoryContextAllocHuge(work, n * sizeof(bool));
+
+	for (size_t i = 0; i < n; i++)
+	{
+		order[i] = (uint32) i;
+		skip[i] = false;
+	}
+	qsort_interruptible(order, n, sizeof(uint32), compare_fp_host, pages);
+	for (size_t start = 0, end; start < n; start = end)
+	{
+		int64		hosts = 1;
+
+		for (end = start + 1; end < n; end++)
+		{
+			uint32		a = order[end - 1],
+						b = order[end];
+
+			if (memcmp(&pages->fps[(size_t) order[start] * words], &pages->fps[(size_t) b * words],
+					   words * sizeof(uint64)) != 0)
+				break;
+			if (pages->paths[a] != pages->paths[b] || memcmp(pages->urls[a], pages->urls[b], pages->paths[a]) != 0)
+				hosts++;
+			if ((end & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		if (hosts > max_hosts || end - start > (size_t) max_hosts)
+		{
+			hot++;
+			hot_pages += end - start;
+			for (size_t i = start; i < end; i++)
+				skip[order[i]] = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+	{
+		if (skip[i])
+			continue;
+		pages->ids[kept] = (int64) i;
+		memmove(&pages->fps[kept * words], &pages->fps[i * words], words * sizeof(uint64));
+		kept++;
+	}
+	pfree(order);
+	pfree(skip);
+	if (hot > 0)
+		ereport(NOTICE,
+				(errmsg("%s: %zu fingerprints served by more than %d hosts or pages each left out (%zu pages)",
+						pages->fname, hot, max_hosts, hot_pages),
+				 errdetail("A page that many sites serve alike (a parking, error or login page) is no evidence of a mirror, and every pair of its hosts would be compared."),
+				 errhint("Raise max_hosts_per_fingerprint to count them.")));
+	return kept;
+}
+
+/* Error context of the pair search: how far the sort of entries got (temp_file_limit, cancel). */
+static void
+entry_sort_context(void *arg)
+{
+	const EntrySort *es = (const EntrySort *) arg;
+
+	errcontext("ndd_mirrors: sorting the entries of the pairs of pages within k bits (" UINT64_FORMAT " so far)",
+			   es->entries);
+}
+
+/*
+ * ndd_mirrors(pages_sql text, k int, min_shared int, min_fraction float8,
+ *             max_hosts_per_fingerprint int)
  *    RETURNS TABLE(a text, b text, shared bigint, pages_a bigint, pages_b bigint)
  * Pairs of URL prefixes (scheme://host/leading/segments/) under which at least min_shared and at
  * least min_fraction of each side's pages have a page within k bits on the other side at the same
- * remaining path. See doc/web.md for the definition.
+ * remaining path; pages whose fingerprint more than max_hosts_per_fingerprint hosts or pages serve
+ * are left out of the pairs (skip_hot_fingerprints). See doc/web.md for the definition.
  */
 Datum
 ndd_mirrors(PG_FUNCTION_ARGS)
@@ -666,6 +776,7 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 	int32		k = PG_GETARG_INT32(1);
 	int32		min_shared = PG_GETARG_INT32(2);
 	float8		min_fraction = PG_GETARG_FLOAT8(3);
+	int32		max_hosts = PG_GETARG_INT32(4);
 	MemoryContext work,
 				batch_cxt;
 	MirrorPages pages = {0};
@@ -673,6 +784,8 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 	MirrorIter *mi;
 	NddPair    *buf;
 	NddStatus	status;
+	size_t		kept;
+	ErrorContextCallback errctx;
 
 	if (k < 0 || k > NDD_BATCH_MAX_K)
 		ereport(ERROR,
@@ -680,11 +793,17 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 				 errmsg("k must be between 0 and %d", NDD_BATCH_MAX_K),
 				 errdetail("k is %d.", k)));
 	check_thresholds(min_shared, min_fraction);
+	if (max_hosts < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_hosts_per_fingerprint must be at least 1"),
+				 errdetail("max_hosts_per_fingerprint is %d.", max_hosts)));
 	InitMaterializedSRF(fcinfo, 0);
 	work = AllocSetContextCreate(CurrentMemoryContext, "ndd_mirrors", ALLOCSET_DEFAULT_SIZES);
 	pages.fname = "ndd_mirrors";
 	read_pages(fcinfo, work, sql, false, &pages);
-	if (pages.n < 2)
+	kept = pages.n < 2 ? pages.n : skip_hot_fingerprints(work, &pages, max_hosts);
+	if (kept < 2)
 	{
 		MemoryContextDelete(work);
 		return (Datum) 0;
@@ -697,11 +816,15 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 	mi->callback.arg = mi;
 	MemoryContextRegisterResetCallback(work, &mi->callback);
 	status = ndd_hamming_pairs_begin_part(pages.bits, (const int64_t *) pages.ids,
-										  (const uint64_t *) pages.fps, pages.n, 0, k, 0, -1,
+										  (const uint64_t *) pages.fps, kept, 0, k, 0, -1,
 										  ndd_interrupt_pending, &mi->iter);
 	ndd_raise_status(status, "pages within k bits");
 	batch_cxt = AllocSetContextCreate(work, "ndd_mirrors pairs", ALLOCSET_DEFAULT_SIZES);
 	buf = MemoryContextAlloc(work, NDD_MIRROR_BATCH * sizeof(NddPair));
+	errctx.callback = entry_sort_context;
+	errctx.arg = &es;
+	errctx.previous = error_context_stack;
+	error_context_stack = &errctx;
 	for (;;)
 	{
 		size_t		got;
@@ -723,6 +846,7 @@ ndd_mirrors(PG_FUNCTION_ARGS)
 	mi->iter = NULL;
 
 	emit_mirrors((ReturnSetInfo *) fcinfo->resultinfo, work, &pages, &es, min_shared, min_fraction);
+	error_context_stack = errctx.previous;
 	entry_sort_end(&es);
 	MemoryContextDelete(work);
 	return (Datum) 0;

@@ -15,9 +15,7 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "postgres.h"
-
-#include "pg_compat.h"
+#include "ndd.h"
 
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
@@ -49,8 +47,10 @@ ndd_partition_root(Oid relid)
 Oid
 ndd_take_labelling_lock(Oid relid, Oid root)
 {
-	char		relkind = get_rel_relkind(relid);
+	char		relkind;
 
+	ndd_check_relation_oid(relid);
+	relkind = get_rel_relkind(relid);
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),

@@ -7,6 +7,7 @@
 
 #include "guard.hpp"
 #include "html_content.hpp"
+#include "html_meta.hpp"
 
 extern "C" {
 
@@ -24,6 +25,29 @@ NDD_API NddStatus ndd_html_extract(const char* html, size_t len, NddHtmlMode mod
         buf[header + text.size()] = '\0';
         *out = buf;
         *out_len = text.size();
+    });
+}
+
+NDD_API NddStatus ndd_html_extract_meta(const char* html, size_t len, NddAllocFn alloc, char** out,
+                                size_t len_out[NDD_HTML_META_FIELDS], NddInterruptFn interrupt) {
+    return ndd::guarded([&] {
+        if ((!html && len > 0) || !alloc || !out || !len_out) throw ndd::InvalidArgument("null buffer");
+        ndd::InterruptPoller poller(interrupt);
+        ndd::HtmlMeta m = ndd::html_meta(len ? html : "", len, poller);
+        const std::string* f[NDD_HTML_META_FIELDS] = {&m.title,    &m.canonical,   &m.og_url,
+                                                      &m.language, &m.description, &m.published};
+        size_t total = 0;
+        for (const std::string* s : f) total += s->size() + 1;
+        char* buf = static_cast<char*>(alloc(total));
+        if (!buf) throw std::bad_alloc();
+        char* p = buf;
+        for (int i = 0; i < NDD_HTML_META_FIELDS; i++) {
+            std::memcpy(p, f[i]->data(), f[i]->size());
+            p[f[i]->size()] = '\0';
+            len_out[i] = f[i]->size();
+            p += f[i]->size() + 1;
+        }
+        *out = buf;
     });
 }
 

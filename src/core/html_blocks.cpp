@@ -4,6 +4,8 @@
 //    and stops the parser, and the error is rethrown once htmlParseChunk has returned.
 #include "html_blocks.hpp"
 
+#include "html_prepass.hpp"
+
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 
@@ -79,6 +81,7 @@ constexpr TagInfo kTags[] = {
     {"main", kBlock | kContent, HtmlBlockKind::Other},
     {"menu", kBlock | kBoiler, HtmlBlockKind::Other},
     {"nav", kBlock | kBoiler, HtmlBlockKind::Other},
+    {"noembed", kSkip, HtmlBlockKind::Other},
     {"noframes", kSkip, HtmlBlockKind::Other},
     {"noscript", kSkip, HtmlBlockKind::Other},
     {"ol", kBlock, HtmlBlockKind::Other},
@@ -113,18 +116,20 @@ const TagInfo* find_tag(const char* name) {
 
 // ---- class, id and role words ----
 
-// A word of a class or id names boilerplate when it starts or ends with one of these roots
-// ("navbar", "docnav", "site-footer" -> "footer", "cookieConsent" -> "cookieconsent"), or equals
-// one of the short words below (so "ad" does not match "header" or "download").
-constexpr std::string_view kBoilerRoots[] = {
-    "nav",      "menu",   "footer",  "header",    "sidebar",    "banner",    "cookie",
-    "consent",  "advert", "sponsor", "promo",     "breadcrumb", "pagination", "pager",
-    "share",    "sharing", "social", "related",   "comment",    "widget",    "popup",
-    "modal",    "newsletter", "subscribe", "signup", "login",   "toolbar",   "masthead",
-    "disclaimer", "copyright", "skiplink",
+// A token of a class or id names boilerplate when it equals one of these words, or starts or ends
+// with one of the unambiguous roots below ("sphinxsidebar", "navbar", "sitefooter"). Whole tokens
+// only for the others: "shareholders", "commentary", "promotion" and "adventure" name nothing.
+constexpr std::string_view kBoilerWords[] = {
+    "nav",        "navigation", "menu",      "footer",     "header",     "sidebar",   "banner",
+    "cookie",     "cookies",    "consent",   "gdpr",       "advert",     "ad",        "ads",
+    "adbox",      "sponsor",    "sponsored", "promo",      "breadcrumb", "breadcrumbs", "pagination",
+    "pager",      "share",      "sharing",   "social",     "related",    "comment",   "comments",
+    "widget",     "popup",      "modal",     "newsletter", "subscribe",  "signup",    "login",
+    "toolbar",    "masthead",   "disclaimer", "copyright", "skiplink",   "skip",      "tags",
 };
-constexpr std::string_view kBoilerWords[] = {"ad", "ads", "adbox", "gdpr", "tags", "skip"};
-// A word names content when it equals one of these.
+constexpr std::string_view kBoilerRoots[] = {"nav", "sidebar", "footer", "header", "banner", "breadcrumb",
+                                             "cookie", "masthead", "toolbar", "newsletter"};
+// A token names content when it equals one of these.
 constexpr std::string_view kContentWords[] = {"content", "main", "article", "post", "entry", "story",
                                               "body", "text", "prose", "document"};
 
@@ -141,7 +146,7 @@ int word_hint(std::string_view w) {
     for (auto r : kBoilerWords)
         if (w == r) return -1;
     for (auto r : kBoilerRoots)
-        if (w.size() >= r.size() && (w.compare(0, r.size(), r) == 0 || w.compare(w.size() - r.size(), r.size(), r) == 0))
+        if (w.size() > r.size() && (w.compare(0, r.size(), r) == 0 || w.compare(w.size() - r.size(), r.size(), r) == 0))
             return -1;
     for (auto r : kContentWords)
         if (w == r) return 1;
@@ -149,6 +154,37 @@ int word_hint(std::string_view w) {
 }
 
 bool is_space_byte(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// itemprop="articleBody" (schema.org's Article) or "text" (its CreativeWork): the element holds
+// the main text. itemprop may list several properties.
+bool html_itemprop_is_body(const char* v) {
+    std::string_view s(v, std::min<size_t>(std::strlen(v), 256));
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && is_space_byte(static_cast<unsigned char>(s[i]))) i++;
+        size_t j = i;
+        while (j < s.size() && !is_space_byte(static_cast<unsigned char>(s[j]))) j++;
+        std::string_view w = s.substr(i, j - i);
+        if (w == "articleBody" || w == "text" || w == "reviewBody") return true;
+        i = j;
+    }
+    return false;
+}
+
+// An inline style that hides the element (display: none, visibility: hidden), as Readability's
+// isProbablyVisible: dialogs, share forms and hidden templates that browsers never show. Only the
+// first 512 bytes of the attribute are looked at; spaces and case are ignored.
+bool style_hides(const char* v) {
+    char buf[512];
+    size_t n = 0;
+    for (size_t i = 0; v[i] && i < 512; i++) {
+        unsigned char c = static_cast<unsigned char>(v[i]);
+        if (is_space_byte(c)) continue;
+        buf[n++] = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    }
+    std::string_view s(buf, n);
+    return s.find("display:none") != std::string_view::npos || s.find("visibility:hidden") != std::string_view::npos;
+}
 
 // ---- UTF-8 validation ----
 
@@ -172,35 +208,6 @@ size_t utf8_valid_len(const unsigned char* p, size_t n) {
     return len;
 }
 
-// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
-// when the input is valid (the common case: no copy).
-std::string utf8_sanitized(const char* s, size_t n, InterruptPoller& poller) {
-    const auto* p = reinterpret_cast<const unsigned char*>(s);
-    size_t i = 0;
-    while (i < n) {
-        size_t l = utf8_valid_len(p + i, n - i);
-        if (l == 0) break;
-        i += l;
-        if ((i & 0xFFFF) < 4) poller.tick();
-    }
-    if (i == n) return {};
-    std::string out;
-    out.reserve(n + 64);
-    out.append(s, i);
-    while (i < n) {
-        size_t l = utf8_valid_len(p + i, n - i);
-        if (l == 0) {
-            out += "\xEF\xBF\xBD";
-            i++;
-        } else {
-            out.append(s + i, l);
-            i += l;
-        }
-        if ((i & 0xFFFF) < 4) poller.tick();
-    }
-    return out;
-}
-
 // ---- the SAX builder ----
 
 struct Frame {
@@ -209,7 +216,10 @@ struct Frame {
     bool skip;              // inside a dropped element
     bool link;              // inside <a href>
     int8_t context;         // nearest hinted ancestor's context, this element included
+    uint32_t context_depth; // that ancestor's nesting depth (0: none)
     HtmlBlockKind kind;     // nearest block ancestor's kind, this element included
+    int8_t own_hint;        // this element's own class/id/role hint (HtmlRegion::hint)
+    bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
 };
 
 struct Builder {
@@ -225,7 +235,7 @@ struct Builder {
     enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     const Frame& top() const {
-        static const Frame root{0, 0, false, false, 0, HtmlBlockKind::Other};
+        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false};
         return stack.empty() ? root : stack.back();
     }
 
@@ -260,6 +270,7 @@ struct Builder {
                 block_begin = doc.text.size();
                 cur = HtmlBlock{};
                 cur.context = f.context;
+                cur.context_depth = f.context_depth;
                 cur.kind = f.kind;
             } else if (pending_space) {
                 doc.text.push_back(' ');
@@ -284,7 +295,8 @@ struct Builder {
     void start(const char* name, const char** atts) {
         const TagInfo* info = find_tag(name);
         const Frame& parent = top();
-        Frame f{0, info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.kind};
+        Frame f{0,           info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.context_depth,
+                parent.kind, 0,    false};
         if (info && (info->flags & kSkip)) f.skip = true;
         int hint = 0;
         bool href = false;
@@ -294,6 +306,7 @@ struct Builder {
                 const char* av = atts[i + 1] ? atts[i + 1] : "";
                 if (!std::strcmp(an, "hidden")) f.skip = true;
                 else if (!std::strcmp(an, "aria-hidden") && !std::strcmp(av, "true")) f.skip = true;
+                else if (!std::strcmp(an, "style") && style_hides(av)) f.skip = true;
                 else if (!std::strcmp(an, "href")) href = true;
                 else if ((!std::strcmp(an, "class") || !std::strcmp(an, "id")) && !(info && (info->flags & kRoot))) {
                     // An id counts only when it has at most two words: longer ones are mostly
@@ -304,16 +317,26 @@ struct Builder {
                     if (h < 0 || (h > 0 && parent.context >= 0 && hint == 0)) hint = h;
                 } else if (!std::strcmp(an, "role")) {
                     int h = role_hint(av);
+                    if (h > 0) f.semantic = true;
                     if (h < 0 || (h > 0 && hint >= 0)) hint = h;
+                } else if (!std::strcmp(an, "itemprop") && html_itemprop_is_body(av)) {
+                    f.semantic = true;
                 }
             }
         }
         if (info) {
             if (info->flags & kBoiler) hint = -1;
             else if ((info->flags & kHeader) && parent.context <= 0) hint = -1;
-            else if ((info->flags & kContent) && hint == 0) hint = 1;  // main, article
+            else if (info->flags & kContent) f.semantic = true;  // main, article
         }
-        if (hint != 0) f.context = static_cast<int8_t>(hint);
+        f.own_hint = static_cast<int8_t>(hint);
+        // The page's own statement that this is its main content outweighs a class word on the
+        // same element (<article class="url-breadcrumb">).
+        if (f.semantic) hint = 1;
+        if (hint != 0) {
+            f.context = static_cast<int8_t>(hint);
+            f.context_depth = static_cast<uint32_t>(std::min<size_t>(stack.size() + 1, UINT32_MAX));
+        }
         if (info && (info->flags & kLink) && href) f.link = true;
         if (info && (info->flags & kBlock)) {
             f.kind = info->kind;
@@ -335,10 +358,14 @@ struct Builder {
             // the list stays well below the number of elements.
             size_t last = doc.blocks.size();
             if (last >= f.first_block + 2) {
-                if (!doc.regions.empty() && doc.regions.back().first == f.first_block && doc.regions.back().last == last)
-                    doc.regions.back().depth = depth;
-                else
-                    doc.regions.push_back({f.first_block, last, depth});
+                if (!doc.regions.empty() && doc.regions.back().first == f.first_block && doc.regions.back().last == last) {
+                    HtmlRegion& r = doc.regions.back();
+                    r.depth = depth;
+                    r.hint = static_cast<int8_t>(std::clamp(r.hint + f.own_hint, -2, 2));
+                    r.semantic = r.semantic || f.semantic;
+                } else {
+                    doc.regions.push_back({f.first_block, last, depth, depth, f.own_hint, f.semantic});
+                }
             }
         }
     }
@@ -383,44 +410,181 @@ struct CtxtDeleter {
 
 }  // namespace
 
+// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
+// when the input is valid (the common case: no copy).
+std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s);
+    size_t i = 0;
+    while (i < n) {
+        size_t l = utf8_valid_len(p + i, n - i);
+        if (l == 0) break;
+        i += l;
+        if ((i & 0xFFFF) < 4) poller.tick();
+    }
+    if (i == n) return {};
+    std::string out;
+    out.reserve(n + 64);
+    out.append(s, i);
+    while (i < n) {
+        size_t l = utf8_valid_len(p + i, n - i);
+        if (l == 0) {
+            out += "\xEF\xBF\xBD";
+            i++;
+        } else {
+            out.append(s + i, l);
+            i += l;
+        }
+        if ((i & 0xFFFF) < 4) poller.tick();
+    }
+    return out;
+}
+
 int html_class_hint(const char* value, size_t len, size_t max_words) {
     // only the first 256 bytes count: a huge attribute costs no more than a small one
     len = std::min<size_t>(len, 256);
-    if (max_words) {
-        size_t words = 0;
-        bool in = false;
-        for (size_t i = 0; i < len; i++) {
-            unsigned char c = static_cast<unsigned char>(value[i]);
-            bool w = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-            words += w && !in;
-            in = w;
-        }
-        if (words > max_words) return 0;
-    }
+    auto is_lower = [](unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+    auto is_upper = [](unsigned char c) { return c >= 'A' && c <= 'Z'; };
     char word[257];
-    size_t wl = 0;
+    size_t wl = 0, words = 0;
     int hint = 0;
+    bool boiler = false;
     for (size_t i = 0; i <= len; i++) {
         unsigned char c = i < len ? static_cast<unsigned char>(value[i]) : ' ';
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-            word[wl++] = static_cast<char>(c);
-        } else if (c >= 'A' && c <= 'Z') {
-            word[wl++] = static_cast<char>(c - 'A' + 'a');
-        } else if (wl > 0) {
+        // a token ends before a non-alphanumeric character and before an upper-case letter that
+        // follows a lower-case one (camelCase)
+        bool upper = is_upper(c);
+        bool boundary = !(is_lower(c) || upper) || (upper && i > 0 && is_lower(static_cast<unsigned char>(value[i - 1])));
+        if (boundary && wl > 0) {
+            words++;
             int h = word_hint(std::string_view(word, wl));
-            if (h < 0) return -1;  // boilerplate wins over content ("post-footer")
+            if (h < 0) boiler = true;  // boilerplate wins over content ("post-footer")
             if (h > 0) hint = 1;
             wl = 0;
         }
+        if (is_lower(c)) word[wl++] = static_cast<char>(c);
+        else if (upper) word[wl++] = static_cast<char>(c - 'A' + 'a');
     }
-    return hint;
+    if (max_words && words > max_words) return 0;
+    return boiler ? -1 : hint;
 }
 
+namespace {
+
+// Feeds the pre-pass's output to libxml2's push parser in pieces of `piece` bytes (the first one
+// `first_piece` bytes, for the tests of chunk boundaries), polling the interrupt between pieces.
+// Every piece costs libxml2 time linear in its size: the pre-pass bounds attributes, names, depth
+// and text runs (html_prepass.hpp). Should the parser end the document before the page ends
+// anyway, a new parser takes the bytes the old one had not consumed, into the same blocks.
+class Feeder final : public HtmlPrepassSink {
+public:
+    Feeder(htmlSAXHandler* sax, Builder& b, InterruptPoller& poller, const HtmlFeedOptions& opt)
+        : sax_(sax), b_(b), poller_(poller), opt_(opt), next_piece_(opt.first_piece ? opt.first_piece : opt.piece) {
+        restart();
+    }
+
+    void append(const char* s, size_t n) override {
+        buf_.append(s, n);
+        while (buf_.size() >= next_piece_) {
+            feed(buf_.data(), next_piece_);
+            buf_.erase(0, next_piece_);
+            next_piece_ = opt_.piece;
+        }
+    }
+
+    // The parser's depth is known exactly after a feed; in between, each start tag written may
+    // have opened one element more (and text an implied <p> or <body>: the margin of 8).
+    bool may_open() override {
+        if (depth_ + opened_ + 8 >= opt_.limits.max_depth) {
+            flush();
+            if (depth_ + 8 >= opt_.limits.max_depth) return false;
+        }
+        opened_++;
+        return true;
+    }
+
+    void flush() {
+        if (!buf_.empty()) feed(buf_.data(), buf_.size());
+        buf_.clear();
+    }
+
+    void finish() {
+        flush();
+        htmlParseChunk(ctxt_.get(), nullptr, 0, 1);
+        rethrow();
+        close_all();
+    }
+
+private:
+    htmlSAXHandler* sax_;
+    Builder& b_;
+    InterruptPoller& poller_;
+    const HtmlFeedOptions& opt_;
+    std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt_;
+    std::string buf_;
+    size_t next_piece_;
+    size_t depth_ = 0;   // the parser's open elements after the last feed
+    size_t opened_ = 0;  // start tags written since
+
+    // an exception of a callback, once the parser has returned
+    void rethrow() const {
+        if (b_.failure == Builder::Failure::NoMemory) throw std::bad_alloc();
+        if (b_.failure == Builder::Failure::Other) throw std::runtime_error("html parse");
+    }
+
+    void restart() {
+        ctxt_.reset(htmlCreatePushParserCtxt(sax_, &b_, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
+        if (!ctxt_) throw std::bad_alloc();
+        b_.ctxt = ctxt_.get();
+        htmlCtxtUseOptions(ctxt_.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+                                            HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+        depth_ = 0;
+    }
+
+    // The parser closed its open elements silently when it ended the document.
+    void close_all() {
+        for (size_t i = b_.stack.size(); i-- > 0;) b_.end();
+    }
+
+    // A loop, not a recursion: a page that made the parser end its document at every few bytes
+    // costs neither stack nor more than the bytes the parser held at each end.
+    void feed(const char* s, size_t n) {
+        std::string held, rest;
+        for (;;) {
+            poller_.check();
+            htmlParseChunk(ctxt_.get(), s, static_cast<int>(n), 0);
+            rethrow();
+            depth_ = static_cast<size_t>(std::max(ctxt_->nameNr, 0));
+            opened_ = 0;
+            if (ctxt_->instate != XML_PARSER_EOF) return;
+            // what the parser held and had not consumed goes to a new one (one byte less when it
+            // consumed nothing, so that this ends)
+            const htmlParserInput* in = ctxt_->input;
+            rest.clear();
+            if (in && in->cur && in->end && in->end > in->cur)
+                rest.assign(reinterpret_cast<const char*>(in->cur), static_cast<size_t>(in->end - in->cur));
+            if (in && in->cur == in->base && in->consumed == 0 && !rest.empty()) rest.erase(0, 1);
+            close_all();
+            restart();
+            if (rest.empty()) return;
+            held.swap(rest);
+            s = held.data();
+            n = held.size();
+        }
+    }
+};
+
+
+}  // namespace
+
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) {
+    return html_blocks(html, len, poller, HtmlFeedOptions());
+}
+
+HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& opt) {
     static std::once_flag init;
     std::call_once(init, [] { xmlInitParser(); });
 
-    std::string clean = utf8_sanitized(html, len, poller);
+    std::string clean = html_utf8_sanitized(html, len, poller);
     if (!clean.empty()) {
         html = clean.data();
         len = clean.size();
@@ -438,45 +602,9 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) 
 
     Builder b;
     b.doc.text.reserve(len / 4 + 64);
-    auto rethrow = [&] {
-        if (b.failure == Builder::Failure::NoMemory) throw std::bad_alloc();
-        if (b.failure == Builder::Failure::Other) throw std::runtime_error("html parse");
-    };
-    // libxml2 ends the document at </html> (or at a stray </body></html> early in a broken page)
-    // and ignores the rest; browsers put the rest into the body. So when the parser has stopped
-    // before the end of the input, a new parser goes on from where it stopped, into the same
-    // blocks. Each restart consumes at least one byte, so this ends.
-    constexpr size_t kChunk = 65536;
-    size_t start = 0;
-    while (start < len) {
-        std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt(
-            htmlCreatePushParserCtxt(&sax, &b, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
-        if (!ctxt) throw std::bad_alloc();
-        b.ctxt = ctxt.get();
-        htmlCtxtUseOptions(ctxt.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-                                           HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
-        size_t off = start;
-        bool stopped = false;
-        while (off < len && !stopped) {
-            poller.check();
-            size_t n = std::min(kChunk, len - off);
-            htmlParseChunk(ctxt.get(), html + off, static_cast<int>(n), 0);
-            rethrow();
-            off += n;
-            stopped = ctxt->instate == XML_PARSER_EOF;
-        }
-        if (!stopped) {
-            htmlParseChunk(ctxt.get(), nullptr, 0, 1);
-            rethrow();
-        }
-        // where the parser stopped: bytes it consumed from `start` on (all of them normally)
-        const htmlParserInput* in = ctxt->input;
-        size_t used = in && in->cur && in->base
-                          ? static_cast<size_t>(in->consumed) + static_cast<size_t>(in->cur - in->base)
-                          : len - start;
-        start += std::max<size_t>(used, 1);
-        for (size_t i = b.stack.size(); i-- > 0;) b.end();  // the parser closed its elements silently
-    }
+    Feeder feeder(&sax, b, poller, opt);
+    html_prepass(html, len, feeder, poller, opt.limits);
+    feeder.finish();
     b.end_block();
     return std::move(b.doc);
 }

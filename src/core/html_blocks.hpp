@@ -2,12 +2,14 @@
 //    An HTML page as the sequence of its text blocks: the parse step of ndd_html_text and
 //    ndd_html_content (doc/web.md has the rules and the measurement behind the parser choice).
 //
-// The page goes through libxml2's HTML parser in push mode (64 kB chunks, the interrupt polled
-// between them) with SAX callbacks: no tree is built, so memory is the block text plus a stack of
+// The page goes through a pre-pass (html_prepass.hpp: HTML5 raw-text elements, and bounds that
+// keep every call into libxml2 linear), then libxml2's HTML parser in push mode (64 kB chunks, the
+// interrupt polled between them) with SAX callbacks: no tree is built, so memory is the block text plus a stack of
 // open elements, and nothing recurses on the nesting depth (100,000 nested elements are a stack of
 // 100,000 small frames, not 100,000 C frames). Rules:
 //   - dropped with everything inside: script, style, template, noscript, head (title, meta),
-//     iframe, and elements with the `hidden` attribute or aria-hidden="true"; comments;
+//     iframe, noframes, noembed, and elements with the `hidden` attribute or aria-hidden="true";
+//     comments; raw-text elements end only at their own end tag, as in HTML5;
 //   - character references are decoded by the parser; numeric references to no character (&#0;,
 //     surrogates, beyond U+10FFFF) are dropped, unknown named ones kept as written;
 //   - block elements (p, div, li, headings, br, hr, table cells and rows, pre, blockquote, sections,
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "guard.hpp"
+#include "html_prepass.hpp"
 
 namespace ndd {
 
@@ -43,6 +46,7 @@ struct HtmlBlock {
     // footer, aside, a class or id such as "sidebar" or "cookie-banner", role="navigation"...),
     // +1 content (main, article, role="main", class or id "content", "article"...), 0 neither.
     int8_t context = 0;
+    uint32_t context_depth = 0;  // nesting depth of the element that set context (0: none)
     HtmlBlockKind kind = HtmlBlockKind::Other;
 };
 
@@ -51,7 +55,13 @@ struct HtmlBlock {
 struct HtmlRegion {
     size_t first;
     size_t last;
-    size_t depth;
+    size_t depth;        // of the outermost element holding exactly these blocks
+    size_t inner_depth;  // of the innermost one
+    // What the element (and the wrappers that hold exactly the same blocks) says about itself:
+    // the sum of its class/id/role hints (each -1, 0 or +1), and whether it is the page's own
+    // statement of its main content (<article>, <main>, role="main", itemprop="articleBody").
+    int8_t hint = 0;
+    bool semantic = false;
 };
 
 struct HtmlDocument {
@@ -64,8 +74,26 @@ struct HtmlDocument {
 // fires, std::bad_alloc when memory runs out.
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller);
 
-// Classifies a class or id attribute value: -1 when one of its words names boilerplate, +1 when
-// one names content, 0 otherwise, and 0 when it has more than max_words words (0: no limit).
+// How the page reaches the parser: the pre-pass's limits (html_prepass.hpp) and the size of the
+// pieces fed to libxml2 (the first one may differ: the unit tests put a piece boundary at every
+// position of a page).
+struct HtmlFeedOptions {
+    HtmlPrepassLimits limits;
+    size_t piece = 65536;
+    size_t first_piece = 0;  // 0: piece
+};
+HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& options);
+
+// The input with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD; empty
+// when the input is valid (the common case: no copy). Polls the interrupt.
+std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller);
+
+// Classifies a class or id attribute value: -1 when one of its tokens names boilerplate, +1 when
+// one names content, 0 otherwise, and 0 when it has more than max_words tokens (0: no limit).
+// The value is split into tokens at every character that is not an ASCII letter or digit and
+// between a lower-case letter and an upper-case one ("PageBuilder-pageRow": page, builder, page,
+// row), and tokens are matched whole, so that "pagerow" or "shareholders" name nothing; a few
+// unambiguous roots also match as the start or end of a token ("sphinxsidebar", "navbar").
 // Exposed for the unit tests; the word lists are in the .cpp.
 int html_class_hint(const char* value, size_t len, size_t max_words = 0);
 

@@ -2,6 +2,8 @@
 //    Main-content selection over the text blocks of a page; the rules are in html_content.hpp.
 #include "html_content.hpp"
 
+#include <algorithm>
+
 namespace ndd {
 
 namespace {
@@ -14,16 +16,39 @@ constexpr double kGoodLinkDensity = 0.2;
 constexpr double kBadLinkDensity = 1.0 / 3.0;
 constexpr uint64_t kHeadingDistance = 200;  // jusText's max_heading_distance
 constexpr double kMinContentShare = 0.05;
+constexpr uint64_t kProseChars = 25;       // Readability's minimum paragraph length
+constexpr double kSiblingShare = 0.2;      // Readability's sibling threshold: a fifth of the top
+constexpr double kSiblingMinScore = 10.0;  // ... and at least 10
+constexpr uint64_t kSiblingChars = 80;
+constexpr double kHintWeight = 25.0;
+constexpr size_t kClimb = 5;  // Readability's ancestor levels
+constexpr double kClimbShare = 0.25;
+constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
-BlockClass initial_class(const HtmlBlock& b) {
-    if (b.context < 0) return BlockClass::Bad;
-    double ld = b.chars ? static_cast<double>(b.link_chars) / static_cast<double>(b.chars) : 0.0;
+BlockClass demote(BlockClass c) {
+    switch (c) {
+        case BlockClass::Good: return BlockClass::NearGood;
+        case BlockClass::NearGood: return BlockClass::Short;
+        default: return BlockClass::Bad;
+    }
+}
+
+double link_density(const HtmlBlock& b) {
+    return b.chars ? static_cast<double>(b.link_chars) / static_cast<double>(b.chars) : 0.0;
+}
+
+// Step 1: the class of a block from its own features, given the length that makes it good.
+BlockClass initial_class(const HtmlBlock& b, uint64_t long_chars, bool boiler_context) {
+    double ld = link_density(b);
     if (ld > kBadLinkDensity) return BlockClass::Bad;
     BlockClass c;
-    if (b.chars >= kLongChars && ld <= kGoodLinkDensity) c = BlockClass::Good;
+    if (b.chars >= long_chars && ld <= kGoodLinkDensity) c = BlockClass::Good;
     else if (b.chars < kShortChars) c = b.kind == HtmlBlockKind::Heading ? BlockClass::NearGood : BlockClass::Short;
     else c = BlockClass::NearGood;
-    return c;
+    // A boilerplate context is a signal, not a veto: it costs one step, so that a long paragraph
+    // in an element whose class says "sidebar" (a wrapper "and-w-sidebar" around the article)
+    // stays near-good and its neighbours decide.
+    return boiler_context ? demote(demote(c)) : c;
 }
 
 std::string join_blocks(const HtmlDocument& doc, const std::vector<BlockClass>* keep) {
@@ -42,11 +67,156 @@ std::string join_blocks(const HtmlDocument& doc, const std::vector<BlockClass>* 
 
 }  // namespace
 
-std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
-    const size_t n = doc.blocks.size();
-    std::vector<BlockClass> first(n);
-    for (size_t i = 0; i < n; i++) first[i] = initial_class(doc.blocks[i]);
+namespace {
 
+// Commas in a block (',' and the ideographic '，' and '、'): Readability's sign of running prose,
+// punctuation rather than words, so that it holds in any script.
+uint64_t commas(const HtmlDocument& doc, const HtmlBlock& b) {
+    uint64_t n = 0;
+    const char* p = doc.text.data();
+    for (size_t i = b.begin; i < b.end; i++) {
+        unsigned char c = static_cast<unsigned char>(p[i]);
+        if (c == ',') n++;
+        else if (c == 0xEF && i + 2 < b.end && static_cast<unsigned char>(p[i + 1]) == 0xBC &&
+                 static_cast<unsigned char>(p[i + 2]) == 0x8C)
+            n++;
+        else if (c == 0xE3 && i + 2 < b.end && static_cast<unsigned char>(p[i + 1]) == 0x80 &&
+                 static_cast<unsigned char>(p[i + 2]) == 0x81)
+            n++;
+    }
+    return n;
+}
+
+// A heading that is a link: the title of a teaser (a list of other stories, each a linked title
+// and an excerpt), never of the article the page is about.
+bool linked_heading(const HtmlBlock& b) { return b.kind == HtmlBlockKind::Heading && 2 * b.link_chars > b.chars; }
+
+// The evidence of prose a block gives its containers (Readability's paragraph score): 0 for
+// headings, list items, short and link-heavy blocks, else 1 + its commas + one point a hundred
+// code points (at most 3).
+double prose_score(const HtmlDocument& doc, const HtmlBlock& b) {
+    if (b.kind == HtmlBlockKind::Heading || b.kind == HtmlBlockKind::ListItem) return 0;
+    if (b.chars < kProseChars || link_density(b) > kGoodLinkDensity) return 0;
+    return 1.0 + static_cast<double>(std::min<uint64_t>(commas(doc, b), 10)) +
+           static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
+}
+
+// The main region: a tree of the regions (each holds the blocks of one element), each block's
+// prose score given to its innermost region, half to the next one up, and a sixth, a ninth and a
+// twelfth to the three above (Readability's ancestors); a region's score is what it received,
+// weighed by what its markup says of it and by the share of its text that is not link text.
+// Selects the blocks of the best region and of its siblings that score at least a fifth of it,
+// plus the long link-free blocks its parent holds directly (an article whose paragraphs an
+// advertisement split into two elements). Returns, for each block, the nesting depth of the
+// innermost element of the selected region it belongs to (0: not selected), or an empty vector
+// when no region holds prose.
+std::vector<size_t> main_region(const HtmlDocument& doc) {
+    const size_t n = doc.blocks.size();
+    const size_t nr = doc.regions.size();
+    std::vector<size_t> sel;
+    if (nr == 0) return sel;
+    // preorder: by first block, outer (longer) first; regions are properly nested
+    std::vector<size_t> order(nr);
+    for (size_t i = 0; i < nr; i++) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+        const HtmlRegion &a = doc.regions[x], &b = doc.regions[y];
+        if (a.first != b.first) return a.first < b.first;
+        if (a.last != b.last) return a.last > b.last;
+        return a.depth < b.depth;
+    });
+    constexpr size_t kNone = static_cast<size_t>(-1);
+    std::vector<size_t> parent(nr, kNone), innermost(n, kNone);
+    std::vector<size_t> open;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (k < nr && doc.regions[order[k]].first <= i) {
+            size_t r = order[k++];
+            while (!open.empty() && doc.regions[open.back()].last <= doc.regions[r].first) open.pop_back();
+            parent[r] = open.empty() ? kNone : open.back();
+            open.push_back(r);
+        }
+        while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
+        innermost[i] = open.empty() ? kNone : open.back();
+    }
+    std::vector<double> score(nr, 0.0), prose(n + 1, 0.0);
+    std::vector<size_t> teasers(n + 1, 0);  // linked headings before each block
+    for (size_t i = 0; i < n; i++) teasers[i + 1] = teasers[i] + linked_heading(doc.blocks[i]);
+    static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
+    for (size_t i = 0; i < n; i++) {
+        double s = prose_score(doc, doc.blocks[i]);
+        prose[i + 1] = prose[i] + s;
+        if (s == 0) continue;
+        size_t r = innermost[i];
+        for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
+    }
+    std::vector<uint64_t> chars(n + 1, 0), links(n + 1, 0);
+    for (size_t i = 0; i < n; i++) {
+        chars[i + 1] = chars[i] + doc.blocks[i].chars;
+        links[i + 1] = links[i] + doc.blocks[i].link_chars;
+    }
+    auto region_ld = [&](const HtmlRegion& g) {
+        uint64_t c = chars[g.last] - chars[g.first];
+        return c ? static_cast<double>(links[g.last] - links[g.first]) / static_cast<double>(c) : 0.0;
+    };
+    size_t top = kNone;
+    for (size_t r = 0; r < nr; r++) {
+        if (score[r] == 0) continue;
+        const HtmlRegion& g = doc.regions[r];
+        double ld = region_ld(g);
+        // What the markup says weighs against the text's evidence (Readability's class weight):
+        // only regions that hold prose are candidates at all.
+        score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
+        if (g.depth <= 1 || score[r] <= 0) continue;  // <html> is no candidate (Readability)
+        if (top == kNone || score[r] > score[top]) top = r;
+    }
+    if (top == kNone) return sel;
+    // Readability's scores favour the element that holds paragraphs directly; prose spread thinly
+    // over many small elements (definition lists, table cells, sections of a chapter) gives no
+    // single element much. So the choice climbs to the parent as long as the parent's whole
+    // subtree holds more prose than boilerplate beyond what the child holds: its blocks outside
+    // the child count their prose score, less the same measure for link-heavy blocks, prose
+    // inside an element that a boilerplate word marks counting nothing. At most kClimb levels,
+    // so that this stays linear.
+    for (size_t level = 0; level < kClimb && parent[top] != kNone; level++) {
+        const HtmlRegion &c = doc.regions[top], &a = doc.regions[parent[top]];
+        if (a.depth <= 1) break;
+        double gain = 0;
+        for (size_t i = a.first; i < a.last; i++) {
+            if (i == c.first) i = c.last;
+            if (i >= a.last) break;
+            const HtmlBlock& b = doc.blocks[i];
+            if (linked_heading(b)) gain -= kTeaserWeight;
+            else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
+            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i + 1] - prose[i];
+        }
+        if (gain <= 0 || gain < kClimbShare * (prose[c.last] - prose[c.first])) break;
+        top = parent[top];
+    }
+    sel.assign(n, 0);
+    const HtmlRegion& t = doc.regions[top];
+    for (size_t i = t.first; i < t.last; i++) sel[i] = t.inner_depth;
+    const size_t up = parent[top];
+    if (up != kNone) {
+        // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
+        // holds its paragraphs in subsections), and must not be mostly links (teasers).
+        const double threshold = std::max(kSiblingMinScore, kSiblingShare * (prose[t.last] - prose[t.first]));
+        for (size_t r = 0; r < nr; r++)
+            if (r != top && parent[r] == up && doc.regions[r].hint >= 0 &&
+                teasers[doc.regions[r].last] - teasers[doc.regions[r].first] < 2 &&
+                prose[doc.regions[r].last] - prose[doc.regions[r].first] >= threshold &&
+                region_ld(doc.regions[r]) <= kBadLinkDensity)
+                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = doc.regions[r].inner_depth;
+        for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++)
+            if (innermost[i] == up && doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
+                (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= doc.regions[up].inner_depth))
+                sel[i] = doc.regions[up].inner_depth;
+    }
+    return sel;
+}
+
+// Step 2 over the classes of step 1: short and near-good blocks decided by their neighbours.
+std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
+    const size_t n = first.size();
     // Nearest class on each side, in O(n): `gb` skips short and near-good blocks (the nearest good
     // or bad one), `any` skips short ones only. The page's edges count as bad.
     std::vector<BlockClass> prev_gb(n), next_gb(n), prev_any(n), next_any(n);
@@ -64,7 +234,6 @@ std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
         if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
         if (first[i] != BlockClass::Short) any = first[i];
     }
-
     std::vector<BlockClass> out(first);
     for (size_t i = 0; i < n; i++) {
         const BlockClass p = prev_gb[i], q = next_gb[i];
@@ -79,37 +248,41 @@ std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
             out[i] = (p == BlockClass::Bad && q == BlockClass::Bad) ? BlockClass::Bad : BlockClass::Good;
         }
     }
-    // The main region (the body text extraction of Finn, Kushmerick and Smyth 2001, on blocks):
-    // the block-level element that maximizes the text of its blocks good by themselves (step 1)
-    // minus the text of its blocks bad by themselves, the outer one on a tie (what a tie adds is
-    // short or near-good text the neighbours decide on, not boilerplate), holding at least
-    // half of all the good text. Good blocks outside it are bad: a long footer disclaimer in
-    // another table cell than the article is not part of it, even when nothing in its markup says
-    // so, while the sections of one article stay together (their headings and short blocks count
-    // for nothing, and each section alone scores less than the article).
-    std::vector<uint64_t> good(n + 1, 0), bad(n + 1, 0);
-    for (size_t i = 0; i < n; i++) {
-        good[i + 1] = good[i] + (first[i] == BlockClass::Good ? doc.blocks[i].chars : 0);
-        bad[i + 1] = bad[i] + (first[i] == BlockClass::Bad ? doc.blocks[i].chars : 0);
-    }
-    const HtmlRegion* main = nullptr;
-    int64_t best = 0;
-    for (const HtmlRegion& r : doc.regions) {
-        uint64_t g = good[r.last] - good[r.first];
-        if (2 * g < good[n]) continue;
-        int64_t score = static_cast<int64_t>(g) - static_cast<int64_t>(bad[r.last] - bad[r.first]);
-        if (!main || score > best || (score == best && r.depth < main->depth)) {
-            main = &r;
-            best = score;
+    return out;
+}
+
+}  // namespace
+
+std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
+    const size_t n = doc.blocks.size();
+    std::vector<size_t> sel = main_region(doc);
+    std::vector<BlockClass> first(n), out;
+    if (sel.empty()) {
+        // no region holds prose: jusText's classification over the whole page
+        for (size_t i = 0; i < n; i++) first[i] = initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0);
+        out = neighbours(first);
+    } else {
+        // Inside the main region its evidence of prose stands for the length a block needs
+        // alone: a paragraph of short-paragraph news is good from kProseChars code points on. A
+        // boilerplate class of an element inside the region (a share bar, a byline box, the
+        // comments) costs its blocks two steps; one of the region itself or of its ancestors
+        // nothing, since the region was chosen on its text. When that leaves no good block, the
+        // classes inside the region were wrong about the whole article (paragraphs inside an
+        // "ad-wrapper"), and the region's blocks are classified without them.
+        for (bool classes : {true, false}) {
+            for (size_t i = 0; i < n; i++)
+                first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars,
+                                                  classes && doc.blocks[i].context < 0 && doc.blocks[i].context_depth > sel[i])
+                                  : BlockClass::Bad;
+            out = neighbours(first);
+            if (std::find(out.begin(), out.end(), BlockClass::Good) != out.end()) break;
         }
     }
-    if (main)
-        for (size_t i = 0; i < n; i++)
-            if (i < main->first || i >= main->last) out[i] = BlockClass::Bad;
     // Headings: one that is not bad by itself and comes at most 200 code points before a good
     // block is good (jusText's max_heading_distance): a title belongs with the text it heads.
     for (size_t i = 0; i < n; i++) {
-        if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good || first[i] == BlockClass::Bad)
+        if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good ||
+            initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0) == BlockClass::Bad)
             continue;
         uint64_t distance = 0;
         for (size_t j = i + 1; j < n && distance <= kHeadingDistance; j++) {

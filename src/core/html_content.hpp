@@ -1,24 +1,19 @@
 // html_content.hpp
-//    The main content of a page: its text blocks (html_blocks.hpp) classified by length, link
-//    density and context, then by their neighbours, as jusText does (Pomikálek 2011) with
-//    boilerpipe's and trafilatura's structural hints (tag and class/id context) in place of a
-//    stop-word list, so that it works in any language. The rules, in order (doc/web.md):
+//    The main content of a page from its text blocks (html_blocks.hpp), in the family of the best
+//    published extractors (issue 29; the rules, with the figures behind them, in doc/web.md):
 //
-//   1. Each block gets a class from its own features:
-//        context -1 (inside nav, footer, aside, a "sidebar"/"cookie"... class) -> bad;
-//        link density (link code points / code points) > 1/3                   -> bad;
-//        at least 200 code points and link density <= 0.2                      -> good;
-//        fewer than 70 code points                                              -> short;
-//        otherwise                                                              -> near-good.
-//      A heading that is short is near-good (a title belongs with the text it heads). Context +1
-//      (main, article, "content") lifts short to near-good and near-good to good.
-//   2. Neighbours decide the rest, looking at the nearest good-or-bad block on each side (the
-//      page's edges count as bad): a short block between two good ones is good, between two bad
-//      ones bad, and otherwise good only when a near-good block lies between it and the good side;
-//      a near-good block is bad when both sides are bad and good otherwise. A heading that is not
-//      bad by itself and lies at most 200 code points before a good block is good.
-//   3. The content is the good blocks in document order, one a line. A page with no good block has
-//      no identifiable main content: its whole text is returned (html_text), never nothing.
+//   1. Readability's choice of the element holding the article: each block's prose score
+//      (1 + commas + one per 100 code points, for link-poor blocks of 25 code points or more) goes
+//      to its innermost element, half to the next one up, less further up; an element's score, with
+//      25 per signal of its markup (class/id tokens, <article>, <main>, role="main",
+//      itemprop="articleBody"; boilerplate ones negative), times (1 - link density), ranks it.
+//   2. The best element climbs to its parent while the parent adds a quarter of its prose (prose
+//      spread over many small elements is one article), and takes siblings holding a fifth of its
+//      prose that are neither link lists nor teaser lists (linked headings) nor marked boilerplate.
+//   3. Inside that region, jusText's classes and neighbours: good from 25 code points with link
+//      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes.
+//   4. A page without prose falls back to jusText over the whole page; a page with no good block
+//      (or good blocks under 5 % of its text) gives its whole text (html_text), never nothing.
 #ifndef NDD_HTML_CONTENT_HPP
 #define NDD_HTML_CONTENT_HPP
 

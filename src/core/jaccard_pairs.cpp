@@ -110,13 +110,9 @@ void JaccardJob::add(int64_t id, const char* text, size_t len, const uint64_t* g
     if (ids_.size() >= std::numeric_limits<uint32_t>::max() - 1) throw InvalidArgument("too many documents");
     TokenStream ts;
     ts.tokenize(text, len, poller, tokenizer_);
-    std::vector<uint64_t> h1;
-    h1.reserve(shingle_count(ts.size(), shingle_));
     size_t base = sets_.size();
     for_each_shingle(ts, shingle_, poller, [&](std::string_view s) {
-        uint64_t a = hash64(s, kFeatureSeed);
-        h1.push_back(a);
-        sets_.push_back(ShingleHash{a, hash64(s, kVerifySeed)});
+        sets_.push_back(ShingleHash{hash64(s, kFeatureSeed), hash64(s, kVerifySeed)});
     });
     std::sort(sets_.begin() + base, sets_.end());
     sets_.erase(std::unique(sets_.begin() + base, sets_.end()), sets_.end());
@@ -126,8 +122,17 @@ void JaccardJob::add(int64_t id, const char* text, size_t len, const uint64_t* g
         // only chooses candidates: verification is from the text either way.
         std::vector<uint64_t> sketch;
         if (!given) {
-            sketch.resize(hashes_);
-            minhash_of_hashes(h1.data(), h1.size(), hashes_, sketch.data(), poller);
+            // A minimum over a multiset is the minimum over its distinct values, and the band keys
+            // read positions below bands * rows only: so the permutations fold the document's
+            // distinct feature hashes (the set's h1, sorted, repeats skipped) into the positions
+            // the keys use, the same values as the full sketch's there, for a fraction of the work
+            // (the minhash was 29 % of the instructions of a 20,000-document call).
+            distinct_h1_.clear();
+            for (size_t i = base; i < sets_.size(); i++)
+                if (i == base || sets_[i].h1 != sets_[i - 1].h1) distinct_h1_.push_back(sets_[i].h1);
+            size_t used = static_cast<size_t>(banding_.bands) * static_cast<size_t>(banding_.rows);
+            sketch.resize(used);
+            minhash_of_hashes(distinct_h1_.data(), distinct_h1_.size(), used, sketch.data(), poller);
             given = sketch.data();
         }
         size_t at = keys_.size();
@@ -428,6 +433,14 @@ NddStatus ndd_jaccard_verify(const NddJaccardJob* job, int64_t ida, const uint64
         *qualifies = job->job.verify_sets(ida, reinterpret_cast<const ndd::ShingleHash*>(seta), na, idb,
                                           reinterpret_cast<const ndd::ShingleHash*>(setb), nb, out)
                          ? 1 : 0;
+    });
+}
+
+NddStatus ndd_jaccard_sort_records(NddJaccardRecord* records, size_t n) {
+    return ndd::guarded([&] {
+        std::sort(records, records + n, [](const NddJaccardRecord& p, const NddJaccardRecord& q) {
+            return p.hi != q.hi ? p.hi < q.hi : p.lo < q.lo;
+        });
     });
 }
 

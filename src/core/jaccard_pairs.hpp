@@ -91,6 +91,7 @@ private:
     std::vector<uint64_t> offsets_{0};   // document d's set is sets_[offsets_[d] .. offsets_[d+1])
     std::vector<ShingleHash> sets_;
     std::vector<uint64_t> keys_;         // document d's band keys at keys_[d * bands ..]
+    std::vector<uint64_t> distinct_h1_;  // add(): the document's distinct feature hashes (reused)
 
     // Resumable state of the pass.
     bool started_ = false;

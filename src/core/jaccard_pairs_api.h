@@ -153,6 +153,19 @@ NDD_API int ndd_jaccard_band_candidate(uint32_t x, uint32_t y, int band, const u
  */
 NDD_API int ndd_containment_candidate(uint32_t a, int in_prefix, uint32_t b);
 
+/*
+ * A record of the disk path's external sorts (the caller's jaccard_extsort.c): an entry (band key
+ * or hash; band or prefix tag << 32 | document) or a candidate (chunk << 32 | y; x).
+ */
+typedef struct NddJaccardRecord
+{
+	uint64_t	hi;
+	uint64_t	lo;
+} NddJaccardRecord;
+
+/* Sorts records in memory by (hi, lo). */
+NDD_API NddStatus ndd_jaccard_sort_records(NddJaccardRecord *records, size_t n);
+
 /* Bytes the job holds now, and an estimate of what its pass will add. */
 NDD_API size_t ndd_jaccard_job_bytes(const NddJaccardJob *job);
 

@@ -73,14 +73,22 @@ COMMENT ON FUNCTION ndd_clusters(text, boolean, text) IS
 CREATE FUNCTION ndd_nearest_cluster_sql(tbl regclass, fp_column name, cluster_column name,
                                         id_column name, representatives_only boolean)
 RETURNS text
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
-RETURN CASE WHEN representatives_only
-    THEN pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
-                cluster_column, tbl, fp_column, id_column)
-    ELSE pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
-                cluster_column, tbl, fp_column, id_column)
-    END;
+AS $$
+BEGIN
+    -- a regclass is only an OID: a missing one would print as a number into the query (issue 31)
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_class AS c WHERE c.oid OPERATOR(pg_catalog.=) tbl::oid) THEN
+        RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
+    END IF;
+    RETURN CASE WHEN representatives_only
+        THEN pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 AND %1$I OPERATOR(pg_catalog.=) %4$I ORDER BY %4$I LIMIT 1',
+                    cluster_column, tbl, fp_column, id_column)
+        ELSE pg_catalog.format('SELECT %1$I FROM %2$s WHERE %3$I OPERATOR(@extschema@.<~>) $1 OPERATOR(@extschema@.<=) $2 ORDER BY %3$I OPERATOR(@extschema@.<~>) $1, %4$I LIMIT 1',
+                    cluster_column, tbl, fp_column, id_column)
+        END;
+END
+$$;
 COMMENT ON FUNCTION ndd_nearest_cluster_sql(regclass, name, name, name, boolean) IS
 	'the lookup query of ndd_nearest_cluster and ndd_assign_cluster_trigger ($1 the fingerprint, $2 k), built in one place';
 
@@ -282,31 +290,33 @@ COMMENT ON FUNCTION ndd_cluster_worst_pairs(text, text, int, text) IS
 
 -- Document frequencies kept by the extension, per named collection: how many documents a
 -- collection has, and in how many of them each token occurs. Dumped by pg_dump (configuration
--- tables). There is deliberately no foreign key from ndd_df to ndd_collection: pg_restore -j
--- loads the two tables' data in parallel, in either order, and a foreign key then rejects rows
--- (issue 8). Integrity is kept instead by the functions below, which write both tables together,
--- and by ndd_collection_cascade (deleting or renaming a collection deletes or renames its
--- frequencies). Tokens longer than 1000 bytes are not counted (a btree key holds about 2.7 kB):
--- ndd_df_collect and ndd_df_add skip them alike, and ndd_filter_low_idf treats them as unseen
--- (infinite IDF, kept).
+-- tables; pg_dump orders the data of configuration tables by their foreign keys, so the
+-- collections are restored before their frequencies, pg_restore -j included: see
+-- test/scripts/dump_restore.sh). ndd_df's rows cannot outlive their collection: a foreign key
+-- deletes or renames them with it (its actions run as the tables' owner, past row-level
+-- security), and TRUNCATE ndd_collection needs CASCADE (issue 31: a TRUNCATE used to leave them
+-- behind for whoever next created a collection of the same name). Tokens longer than 1000 bytes
+-- are not counted (a btree key holds about 2.7 kB): ndd_df_collect and ndd_df_add skip them
+-- alike, and ndd_filter_low_idf treats them as unseen (infinite IDF, kept).
 -- Privileges (doc/security.md): ndd_df holds every distinct word of the collected documents,
 -- verbatim, so it follows the documents' privileges by row-level security (issue 20): a role reads
 -- a collection's rows of ndd_df only if it is a member of the collection's owner (the role that
 -- created it) or of a role in its readers (0, shown as "-", is PUBLIC), which the owner changes
--- with ndd_collection_grant / ndd_collection_revoke; only members of the owner write them. Like
--- pg_class, ndd_collection itself (names, owners, readers, document counts; no words) is readable
--- by every role. Writing (ndd_df_collect, ndd_df_add, DELETE) also needs INSERT, UPDATE, DELETE
--- granted on both tables, by a superuser.
+-- with ndd_collection_grant / ndd_collection_revoke; only members of the owner write them. At most
+-- 100 readers (share with a group role beyond that), so that no collection makes the policies
+-- slow for every role (issue 31). Like pg_class, ndd_collection itself (names, owners, readers,
+-- document counts; no words) is readable by every role. Writing (ndd_df_collect, ndd_df_add,
+-- DELETE) also needs INSERT, UPDATE, DELETE granted on both tables, by a superuser.
 CREATE TABLE ndd_collection (
     name text PRIMARY KEY CHECK (octet_length(name) <= 1000),
     ndocs bigint NOT NULL DEFAULT 0 CHECK (ndocs >= 0),
     built_at timestamptz NOT NULL DEFAULT now(),
     owner regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
-    readers regrole[] NOT NULL DEFAULT '{}'
+    readers regrole[] NOT NULL DEFAULT '{}' CONSTRAINT ndd_collection_readers_limit CHECK (cardinality(readers) <= 100)
 );
 COMMENT ON TABLE ndd_collection IS 'named collections with their number of documents, for the low-IDF filter';
 CREATE TABLE ndd_df (
-    collection text NOT NULL,
+    collection text NOT NULL REFERENCES ndd_collection (name) ON DELETE CASCADE ON UPDATE CASCADE,
     token text NOT NULL CHECK (octet_length(token) <= 1000),
     df bigint NOT NULL CHECK (df > 0),
     PRIMARY KEY (collection, token)
@@ -316,24 +326,75 @@ SELECT pg_catalog.pg_extension_config_dump('ndd_collection', '');
 SELECT pg_catalog.pg_extension_config_dump('ndd_df', '');
 GRANT SELECT ON ndd_collection, ndd_df TO PUBLIC;
 
+-- The indexes of the row-level security rule below (ndd_collections_readable/_writable): a
+-- collection's owner and readers as OIDs, so that finding the current role's collections does not
+-- read the others. The GIN index without its pending list (fastupdate), which a search reads
+-- whole: a role that creates many collections must not make the others' searches long.
+CREATE INDEX ndd_collection_owner_idx ON ndd_collection ((owner::oid));
+COMMENT ON INDEX ndd_collection_owner_idx IS 'the collections of an owner, for the row-level security of ndd_df';
+CREATE INDEX ndd_collection_readers_idx ON ndd_collection USING gin ((readers::oid[])) WITH (fastupdate = off);
+COMMENT ON INDEX ndd_collection_readers_idx IS 'the collections shared with a role, for the row-level security of ndd_df';
+
+-- The roles whose collections the current role reads and writes as its own: itself and every role
+-- it is a member of, directly or through others (pg_has_role(role, 'MEMBER'), superusers aside:
+-- they are handled by their callers), with pg_database_owner when one of them owns the database.
+-- Walked from the current role through pg_auth_members, so its cost is the current role's own
+-- memberships, never the number of roles or of readers anywhere else. test/sql/df_privileges.sql
+-- checks it against pg_has_role for every role of the test.
+CREATE FUNCTION ndd_role_memberships() RETURNS oid[]
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+    WITH RECURSIVE m(r) AS (
+        SELECT u.oid FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER
+        UNION
+        SELECT g.r FROM m CROSS JOIN LATERAL (
+            SELECT a.roleid FROM pg_catalog.pg_auth_members AS a WHERE a.member OPERATOR(pg_catalog.=) m.r
+            UNION ALL
+            SELECT o.oid FROM pg_catalog.pg_database AS d, pg_catalog.pg_roles AS o
+            WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database() AND d.datdba OPERATOR(pg_catalog.=) m.r
+              AND o.rolname OPERATOR(pg_catalog.=) 'pg_database_owner') AS g(r))
+    SELECT pg_catalog.array_agg(m.r) FROM m;
+END;
+COMMENT ON FUNCTION ndd_role_memberships() IS
+	'the current role and every role it is a member of, directly or not (as pg_has_role(role, ''MEMBER''), superusers aside)';
+
 -- The collections whose document frequencies the current role may read / write: the one rule,
 -- used by the row-level security policies below (as an uncorrelated IN, which PostgreSQL hashes
 -- once per statement, not a test per row: per row it made ndd_filter_low_idf 16 times slower) and
--- by the functions' clear errors. SQL-standard bodies: bound when created.
+-- by the functions' clear errors. Superusers may read and write all (as pg_has_role says). The
+-- current role's memberships are computed once per statement (scalar subqueries: initplans) and
+-- looked up in the indexes on owner and readers above, one branch of a UNION each: the cost is
+-- the current role's memberships and the collections it may read, never the number of other
+-- collections or of their readers (issue 31: 200,000 collections of another role, 100 readers
+-- each, made every read of ndd_df take 24 s; bench/df_readers.sh measures it). enable_seqscan is
+-- off in them: the planner, which counts an && of two arrays as one operation whatever their
+-- lengths, otherwise prefers reading every collection once there are a few thousand (20,000
+-- collections of 100 readers: 105 ms instead of under 1 ms). SQL-standard bodies: bound when
+-- created.
 CREATE FUNCTION ndd_collections_readable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
+SET enable_seqscan = off
 BEGIN ATOMIC
     SELECT c.name FROM @extschema@.ndd_collection AS c
-    WHERE pg_catalog.pg_has_role(c.owner, 'MEMBER')
-       OR 0::oid OPERATOR(pg_catalog.=) ANY (c.readers::oid[])
-       OR EXISTS (SELECT 1 FROM pg_catalog.unnest(c.readers) AS r(reader) WHERE pg_catalog.pg_has_role(r.reader, 'MEMBER'));
+    WHERE c.owner::oid OPERATOR(pg_catalog.=) ANY ((SELECT @extschema@.ndd_role_memberships())::oid[])
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE c.readers::oid[] OPERATOR(pg_catalog.&&) (SELECT @extschema@.ndd_role_memberships() OPERATOR(pg_catalog.||) 0::oid)
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 END;
 COMMENT ON FUNCTION ndd_collections_readable() IS
 	'the collections whose document frequencies the current role may read: a member of the owner or of one of the readers (0 = PUBLIC); the rule of ndd_df''s row-level security';
 CREATE FUNCTION ndd_collections_writable() RETURNS SETOF text
 LANGUAGE sql STABLE PARALLEL SAFE
+SET enable_seqscan = off
 BEGIN ATOMIC
-    SELECT c.name FROM @extschema@.ndd_collection AS c WHERE pg_catalog.pg_has_role(c.owner, 'MEMBER');
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE c.owner::oid OPERATOR(pg_catalog.=) ANY ((SELECT @extschema@.ndd_role_memberships())::oid[])
+    UNION
+    SELECT c.name FROM @extschema@.ndd_collection AS c
+    WHERE (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
 END;
 COMMENT ON FUNCTION ndd_collections_writable() IS
 	'the collections whose document frequencies the current role may change: a member of the owner; the rule of ndd_df''s row-level security';
@@ -352,38 +413,15 @@ CREATE POLICY ndd_df_update ON ndd_df FOR UPDATE
     USING (collection IN (SELECT @extschema@.ndd_collections_writable())) WITH CHECK (collection IN (SELECT @extschema@.ndd_collections_writable()));
 CREATE POLICY ndd_df_delete ON ndd_df FOR DELETE USING (collection IN (SELECT @extschema@.ndd_collections_writable()));
 
--- What the foreign key's ON DELETE / ON UPDATE CASCADE did: an AFTER trigger on ndd_collection.
--- It fires on DELETE and UPDATE only, never on the INSERT or COPY of a restore. It runs as the
--- extension's owner (SECURITY DEFINER), the one function that does: after the row is deleted or
--- renamed, the policies no longer tie the old name's frequencies to the role that may change them
--- (row-level security allowed that change only to a member of the collection's owner). It refuses
--- to run as a trigger of any other table, and PUBLIC may not attach it to one.
-CREATE FUNCTION ndd_collection_cascade() RETURNS trigger
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    IF TG_RELID <> '@extschema@.ndd_collection'::regclass OR TG_LEVEL <> 'ROW' OR TG_WHEN <> 'AFTER' THEN
-        RAISE EXCEPTION 'ndd_collection_cascade is the trigger of @extschema@.ndd_collection only'
-            USING ERRCODE = 'insufficient_privilege';
-    END IF;
-    IF TG_OP = 'DELETE' THEN
-        DELETE FROM @extschema@.ndd_df WHERE collection = OLD.name;
-    ELSIF NEW.name IS DISTINCT FROM OLD.name THEN
-        UPDATE @extschema@.ndd_df SET collection = NEW.name WHERE collection = OLD.name;
-    END IF;
-    RETURN NULL;
-END
-$$;
-COMMENT ON FUNCTION ndd_collection_cascade() IS
-	'trigger of ndd_collection: deleting or renaming a collection deletes or renames its rows of ndd_df (no foreign key, so that pg_restore -j is complete)';
-REVOKE ALL ON FUNCTION ndd_collection_cascade() FROM PUBLIC;
-CREATE TRIGGER ndd_collection_cascade AFTER DELETE OR UPDATE OF name ON ndd_collection
-    FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
-
--- Refuses (42501) a collection that exists and belongs to a role the current one is not a member
--- of: its frequencies are not the current role's to change.
-CREATE FUNCTION ndd_collection_check_owner(collection text) RETURNS void
+-- Refuses (42501) to change a collection that exists and is not the current role's: with
+-- own_only (building into it: ndd_df_collect, ndd_df_add), unless the current role is its owner
+-- itself, superusers included; otherwise (sharing it), unless the current role is a member of
+-- its owner. Building into another role's collection gives that role the words of what is
+-- collected (issue 31: bob created 'corpus', a superuser collected a table bob may not read into
+-- it, and bob read its words), so it must be asked for: SET ROLE to the owner, or pass
+-- into_other_owner => true to ndd_df_collect / ndd_df_add (own_only false here), which then needs
+-- membership in the owner as before.
+CREATE FUNCTION ndd_collection_check_owner(collection text, own_only boolean) RETURNS void
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -391,18 +429,28 @@ DECLARE
     o regrole;
 BEGIN
     SELECT c.owner INTO o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
-    IF FOUND AND NOT pg_has_role(o, 'MEMBER') THEN
+    IF NOT FOUND OR o::oid = (SELECT u.oid FROM pg_roles AS u WHERE u.rolname = CURRENT_USER) THEN
+        RETURN;
+    END IF;
+    IF own_only THEN
+        RAISE EXCEPTION 'permission denied for collection "%"', collection
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = format('It belongs to role %s: what is collected into it becomes readable by that role and whoever it shares it with.', o),
+                  HINT = format('Choose another name, or, to build into it as that role, SET ROLE %s first or pass into_other_owner => true.', o);
+    END IF;
+    IF NOT pg_has_role(o, 'MEMBER') THEN
         RAISE EXCEPTION 'permission denied for collection "%"', collection
             USING ERRCODE = 'insufficient_privilege',
                   DETAIL = format('It belongs to role %s; only its members may change it.', o);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION ndd_collection_check_owner(text) IS
-	'raises 42501 when the collection exists and the current role is not a member of its owner';
+COMMENT ON FUNCTION ndd_collection_check_owner(text, boolean) IS
+	'raises 42501 when the collection exists and the current role is not its owner (own_only, superusers included) or not a member of its owner';
 
 -- Shares a collection's document frequencies with a role (reader 'public': every role), or stops
--- sharing them. Only members of the collection's owner may. Returns the collection's readers.
+-- sharing them. Only members of the collection's owner may. Returns the collection's readers; at
+-- most 100 (54000 beyond: a group role shares with any number of roles).
 CREATE FUNCTION ndd_collection_set_reader(collection text, reader text, shared boolean) RETURNS regrole[]
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -411,7 +459,7 @@ DECLARE
     r regrole := CASE WHEN lower(reader) = 'public' THEN '-'::regrole ELSE reader::regrole END;
     result regrole[];
 BEGIN
-    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    PERFORM @extschema@.ndd_collection_check_owner(collection, false);
     UPDATE @extschema@.ndd_collection AS c
         SET readers = CASE WHEN NOT shared THEN array_remove(c.readers, r)
                            WHEN r = ANY (c.readers) THEN c.readers ELSE c.readers || r END
@@ -420,6 +468,11 @@ BEGIN
         RAISE EXCEPTION 'collection "%" does not exist', collection USING ERRCODE = '22023';
     END IF;
     RETURN result;
+EXCEPTION WHEN check_violation THEN
+    RAISE EXCEPTION 'collection "%" has 100 readers already', collection
+        USING ERRCODE = 'program_limit_exceeded',
+              HINT = format('Share it with a group role instead: CREATE ROLE readers_group; GRANT readers_group TO %s; SELECT ndd_collection_grant(%L, ''readers_group'').',
+                            r, collection);
 END
 $$;
 COMMENT ON FUNCTION ndd_collection_set_reader(text, text, boolean) IS
@@ -438,10 +491,11 @@ COMMENT ON FUNCTION ndd_collection_revoke(text, text) IS
 -- (Re)builds the document frequencies of a collection from docs_sql (id, doc): every distinct
 -- token of every document, as ndd_tokens sees it (but tokens over 1000 bytes, see above).
 -- Returns the number of documents. A new collection belongs to the current role; an existing
--- one keeps its owner and readers, and only members of its owner may rebuild it (42501).
--- docs_sql is the caller's query and resolves through the caller's search_path (see
--- ndd_verify_job for how); everything else is schema-qualified.
-CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, caller_search_path text)
+-- one keeps its owner and readers, and only its owner may rebuild it, superusers included
+-- (42501), unless into_other_owner (then members of its owner may; see
+-- ndd_collection_check_owner). docs_sql is the caller's query and resolves through the caller's
+-- search_path (see ndd_verify_job for how); everything else is schema-qualified.
+CREATE FUNCTION ndd_df_collect_job(collection text, docs_sql text, into_other_owner boolean, caller_search_path text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -449,7 +503,7 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    PERFORM @extschema@.ndd_collection_check_owner(collection, NOT into_other_owner);
     INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (ndd_df_collect_job.collection, 0)
         ON CONFLICT (name) DO UPDATE SET ndocs = 0, built_at = now();
     DELETE FROM @extschema@.ndd_df AS f WHERE f.collection = ndd_df_collect_job.collection;
@@ -469,21 +523,22 @@ BEGIN
     RETURN n;
 END
 $$;
-COMMENT ON FUNCTION ndd_df_collect_job(text, text, text) IS
+COMMENT ON FUNCTION ndd_df_collect_job(text, text, boolean, text) IS
 	'the work of ndd_df_collect, search_path pinned: the caller''s query runs under caller_search_path';
-CREATE FUNCTION ndd_df_collect(collection text, docs_sql text)
+CREATE FUNCTION ndd_df_collect(collection text, docs_sql text, into_other_owner boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE sql STRICT VOLATILE PARALLEL UNSAFE
 BEGIN ATOMIC
-    SELECT @extschema@.ndd_df_collect_job(collection, docs_sql, pg_catalog.current_setting('search_path'));
+    SELECT @extschema@.ndd_df_collect_job(collection, docs_sql, into_other_owner, pg_catalog.current_setting('search_path'));
 END;
-COMMENT ON FUNCTION ndd_df_collect(text, text) IS
-	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents';
+COMMENT ON FUNCTION ndd_df_collect(text, text, boolean) IS
+	'(re)builds a collection''s document frequencies from docs_sql (id, doc); returns the number of documents; another role''s collection only with into_other_owner';
 
 -- Adds one document to a collection's frequencies (e.g. from an insert trigger); creates the
--- collection, owned by the current role, when it does not exist; only members of an existing
--- collection's owner may add to it (42501). Returns the collection's new document count.
-CREATE FUNCTION ndd_df_add(collection text, doc text)
+-- collection, owned by the current role, when it does not exist; only the owner of an existing
+-- collection may add to it, superusers included (42501), unless into_other_owner (then members of
+-- its owner may). Returns the collection's new document count.
+CREATE FUNCTION ndd_df_add(collection text, doc text, into_other_owner boolean DEFAULT false)
 RETURNS bigint
 LANGUAGE plpgsql STRICT VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -491,7 +546,7 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    PERFORM @extschema@.ndd_collection_check_owner(collection);
+    PERFORM @extschema@.ndd_collection_check_owner(collection, NOT into_other_owner);
     INSERT INTO @extschema@.ndd_collection AS c (name, ndocs) VALUES (collection, 1)
         ON CONFLICT (name) DO UPDATE SET ndocs = c.ndocs + 1
         RETURNING c.ndocs INTO n;
@@ -502,8 +557,8 @@ BEGIN
     RETURN n;
 END
 $$;
-COMMENT ON FUNCTION ndd_df_add(text, text) IS
-	'adds one document to a collection''s document frequencies; returns the new document count';
+COMMENT ON FUNCTION ndd_df_add(text, text, boolean) IS
+	'adds one document to a collection''s document frequencies; returns the new document count; another role''s collection only with into_other_owner';
 
 -- The document's tokens joined by single spaces, keeping only those whose inverse document
 -- frequency in the collection, ln(ndocs / df), is at least min_idf. Tokens the collection has

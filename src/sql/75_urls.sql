@@ -32,16 +32,19 @@ COMMENT ON FUNCTION ndd_url_is_valid(text) IS
 -- within k bits, the longest common suffix p of their normalized paths made of whole segments
 -- (the query belongs to the last one, p not empty) is a path both prefixes serve; a prefix pair
 -- (a < b, bytewise) is reported when at least min_shared distinct p are shared and they are at least
--- min_fraction of the pages under a and of those under b.
+-- min_fraction of the pages under a and of those under b. Pages whose fingerprint more than
+-- max_hosts_per_fingerprint hosts, or pages, serve (parking, error, login pages) are left out of
+-- the pairs, with a notice (issue 31: they made billions of pairs); they still count under their
+-- prefixes.
 CREATE FUNCTION ndd_mirrors(pages_sql text, k int DEFAULT 0, min_shared int DEFAULT 10,
-                            min_fraction float8 DEFAULT 0.5,
+                            min_fraction float8 DEFAULT 0.5, max_hosts_per_fingerprint int DEFAULT 1000,
                             OUT a text, OUT b text, OUT shared bigint, OUT pages_a bigint,
                             OUT pages_b bigint)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'ndd_mirrors'
 LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE ROWS 100;
-COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8) IS
-	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp)';
+COMMENT ON FUNCTION ndd_mirrors(text, int, int, float8, int) IS
+	'pairs of URL prefixes (a < b) serving the same paths with pages within k bits: shared distinct paths >= min_shared and >= min_fraction of the pages under each prefix; pages_sql returns (url, fp); fingerprints of more than max_hosts_per_fingerprint hosts or pages left out';
 
 -- Mirrors from pairs of pages found elsewhere (the distributed batch, a Jaccard join, any
 -- similarity): pages_sql returns (id, url), pairs_sql returns (a, b, ...) page ids. The same

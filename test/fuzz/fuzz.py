@@ -113,6 +113,9 @@ def rand_text():
         return f"repeat({q(rng.choice(['a ', 'word ', 'é ', 'x']))}, {rng.choice([10000, 100000, 300000])})"
     if r < 0.2:  # huge with distinct words: past 4MB of work_mem, jaccard/containment sort on disk
         return f"(SELECT string_agg(g::text, ' ') FROM generate_series(1, {rng.choice([50000, 200000])}) g)"
+    if r < 0.205:  # 10 MB (edit_distance: refused beyond work_mem, never a hang), and 100,000 CJK
+        return rng.choice(["repeat('ab ', 3500000)",  # characters of 20,000 kinds (its sparse match masks)
+                           "(SELECT string_agg(chr(19968 + (g * 7919) % 20000), '') FROM generate_series(1, 100000) g)"])
     if r < 0.3:
         return "t.doc"
     if r < 0.4:  # characters outside ASCII and LATIN1 (an error in those databases, never a crash)
@@ -127,7 +130,7 @@ def rand_text():
 
 
 def rand_html():
-    """Broken and hostile HTML for ndd_html_text and ndd_html_content (issue 22, point 5)."""
+    """Broken and hostile HTML for ndd_html_text, ndd_html_content and ndd_html_meta (issues 22, 29)."""
     r = rng.random()
     if r < 0.08:  # deep nesting: a parser that recursed would overflow the stack
         tag = rng.choice(["div", "span", "b", "table", "li", "p", "a href=x", "nav"])
@@ -147,7 +150,11 @@ def rand_html():
              "<script>evil()</script>", "<style>p{}</style>", "<template>t</template>", "<noscript>n</noscript>",
              "<!-- c -->", "<!--", "<![CDATA[x]]>", "<br>", "<", ">", "</", "<a href='x'>", "<?php ?>",
              "<!DOCTYPE html>", "<meta charset=latin1>", "<svg><path/></svg>", "<div hidden>h</div>", "\u00e9\u65e5",
-             "word", " ", "\n", "<title>", "<head>", "<body>", "</html>", "<frameset>", "<plaintext>"]
+             "word", " ", "\n", "<title>", "<head>", "<body>", "</html>", "<frameset>", "<plaintext>",
+             # ndd_html_meta's sources (issue 29)
+             "<link rel=canonical href=/x>", "<meta property=og:url content=", "<meta name=description content='d'>",
+             "<script type=application/ld+json>{\"datePublished\": \"", "<time datetime=2020>", "<article>",
+             "<html lang=", "itemprop=datePublished", " style=display:none", "<div class=and-w-sidebar>"]
     return q("".join(rng.choice(parts) for _ in range(rng.randint(1, 60))))
 
 
@@ -272,19 +279,23 @@ def rand_value(typ, argname):
             + f"::{typ}" if rng.random() < 0.85 else f"ARRAY[t.{'fp' if base == 'simhash64' else 'f128'}]"
     if typ == "text[]":
         return rand_array(lambda: q(rng.choice(["a", "", "word", "é", "x" * 50]))) + "::text[]"
-    if typ == "double precision[]":
-        return rand_array(lambda: rng.choice(["1", "0", "-1", "'NaN'", "1e308", "0.25"])) + "::float8[]"
+    if typ in ("double precision[]", "real[]"):
+        cast = "::float8[]" if typ == "double precision[]" else "::real[]"
+        if rng.random() < 0.1:  # vectors: pgvector's 16,000 dimensions and one more
+            return f"array_fill(0.5::float8, ARRAY[{rng.choice([768, 16000, 16001])}]){cast}"
+        return rand_array(lambda: rng.choice(["1", "0", "-1", "'NaN'", "1e308", "0.25", "'Infinity'"])) + cast
     if typ == "bit":
         return f"B'{''.join(rng.choice('01') for _ in range(rng.choice([0, 1, 63, 64, 65, 128, 129])))}'"
     if typ == "uuid":
         return f"'{rand_hex(8)}-{rand_hex(4)}-{rand_hex(4)}-{rand_hex(4)}-{rand_hex(12)}'::uuid"
     if typ == "regclass":
         return rng.choice(["'fuzz.t'::regclass", "'fuzz.t_fp'::regclass", "'fuzz.t_f128'::regclass",
-                           "'pg_class'::regclass", "0::regclass", "'pg_class_oid_index'::regclass"])
+                           "'pg_class'::regclass", "0::regclass", "'pg_class_oid_index'::regclass",
+                           "12345::oid::regclass"])  # no such relation (issue 31)
     if typ == "name":
         return rng.choice(["'fp'", "'id'", "'k'", "'doc'", "'nope'", "''", "'f128'"]) + "::name"
     if typ == "regconfig":
-        return rng.choice(["'english'", "'simple'", "'french'"]) + "::regconfig"
+        return rng.choice(["'english'", "'simple'", "'french'", "12345::oid"]) + "::regconfig"  # 12345: none
     if typ == "anyelement":
         return rng.choice(["t.fp", "t.f128", "1", "'x'::text"])
     return "NULL"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Issue 8, point 6: the extension's tables (ndd_collection, ndd_df: configuration tables, dumped by
-# pg_dump) survive pg_dump -Fd / pg_restore -j 4 intact, every time; ndd 0.1's foreign key from
-# ndd_df to ndd_collection made a parallel restore lose rows whenever ndd_df's data came first.
+# pg_dump) survive pg_dump -Fd / pg_restore -j 4 intact, every time. ndd_df references
+# ndd_collection (issue 31: its rows cannot outlive their collection); pg_dump orders the data of
+# configuration tables by their foreign keys, so ndd_df's data is restored after the collections'
+# (issue 8 had found rows lost by a parallel restore with 0.1's same foreign key: this test is what
+# says whether that holds).
 # Also: a plain role (no privilege beyond those documented in doc/reference.md, "Who may do what") uses
 # the documented functions, labels rows in its own table, reads the frequencies and, once granted,
 # builds a collection.

@@ -63,6 +63,19 @@ echo "on disk: pairs $(echo "$disk" | sed -n 1p), peak $(echo "$disk" | sed -n 2
 [ $(( $(echo "$disk" | sed -n 2p) + 30000 )) -lt "$(echo "$mem" | sed -n 2p)" ] \
 	|| { echo "FAIL: the disk path held about as much as the in-memory one"; exit 1; }
 
+# on disk, copies of one text: every band key is the same for all of them, so the external sort's
+# parts hold equal keys and are split on the documents' numbers (jaccard_extsort.c, several levels
+# at 1MB); 1,500 copies give every pair, and none twice
+same=$(psql -X -v ON_ERROR_STOP=1 -d $db -tA <<'SQL'
+\set QUIET on
+SET maintenance_work_mem = '1MB';
+SELECT count(*) || ' ' || count(DISTINCT (a, b)) || ' ' || min(jaccard) FROM ndd_jaccard_pairs(
+  'SELECT g, (SELECT string_agg(md5(i::text), '' '') FROM generate_series(1, 100) i) FROM generate_series(1, 1500) g', 0.9);
+SQL
+)
+echo "1,500 copies on disk: pairs, distinct pairs, least jaccard: $same"
+[ "$same" = "1124250 1124250 1" ] || { echo "FAIL: expected 1124250 distinct pairs of jaccard 1"; exit 1; }
+
 # cancellation
 err=$(psql -X -d $db -tA 2>&1 <<'SQL' || true
 SET statement_timeout = '1s';

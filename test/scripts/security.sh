@@ -296,17 +296,18 @@ ndd_cluster_worst_pairs(text, text, integer, text)|SELECT count(*) FROM $1.ndd_c
 ndd_cluster_worst_pairs_job(text, text, integer, text, text)|SELECT count(*) FROM $1.ndd_cluster_worst_pairs_job('SELECT id, 1 FROM sdocs', 'SELECT id, body FROM sdocs', 4, 'words', '"\$user", public')
 ndd_tokenizer_check()|SELECT count(*) FROM $1.ndd_tokenizer_check()
 ndd_tokenizer_refresh_version(text)|SELECT $1.ndd_tokenizer_refresh_version('unicode') IS NOT NULL
-ndd_df_collect(text, text)|SELECT $1.ndd_df_collect('c', 'SELECT id, body FROM sdocs')
-ndd_df_collect_job(text, text, text)|SELECT $1.ndd_df_collect_job('c2', 'SELECT id, body FROM sdocs', '"\$user", public')
-ndd_df_add(text, text)|SELECT $1.ndd_df_add('c', 'one more document')
+ndd_df_collect(text, text, boolean)|SELECT $1.ndd_df_collect('c', 'SELECT id, body FROM sdocs')
+ndd_df_collect_job(text, text, boolean, text)|SELECT $1.ndd_df_collect_job('c2', 'SELECT id, body FROM sdocs', false, '"\$user", public')
+ndd_df_add(text, text, boolean)|SELECT $1.ndd_df_add('c', 'one more document')
 ndd_filter_low_idf(text, text, double precision)|SELECT $1.ndd_filter_low_idf('one alpha zzz', 'c', 0.5)
+ndd_role_memberships()|SELECT cardinality($1.ndd_role_memberships())
+cosine_idf(text, text, text)|SELECT $1.cosine_idf('one alpha zzz', 'alpha one', 'c') > 0
 ndd_collections_readable()|SELECT count(*) FROM $1.ndd_collections_readable()
 ndd_collections_writable()|SELECT count(*) FROM $1.ndd_collections_writable()
-ndd_collection_check_owner(text)|SELECT $1.ndd_collection_check_owner('c')
+ndd_collection_check_owner(text, boolean)|SELECT $1.ndd_collection_check_owner('c', true)
 ndd_collection_grant(text, text)|SELECT $1.ndd_collection_grant('c', 'regress_ndd_nobody')
 ndd_collection_revoke(text, text)|SELECT $1.ndd_collection_revoke('c', 'regress_ndd_nobody')
 ndd_collection_set_reader(text, text, boolean)|SELECT $1.ndd_collection_set_reader('c', 'public', true)
-ndd_collection_cascade()|WITH r AS (UPDATE $1.ndd_collection SET name = 'c3' WHERE name = 'c2' RETURNING 1) SELECT count(*) FROM r
 ndd_distributed_job(text, text, integer, integer, integer, text)|SELECT count(*) FROM $1.ndd_distributed_job('SELECT id, fp FROM sdocs', NULL, 3, 0, 64, '"\$user", public')
 ndd_distributed_pairs(text, integer, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_pairs('SELECT id, fp FROM sdocs', 3)
 ndd_distributed_pairs_between(text, text, integer, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_pairs_between('SELECT id, fp FROM sdocs', 'SELECT id, fp FROM sdocs', 3)

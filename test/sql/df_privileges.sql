@@ -77,8 +77,8 @@ SET ROLE regress_df_bob;
 SELECT count(*) AS bob_reads_words FROM ndd_df WHERE collection = 'secret';
 RESET ROLE;
 
--- the owner renames and deletes; the frequencies follow (the cascade trigger runs as the
--- extension's owner, since the policies no longer tie the old name to alice)
+-- the owner renames and deletes; the frequencies follow (the foreign key's actions run as the
+-- tables' owner, since the policies no longer tie the old name to alice)
 SET ROLE regress_df_alice;
 UPDATE ndd_collection SET name = 'secret2' WHERE name = 'secret';
 SELECT collection, count(*) FROM ndd_df WHERE collection LIKE 'secret%' GROUP BY 1;
@@ -86,20 +86,115 @@ DELETE FROM ndd_collection WHERE name = 'secret2';
 RESET ROLE;
 SELECT collection, count(*) FROM ndd_df GROUP BY 1 ORDER BY 1;
 
--- the cascade trigger cannot be attached to another table, nor run from one
-\set VERBOSITY sqlstate
-CREATE TABLE df_decoy (name text);
-GRANT ALL ON df_decoy TO regress_df_bob;
+-- Issue 31, finding 6: a squatted name. bob creates 'corpus'; a superuser who collects a table
+-- bob may not read into that name is refused (it would give bob the words), unless it says so
+CREATE TABLE df_admin_secret (id int, body text);
+INSERT INTO df_admin_secret VALUES (1, 'topsecret launch codes');
 SET ROLE regress_df_bob;
-CREATE TRIGGER decoy AFTER DELETE ON df_decoy FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
+SELECT ndd_df_add('corpus', 'x') AS bob_squats;
 RESET ROLE;
-CREATE TRIGGER decoy AFTER DELETE ON df_decoy FOR EACH ROW EXECUTE FUNCTION ndd_collection_cascade();
-INSERT INTO df_decoy VALUES ('bobs');
-DELETE FROM df_decoy;
+\set VERBOSITY sqlstate
+SELECT ndd_df_collect('corpus', 'SELECT id, body FROM df_admin_secret');
+\set VERBOSITY default
+SELECT ndd_df_add('corpus', 'topsecret');
 \set VERBOSITY terse
-SELECT collection, count(*) FROM ndd_df GROUP BY 1 ORDER BY 1;
+SET ROLE regress_df_bob;
+SELECT string_agg(token, ' ' ORDER BY token) AS bob_reads FROM ndd_df WHERE collection = 'corpus';
+RESET ROLE;
+-- said explicitly: into_other_owner => true, or SET ROLE to the owner; the collection stays bob's
+SELECT ndd_df_collect('corpus', 'SELECT 1, ''chosen words''', into_other_owner => true) AS explicit;
+SELECT ndd_df_add('corpus', 'more', true) AS explicit_add;
+SET ROLE regress_df_bob;
+SELECT ndd_df_add('corpus', 'own') AS as_owner;
+SELECT string_agg(token, ' ' ORDER BY token) AS bob_reads FROM ndd_df WHERE collection = 'corpus';
+RESET ROLE;
+SELECT owner FROM ndd_collection WHERE name = 'corpus';
+-- a member of a group that owns a collection builds into it as the group (SET ROLE) or says so
+GRANT INSERT, UPDATE, DELETE ON ndd_collection, ndd_df TO regress_df_team, regress_df_carol;
+SET ROLE regress_df_team;
+SELECT ndd_df_add('teams', 'shared words') AS team_builds;
+SET ROLE regress_df_carol;
+\set VERBOSITY sqlstate
+SELECT ndd_df_add('teams', 'carol words');
+\set VERBOSITY terse
+SELECT ndd_df_add('teams', 'carol words', into_other_owner => true) AS carol_adds_for_team;
+-- but a role that is no member of the owner is refused even when it says so
+SET ROLE regress_df_bob;
+\set VERBOSITY sqlstate
+SELECT ndd_df_add('teams', 'bob words', into_other_owner => true);
+\set VERBOSITY terse
+RESET ROLE;
 
-DROP TABLE df_secret, df_decoy;
+-- ndd_df rows cannot outlive their collection: no row without one, and TRUNCATE takes them along
+-- (before issue 31, TRUNCATE ndd_collection left them for whoever next created the same name)
+\set VERBOSITY sqlstate
+INSERT INTO ndd_df VALUES ('nowhere', 'orphan', 1);
+TRUNCATE ndd_collection;
+\set VERBOSITY terse
+TRUNCATE ndd_collection CASCADE;
+SELECT count(*) AS df_rows_left FROM ndd_df;
+SET ROLE regress_df_carol;
+SELECT ndd_df_add('corpus', 'y') AS carol_takes_the_old_name;
+SELECT string_agg(token, ' ' ORDER BY token) AS carol_reads FROM ndd_df;
+RESET ROLE;
+
+-- the readers list is bounded (100): a reader list of millions made every role's reads of ndd_df
+-- slow (the policies tested each reader); a group role shares with any number
+SET ROLE regress_df_carol;
+\set VERBOSITY sqlstate
+UPDATE ndd_collection SET readers = (SELECT array_agg(g::oid::regrole) FROM generate_series(100000, 100100) g) WHERE name = 'corpus';
+\set VERBOSITY terse
+UPDATE ndd_collection SET readers = (SELECT array_agg(g::oid::regrole) FROM generate_series(100000, 100099) g) WHERE name = 'corpus';
+\set VERBOSITY default
+SELECT ndd_collection_grant('corpus', 'regress_df_bob');
+\set VERBOSITY terse
+RESET ROLE;
+
+-- nor can many collections: the policies find the current role's collections through the indexes
+-- on owner and readers, so with 2,000 collections of another role (100 readers each) a read of
+-- ndd_df fetches a few rows of ndd_collection, not all of them (work counted, not timed)
+INSERT INTO ndd_collection (name, owner, readers)
+  SELECT 'other' || g, 'regress_df_alice', (SELECT array_agg(x::oid::regrole) FROM generate_series(100000, 100099) x)
+  FROM generate_series(1, 2000) g;
+ANALYZE ndd_collection;
+-- (the counters of this transaction only: the earlier ones flushed first)
+SELECT pg_stat_force_next_flush();
+SET ROLE regress_df_carol;
+BEGIN;
+SELECT count(*) AS carol_reads FROM ndd_df;
+SELECT seq_tup_read + idx_tup_fetch < 20 AS few_collections_read
+FROM pg_stat_xact_user_tables WHERE relid = 'ndd_collection'::regclass;
+COMMIT;
+RESET ROLE;
+DELETE FROM ndd_collection WHERE name LIKE 'other%';
+
+-- the policies' memberships (ndd_role_memberships, walked from the current role) are
+-- pg_has_role(role, 'MEMBER')'s, for a role alone, a member of a group, a group, and the
+-- database's owner (a member of pg_database_owner)
+CREATE VIEW df_membership_check AS
+    SELECT current_user AS role,
+           (SELECT array_agg(r ORDER BY r) FROM unnest(ndd_role_memberships()) AS r)
+           = (SELECT array_agg(oid ORDER BY oid) FROM pg_roles WHERE pg_has_role(oid, 'MEMBER')) AS same;
+GRANT SELECT ON df_membership_check TO PUBLIC;
+SET ROLE regress_df_alice;
+SELECT * FROM df_membership_check;
+SET ROLE regress_df_carol;
+SELECT * FROM df_membership_check;
+SET ROLE regress_df_team;
+SELECT * FROM df_membership_check;
+RESET ROLE;
+CREATE ROLE regress_df_dba;
+GRANT regress_df_carol TO regress_df_dba;
+SELECT datdba::regrole AS dba FROM pg_database WHERE datname = current_database() \gset
+ALTER DATABASE :"DBNAME" OWNER TO regress_df_dba;
+SET ROLE regress_df_dba;
+SELECT * FROM df_membership_check;
+SELECT 'pg_database_owner'::regrole::oid = ANY (ndd_role_memberships()) AS dba_is_database_owner;
+RESET ROLE;
+ALTER DATABASE :"DBNAME" OWNER TO :"dba";
+
+DROP VIEW df_membership_check;
+DROP TABLE df_secret, df_admin_secret;
 DELETE FROM ndd_collection;
-REVOKE ALL ON ndd_collection, ndd_df FROM regress_df_alice, regress_df_bob;
-DROP ROLE regress_df_alice, regress_df_bob, regress_df_carol, regress_df_team;
+REVOKE ALL ON ndd_collection, ndd_df FROM regress_df_alice, regress_df_bob, regress_df_carol, regress_df_team;
+DROP ROLE regress_df_alice, regress_df_bob, regress_df_carol, regress_df_team, regress_df_dba;

@@ -83,3 +83,16 @@ SELECT ndd_html_text(repeat('<div>', 100000) || 'deep' || repeat('</div>', 10000
 -- a huge attribute (10 MB) and a long page (10 MB)
 SELECT ndd_html_text('<div class="' || repeat('a', 10000000) || '">x</div>') AS huge_attribute;
 SELECT length(ndd_html_text(repeat('<p>word &amp; <a href="/x">link</a></p>', 300000))) AS long_page_chars;
+
+-- raw-text elements end only at their own end tag, as in HTML5 (issue 29): script text never leaks
+SELECT ndd_html_text('<div><p>before</p><script>var x=''<a><div class="a"></div></a>''; var y=1;</script><p>after</p></div>') AS script_with_tags;
+SELECT ndd_html_text('<div><script>if (a</b) z();</script><p>after</p></div>') AS script_with_less_than;
+SELECT ndd_html_text('<style>p::after{content:''</p>''}</style><script type="text/template"><div class="modal">Cookie</div></script><p>article</p>') AS style_and_template;
+SELECT ndd_html_text('<p>x</p><textarea>a <b>bold</b> &amp; </div> z</textarea><xmp><i>as written</i> &amp;</xmp><title>t</title x><p>y') AS escapable_and_raw;
+SELECT ndd_html_content('<article><p>' || repeat('Words of the article in a paragraph. ', 10) || '</p><script>var s = ''<div class="x"></div>'' + ''' || repeat('j', 500) || ''';</script></article>') = rtrim(repeat('Words of the article in a paragraph. ', 10)) AS content_without_script;
+-- hostile pages of issue 31, small: bounded attributes, stray end tags against a deep stack,
+-- parser restarts (html_linear.sh scales them and checks linear time and cancellation)
+SELECT length(ndd_html_text('<p ' || string_agg('a' || i || '=1 ', '') || '>x')) AS many_attributes FROM generate_series(1, 20000) i;
+SELECT ndd_html_text(repeat('<b>', 30000) || repeat('</x>', 3000) || 'y') AS stray_end_tags;
+SELECT ndd_html_text(repeat('</', 32000) || 'z') AS restarts;
+SELECT ndd_html_text('a<p>b' || chr(1) || '</html>c</body><p>d') AS after_the_end;

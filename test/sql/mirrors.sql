@@ -117,5 +117,46 @@ SELECT count(*), min(shared), max(shared), min(pages_a), max(pages_b) FROM ndd_m
 RESET work_mem;
 SELECT count(*), min(shared), max(shared), min(pages_a), max(pages_b) FROM ndd_mirrors('SELECT url, fp FROM mir_many', 0, 100, 0.5);
 
+-- Issue 31, finding 7: fingerprints served by many hosts (parking, error pages) are left out of
+-- the pairs, with a notice; 12 fingerprints of 40 hosts each, one host's "not found" page at 40
+-- paths (as many pages of one fingerprint), and the 20 mirrors of mir_many
+CREATE TABLE mir_hot AS SELECT 'http://park' || h || '.example/index.html' AS url, mir_fp('parked' || f) AS fp
+  FROM generate_series(1, 12) f, generate_series(1, 40) h;
+INSERT INTO mir_hot SELECT 'http://soft.example/d' || i || '/index.html', mir_fp('not found') FROM generate_series(1, 40) i;
+INSERT INTO mir_hot SELECT url, fp FROM mir_many;
+-- the bound at 30: the parking and "not found" pages are left out (each of the 300 shared pages
+-- has 20 hosts and 20 pages)
+SELECT count(*), max(shared) FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 30);
+-- at 19 the mirrors' pages go too; at the default (1000) nothing is left out, the parking hosts
+-- pair up (each pair shares index.html) and so do the "not found" directories
+SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 19);
+SELECT count(*) FILTER (WHERE a LIKE 'http://park%') AS parking_pairs,
+       count(*) FILTER (WHERE a LIKE 'http://soft%') AS not_found_pairs
+FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0);
+\set VERBOSITY sqlstate
+SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 0);
+\set VERBOSITY default
+-- the sort's temporary files are within temp_file_limit (PostgreSQL's error, with where it was)
+SET work_mem = '64kB';
+SET temp_file_limit = '1MB';
+\set VERBOSITY terse
+SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_many', 0, 100, 0.5);
+\set VERBOSITY default
+RESET temp_file_limit;
+RESET work_mem;
+-- long URLs: 91 pages of 64 kB URLs with one fingerprint make 4,095 entries of about 64 kB each;
+-- they went into the sort one batch at a time, all held (a 270 MB peak at work_mem 4MB). Now each
+-- is freed once the sort has its copy: the backend's peak (VmHWM, in a fresh session) grows by
+-- less than 64 MB.
+CREATE TABLE mir_long AS SELECT 'http://l' || h || '.example/' || repeat('a', 64000) || '/x.html' AS url, mir_fp('long') AS fp
+  FROM generate_series(1, 91) h;
+\c
+SET work_mem = '4MB';
+SELECT substring(pg_read_file('/proc/self/status') FROM 'VmHWM:\s*([0-9]+)')::bigint AS hwm0 \gset
+SELECT count(*), min(shared), max(pages_a) FROM ndd_mirrors('SELECT url, fp FROM mir_long', 0, 1);
+SELECT substring(pg_read_file('/proc/self/status') FROM 'VmHWM:\s*([0-9]+)')::bigint - :hwm0 < 64 * 1024 AS peak_growth_under_64mb;
+RESET work_mem;
+DROP TABLE mir_hot, mir_long;
+
 DROP TABLE mir_pages, mir_near, mir_big, mir_many;
 DROP FUNCTION mir_fp(text);

@@ -23,9 +23,9 @@ WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclas
   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ndd')
   AND EXISTS (SELECT 1 FROM unnest(p.proconfig) AS c WHERE c LIKE 'search_path=%' AND c <> 'search_path=pg_catalog, pg_temp')
 ORDER BY 1::text;
--- Functions that run with their owner's rights (SECURITY DEFINER): only the trigger that keeps
--- ndd_df in step with ndd_collection (see 40_workflows.sql), which PUBLIC may not attach to a
--- table of its own. Every other function runs the caller's queries with the caller's rights.
+-- Functions that run with their owner's rights (SECURITY DEFINER): none (the trigger that kept
+-- ndd_df in step with ndd_collection gave way to a foreign key in issue 31). Every function runs
+-- the caller's queries with the caller's rights.
 SELECT p.oid::regprocedure AS security_definer_function, p.prorettype::regtype AS returns,
        has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute
 FROM pg_depend AS d JOIN pg_proc AS p ON p.oid = d.objid

@@ -69,7 +69,7 @@ SELECT ndd_df_collect('long', format($$VALUES (1, 'a %s b'), (2, 'a c'), (3, 'a 
 SELECT ndd_df_add('long', 'a ' || repeat('z', 3000)) AS ndocs;
 SELECT token, df FROM ndd_df WHERE collection = 'long' ORDER BY token;
 SELECT length(ndd_filter_low_idf('a b ' || repeat('x', 5000), 'long', 0.1)) AS kept_length;
--- no foreign key (pg_restore -j), but deleting or renaming a collection still takes its rows along
+-- deleting or renaming a collection takes its rows along (the foreign key's actions)
 UPDATE ndd_collection SET name = 'long2' WHERE name = 'long';
 SELECT collection, count(*) FROM ndd_df WHERE collection LIKE 'long%' GROUP BY 1;
 DELETE FROM ndd_collection WHERE name = 'long2';

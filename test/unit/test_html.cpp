@@ -7,6 +7,7 @@
 
 #include "html_api.h"
 #include "html_content.hpp"
+#include "html_meta.hpp"
 
 namespace {
 
@@ -76,6 +77,12 @@ TEST(HtmlClassHint, Words) {
     EXPECT_EQ(h("post-content"), 1);
     EXPECT_EQ(h("post-footer"), -1);  // boilerplate wins
     EXPECT_EQ(h("module-email-header", 2), 0);  // an id slug of three words does not count
+    // tokens, not substrings (issue 29): camelCase and punctuation split a name into tokens
+    EXPECT_EQ(h("PageBuilder-pageRow"), 0);  // no "pager"
+    EXPECT_EQ(h("shareholders commentary"), 0);
+    EXPECT_EQ(h("and-w-sidebar"), -1);  // a signal still: weighed against the text (HtmlContent tests)
+    EXPECT_EQ(h("mainNavigation"), -1);
+    EXPECT_EQ(h("articleBody"), 1);
     EXPECT_EQ(h(repeat("x", 1000).c_str()), 0);
 }
 
@@ -136,4 +143,133 @@ TEST(HtmlContent, LoneGoodBlockOnAPageOfLinksIsNoMainContent) {
     for (int i = 0; i < 200; i++) links += "<li><a href=/" + std::to_string(i) + ">a link to another page number " + std::to_string(i) + "</a></li>";
     std::string page = "<ul>" + links + "</ul><p>" + kLong + "</p>";
     EXPECT_EQ(content(page), text(page));  // the long paragraph is under 5 % of the text
+}
+
+// ---- issue 29: failure classes on real pages, each from a minimal page ----
+
+namespace {
+// Short-paragraph news: no paragraph reaches 200 code points.
+const std::string kNews =
+    "<p>The council voted on Tuesday to close the old bridge, citing safety concerns.</p>"
+    "<p>Repairs are expected to take at least two years, officials said.</p>"
+    "<p>Residents will have to use a ferry, which runs every twenty minutes.</p>"
+    "<p>“We had no choice,” the mayor told reporters after the vote.</p>"
+    "<p>A public meeting is planned for next week.</p>";
+const std::string kNewsText =
+    "The council voted on Tuesday to close the old bridge, citing safety concerns.\n"
+    "Repairs are expected to take at least two years, officials said.\n"
+    "Residents will have to use a ferry, which runs every twenty minutes.\n"
+    "“We had no choice,” the mayor told reporters after the vote.\n"
+    "A public meeting is planned for next week.";
+const std::string kNav = "<nav><ul><li><a href=/1>Home</a><li><a href=/2>World</a><li><a href=/3>Sport</a></ul></nav>";
+}  // namespace
+
+// (2) A boilerplate word in a layout class of an ancestor (or of the article itself) is a signal
+// weighed against the text, not a veto of the whole article.
+TEST(HtmlContentIssue29, BoilerplateWordsInLayoutClassesDoNotVetoTheArticle) {
+    const std::string side = "<div class=widget><h3>Popular</h3><ul><li><a href=/a>One story</a><li><a href=/b>"
+                             "Another story</a><li><a href=/c>A third story</a></ul></div>";
+    for (const char* wrapper : {"<div class=\"and-w-sidebar\">", "<div class=\"l-sidebar-fixed\">",
+                                "<div class=\"PageBuilder-pageRow\">", "<div class=\"pagination-first\">"}) {
+        std::string page = kNav + wrapper + "<div class=main-col><h1>Bridge to close</h1>" + kNews + "</div>" + side +
+                           "</div><footer><p>(c) The Paper</p></footer>";
+        EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText) << wrapper;
+    }
+    // on <article> itself: the page's own statement wins over its class word
+    std::string page = kNav + "<article class=\"url-breadcrumb\"><h1>Bridge to close</h1>" + kNews + "</article>" + side;
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+}
+
+// (3) Short-paragraph news beats a teaser list with longer excerpts and a long reader comment.
+TEST(HtmlContentIssue29, ShortParagraphNewsIsTheMainContent) {
+    std::string teasers;
+    for (int i = 0; i < 3; i++)
+        teasers += "<div class=teaser><h3><a href=/t" + std::to_string(i) + ">Another story " + std::to_string(i) +
+                   "</a></h3><p>" + kLong + "</p></div>";
+    std::string comment = "<div class=comments><div class=comment><p>" + kLong + " " + kLong + "</p></div></div>";
+    std::string page = kNav + "<div><h1>Bridge to close</h1>" + kNews + "</div>" + comment + "<div class=more>" +
+                       teasers + "</div>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+}
+
+// (3) Lengths are code points: a Chinese article in short paragraphs is content too.
+TEST(HtmlContentIssue29, ChineseShortParagraphs) {
+    std::string zh = "<p>市议会星期二投票决定关闭旧桥，理由是安全问题，维修工作预计至少需要两年时间。</p>"
+                     "<p>居民将不得不乘坐渡轮，渡轮每二十分钟一班，市长在投票后对记者说我们别无选择。</p>"
+                     "<p>下周将举行一次公开会议，届时居民可以就交通安排提出意见和建议。</p>";
+    std::string page = kNav + "<div class=wrap><div>" + zh + "</div><div class=sidebar><ul><li><a href=/x>热门新闻一</a>"
+                       "<li><a href=/y>热门新闻二</a></ul></div></div>";
+    std::string c = content(page);
+    EXPECT_NE(c.find("市议会星期二"), std::string::npos);
+    EXPECT_NE(c.find("下周将举行"), std::string::npos);
+    EXPECT_EQ(c.find("热门新闻"), std::string::npos);
+}
+
+// (4) An index page (a list of links with a line of introduction) gives the same content under two
+// templates: its own list, not the templates' navigation.
+TEST(HtmlContentIssue29, IndexPageSameUnderTwoTemplates) {
+    std::string list = "<h1>Library reference</h1><p>The modules described in this chapter, listed by name, with a "
+                       "line on what each one is for.</p><ul>";
+    for (int i = 0; i < 12; i++)
+        list += "<li><a href=/m" + std::to_string(i) + ">module" + std::to_string(i) + "</a> — what module " +
+                std::to_string(i) + " is for, in a few words</li>";
+    list += "</ul>";
+    std::string a = kNav + "<div class=page><div class=body>" + list + "</div></div><footer><p>Built with care.</p></footer>";
+    std::string b = "<table><tr><td>" + kNav + "</td><td>" + list +
+                    "</td></tr><tr><td colspan=2>Hosted by a friendly archive of old pages.</td></tr></table>";
+    EXPECT_EQ(content(a), content(b));
+    EXPECT_EQ(content(a).find("Home"), std::string::npos);
+}
+
+// The page's own semantics: itemprop="articleBody" and role="main" mark the article.
+TEST(HtmlContentIssue29, ItempropArticleBody) {
+    std::string page = kNav + "<div><div itemprop=articleBody>" + kNews + "</div><div><p>" + kLong +
+                       "</p></div></div>";
+    std::string c = content(page);
+    EXPECT_EQ(c.substr(0, kNewsText.size()), kNewsText);
+}
+
+// Inline display:none hides an element as a browser does (share dialogs, templates).
+TEST(HtmlContentIssue29, DisplayNoneIsHidden) {
+    EXPECT_EQ(text("<p>shown</p><div style=\"DISPLAY: none\"><p>hidden</p></div><p style='visibility:hidden'>no</p>"),
+              "shown");
+}
+
+// ---- ndd_html_meta's core ----
+
+TEST(HtmlMeta, SourcesAndOrder) {
+    ndd::InterruptPoller p(nullptr);
+    std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
+                       "<meta property=og:url content=https://x.example/c><meta name=description content=d>"
+                       "<meta property=og:description content=no></head><body><article><time datetime=2001-02-03>"
+                       "</time></article><script type=\"application/ld+json\">{\"datePublished\":\"2000-01-01\"}</script>";
+    ndd::HtmlMeta m = ndd::html_meta(page.data(), page.size(), p);
+    EXPECT_EQ(m.title, "A title");
+    EXPECT_EQ(m.canonical, "/c");
+    EXPECT_EQ(m.og_url, "https://x.example/c");
+    EXPECT_EQ(m.language, "en");
+    EXPECT_EQ(m.description, "d");
+    EXPECT_EQ(m.published, "2000-01-01");  // JSON-LD before <time> in <article>, wherever it comes
+}
+
+TEST(HtmlMeta, NothingStatedAndHostileInput) {
+    ndd::InterruptPoller p(nullptr);
+    std::string page = "<p>text</p><title>" + repeat("\xE2\x82\xAC", 5000) + "</title>\xFF<script type=application/ld+json>" +
+                       repeat("\"datePublished\" : 1, ", 100000) + "</script>";
+    ndd::HtmlMeta m = ndd::html_meta(page.data(), page.size(), p);
+    EXPECT_LE(m.title.size(), ndd::kHtmlMetaMaxBytes);
+    EXPECT_EQ(m.title.size() % 3, 0u);  // cut at a character boundary
+    EXPECT_EQ(m.published, "");
+    ndd::HtmlMeta e = ndd::html_meta("", 0, p);
+    EXPECT_EQ(e.title + e.canonical + e.og_url + e.language + e.description + e.published, "");
+}
+
+TEST(HtmlMeta, Cancelled) {
+    std::string page = repeat("<p>word</p>", 20000);
+    char* out = nullptr;
+    size_t lens[NDD_HTML_META_FIELDS];
+    EXPECT_EQ(ndd_html_extract_meta(page.data(), page.size(), test_alloc, &out, lens, always_cancel), NDD_CANCELLED);
+    ASSERT_EQ(ndd_html_extract_meta("<title>t</title>", 16, test_alloc, &out, lens, nullptr), NDD_OK);
+    EXPECT_EQ(std::string(out, lens[NDD_HTML_META_TITLE]), "t");
+    std::free(out);
 }

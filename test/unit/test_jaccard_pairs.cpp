@@ -262,6 +262,46 @@ TEST(JaccardPairs, DiskPiecesEqualBruteForce) {
     EXPECT_FALSE(std::equal(a.keys, a.keys + a.nkeys, c.keys));
 }
 
+// The job folds only a document's distinct feature hashes into the positions its bands read: its
+// keys must be those of the full shingle_minhash sketch (what a stored sketch gives), whatever the
+// banding, on texts with repeated shingles.
+TEST(JaccardPairs, ComputedKeysEqualTheFullSketchs) {
+    ndd::InterruptPoller poller(nullptr);
+    std::vector<std::string> docs = generated_collection(5, 6);
+    docs.push_back("a b c d a b c d a b c d a b c d e");
+    docs.push_back("");
+    for (double t : {0.5, 0.8, 0.95, 1.0})
+        for (int hashes : {64, 100, 128, 256}) {
+            ndd::JaccardJob job(NDD_MEASURE_JACCARD, t, 4, hashes, NDD_JACCARD_DEFAULT_MISS);
+            std::vector<std::vector<uint64_t>> sketches;
+            for (size_t i = 0; i < docs.size(); i++) {
+                ndd::TokenStream ts;
+                ts.tokenize(docs[i].data(), docs[i].size(), poller);
+                sketches.emplace_back(hashes);
+                ndd::shingle_minhash(ts, 4, hashes, sketches.back().data(), poller);
+                job.add(static_cast<int64_t>(2 * i), docs[i].data(), docs[i].size(), nullptr, poller);
+                job.add(static_cast<int64_t>(2 * i + 1), docs[i].data(), docs[i].size(), sketches.back().data(), poller);
+            }
+            for (size_t i = 0; i < docs.size(); i++) {
+                NddJaccardDoc a = job.doc(2 * i), b = job.doc(2 * i + 1);
+                EXPECT_TRUE(std::equal(a.keys, a.keys + a.nkeys, b.keys)) << t << " " << hashes << " " << i;
+            }
+        }
+}
+
+TEST(JaccardPairs, SortRecordsOrdersByHiThenLo) {
+    std::mt19937_64 rng(3);
+    std::vector<NddJaccardRecord> r(5000);
+    for (auto& x : r) x = NddJaccardRecord{rng() % 50, rng() % 7};
+    std::vector<NddJaccardRecord> want = r;
+    std::stable_sort(want.begin(), want.end(), [](const NddJaccardRecord& p, const NddJaccardRecord& q) {
+        return std::make_pair(p.hi, p.lo) < std::make_pair(q.hi, q.lo);
+    });
+    ASSERT_EQ(ndd_jaccard_sort_records(r.data(), r.size()), NDD_OK);
+    for (size_t i = 0; i < r.size(); i++) EXPECT_TRUE(r[i].hi == want[i].hi && r[i].lo == want[i].lo) << i;
+    EXPECT_EQ(ndd_jaccard_sort_records(nullptr, 0), NDD_OK);
+}
+
 TEST(JaccardPairs, EdgeCases) {
     // empty texts (resemblance 1 with each other, 0 with others; contained in everything),
     // fewer words than the shingle, repeated shingles, case and punctuation

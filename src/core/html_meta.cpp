@@ -1,0 +1,296 @@
+// html_meta.cpp
+//    The metadata of a page in one SAX pass of libxml2's HTML parser; the sources and their order
+//    are in html_meta.hpp. As in html_blocks.cpp, no exception crosses libxml2's frames: each
+//    callback catches, stops the parser, and the error is rethrown once the chunk has returned.
+#include "html_meta.hpp"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <stdexcept>
+#include <string_view>
+
+#include "html_blocks.hpp"
+
+namespace ndd {
+
+namespace {
+
+bool space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// Appends s to out with runs of whitespace as one space, no leading space, at most
+// kHtmlMetaMaxBytes bytes (cut at a character boundary); `pending` carries a space between calls.
+void append_collapsed(std::string& out, bool& pending, std::string_view s) {
+    for (size_t i = 0; i < s.size() && out.size() < kHtmlMetaMaxBytes; i++) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c == 0) continue;  // no NUL in a text or jsonb value
+        if (space(c)) {
+            pending = !out.empty();
+            continue;
+        }
+        if (pending) {
+            out.push_back(' ');
+            pending = false;
+        }
+        out.push_back(static_cast<char>(c));
+    }
+    if (out.size() >= kHtmlMetaMaxBytes) {
+        out.resize(kHtmlMetaMaxBytes);
+        // drop a character cut in the middle: back to the last lead byte
+        size_t end = out.size();
+        size_t i = end;
+        while (i > 0 && (static_cast<unsigned char>(out[i - 1]) & 0xC0) == 0x80) i--;
+        if (i > 0) {
+            unsigned char lead = static_cast<unsigned char>(out[i - 1]);
+            size_t need = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+            if (end - (i - 1) < need) out.resize(i - 1);
+        }
+    }
+}
+
+std::string collapsed(std::string_view s) {
+    std::string out;
+    bool pending = false;
+    append_collapsed(out, pending, s);
+    if (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); i++) {
+        unsigned char x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+        if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y)) return false;
+    }
+    return true;
+}
+
+// Whether the space-separated list `list` (rel, itemprop) holds `word`, case-insensitively.
+bool has_token(std::string_view list, std::string_view word) {
+    size_t i = 0;
+    while (i < list.size()) {
+        while (i < list.size() && space(static_cast<unsigned char>(list[i]))) i++;
+        size_t j = i;
+        while (j < list.size() && !space(static_cast<unsigned char>(list[j]))) j++;
+        if (j > i && iequals(list.substr(i, j - i), word)) return true;
+        i = j;
+    }
+    return false;
+}
+
+// The string value of the first "datePublished" key in JSON-LD text, or empty. A scan, not a
+// parse: the key in quotes, a colon, a string; escapes inside the string are kept as written
+// except \/ (a date has none of the others).
+std::string json_ld_date(std::string_view s) {
+    constexpr std::string_view key = "\"datePublished\"";
+    for (size_t at = s.find(key); at != std::string_view::npos; at = s.find(key, at + 1)) {
+        size_t i = at + key.size();
+        while (i < s.size() && space(static_cast<unsigned char>(s[i]))) i++;
+        if (i >= s.size() || s[i] != ':') continue;
+        i++;
+        while (i < s.size() && space(static_cast<unsigned char>(s[i]))) i++;
+        if (i >= s.size() || s[i] != '"') continue;
+        std::string v;
+        for (i++; i < s.size() && s[i] != '"' && v.size() < kHtmlMetaMaxBytes; i++) {
+            if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '/') i++;
+            v.push_back(s[i]);
+        }
+        std::string c = collapsed(v);
+        if (!c.empty()) return c;
+    }
+    return {};
+}
+
+enum Field { kTitle, kCanonical, kOgUrl, kLanguage, kDescription, kPublished, kFields };
+
+struct MetaBuilder {
+    htmlParserCtxtPtr ctxt = nullptr;
+    std::string value[kFields];
+    int rank[kFields] = {99, 99, 99, 99, 99, 99};  // rank of the source each value came from
+    size_t depth = 0;
+    // text being collected: <title>, an itemprop="datePublished" element, a JSON-LD script
+    enum class Capture { None, Title, DateText, JsonLd } capture = Capture::None;
+    size_t capture_depth = 0;
+    std::string text;
+    bool pending = false;
+    size_t article_depth = 0;  // depth of the outermost open <article>, 0: none
+    enum class Failure { None, NoMemory, Other } failure = Failure::None;
+
+    static constexpr size_t kJsonLdMax = 1 << 20;  // bytes of one JSON-LD script looked at
+
+    void offer(Field f, int r, std::string_view v) {
+        if (r >= rank[f]) return;
+        std::string c = collapsed(v);
+        if (c.empty()) return;
+        value[f] = std::move(c);
+        rank[f] = r;
+    }
+
+    void begin_capture(Capture c) {
+        capture = c;
+        capture_depth = depth;
+        text.clear();
+        pending = false;
+    }
+
+    void start(const char* name, const char** atts) {
+        depth++;
+        auto attr = [&](const char* want) -> const char* {
+            if (!atts) return nullptr;
+            for (size_t i = 0; atts[i]; i += 2)
+                if (!std::strcmp(atts[i], want)) return atts[i + 1] ? atts[i + 1] : "";
+            return nullptr;
+        };
+        if (!std::strcmp(name, "html")) {
+            const char* lang = attr("lang");
+            if (!lang) lang = attr("xml:lang");
+            if (lang) offer(kLanguage, 0, lang);
+        } else if (!std::strcmp(name, "title")) {
+            if (capture == Capture::None && rank[kTitle] > 0) begin_capture(Capture::Title);
+        } else if (!std::strcmp(name, "link")) {
+            const char* rel = attr("rel");
+            const char* href = attr("href");
+            if (rel && href && has_token(rel, "canonical")) offer(kCanonical, 0, href);
+        } else if (!std::strcmp(name, "meta")) {
+            const char* content = attr("content");
+            if (!content) content = "";
+            const char* prop = attr("property");
+            const char* nm = attr("name");
+            const char* equiv = attr("http-equiv");
+            std::string_view key = prop ? prop : nm ? nm : "";
+            if (iequals(key, "og:url")) offer(kOgUrl, 0, content);
+            else if (iequals(key, "og:title")) offer(kTitle, 1, content);
+            else if (iequals(key, "description")) offer(kDescription, 0, content);
+            else if (iequals(key, "og:description")) offer(kDescription, 1, content);
+            else if (iequals(key, "article:published_time")) offer(kPublished, 0, content);
+            if (equiv && iequals(equiv, "content-language")) offer(kLanguage, 1, content);
+        } else if (!std::strcmp(name, "script")) {
+            const char* type = attr("type");
+            if (type && iequals(collapsed(type), "application/ld+json") && capture == Capture::None && rank[kPublished] > 2)
+                begin_capture(Capture::JsonLd);
+        } else if (!std::strcmp(name, "article")) {
+            if (article_depth == 0) article_depth = depth;
+        } else if (!std::strcmp(name, "time") && article_depth) {
+            if (const char* dt = attr("datetime")) offer(kPublished, 3, dt);
+        }
+        const char* itemprop = attr("itemprop");
+        if (itemprop && has_token(itemprop, "datePublished") && rank[kPublished] > 1) {
+            const char* v = attr("content");
+            if (!v) v = attr("datetime");
+            if (v) offer(kPublished, 1, v);
+            else if (capture == Capture::None) begin_capture(Capture::DateText);
+        }
+    }
+
+    void end() {
+        if (depth == 0) return;
+        if (capture != Capture::None && depth == capture_depth) {
+            if (capture == Capture::Title) offer(kTitle, 0, text);
+            else if (capture == Capture::DateText) offer(kPublished, 1, text);
+            else if (capture == Capture::JsonLd) {
+                std::string d = json_ld_date(text);
+                if (!d.empty()) offer(kPublished, 2, d);
+            }
+            capture = Capture::None;
+            text.clear();
+        }
+        if (depth == article_depth) article_depth = 0;
+        depth--;
+    }
+
+    void characters(const char* s, size_t n) {
+        if (capture == Capture::None) return;
+        if (capture == Capture::JsonLd) {
+            text.append(s, std::min(n, kJsonLdMax - std::min(kJsonLdMax, text.size())));
+        } else {
+            append_collapsed(text, pending, std::string_view(s, n));
+        }
+    }
+
+    template <typename F>
+    void guard(F&& body) noexcept {
+        if (failure != Failure::None) return;
+        try {
+            body();
+        } catch (const std::bad_alloc&) {
+            failure = Failure::NoMemory;
+            xmlStopParser(ctxt);
+        } catch (...) {
+            failure = Failure::Other;
+            xmlStopParser(ctxt);
+        }
+    }
+};
+
+extern "C" {
+static void meta_start(void* ud, const xmlChar* name, const xmlChar** atts) {
+    auto* b = static_cast<MetaBuilder*>(ud);
+    b->guard([&] { b->start(reinterpret_cast<const char*>(name), reinterpret_cast<const char**>(atts)); });
+}
+static void meta_end(void* ud, const xmlChar*) {
+    auto* b = static_cast<MetaBuilder*>(ud);
+    b->guard([&] { b->end(); });
+}
+static void meta_characters(void* ud, const xmlChar* s, int n) {
+    auto* b = static_cast<MetaBuilder*>(ud);
+    b->guard([&] { b->characters(reinterpret_cast<const char*>(s), n > 0 ? static_cast<size_t>(n) : 0); });
+}
+static void meta_error(void*, xmlErrorPtr) {}
+}
+
+struct CtxtDeleter {
+    void operator()(htmlParserCtxt* c) const { htmlFreeParserCtxt(c); }
+};
+
+}  // namespace
+
+HtmlMeta html_meta(const char* html, size_t len, InterruptPoller& poller) {
+    static std::once_flag init;
+    std::call_once(init, [] { xmlInitParser(); });
+    std::string clean = html_utf8_sanitized(html, len, poller);
+    if (!clean.empty()) {
+        html = clean.data();
+        len = clean.size();
+    }
+    htmlSAXHandler sax;
+    std::memset(&sax, 0, sizeof sax);
+    sax.startElement = meta_start;
+    sax.endElement = meta_end;
+    sax.characters = meta_characters;
+    sax.cdataBlock = meta_characters;  // script text (JSON-LD) arrives here
+    sax.serror = meta_error;
+    sax.initialized = XML_SAX2_MAGIC;
+
+    MetaBuilder b;
+    std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt(
+        htmlCreatePushParserCtxt(&sax, &b, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
+    if (!ctxt) throw std::bad_alloc();
+    b.ctxt = ctxt.get();
+    htmlCtxtUseOptions(ctxt.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+                                       HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+    auto rethrow = [&] {
+        if (b.failure == MetaBuilder::Failure::NoMemory) throw std::bad_alloc();
+        if (b.failure == MetaBuilder::Failure::Other) throw std::runtime_error("html parse");
+    };
+    // The metadata is at the start of a page: what follows a stray </html> is not read (unlike
+    // html_blocks, no restart).
+    constexpr size_t kChunk = 65536;
+    for (size_t off = 0; off < len && ctxt->instate != XML_PARSER_EOF; off += kChunk) {
+        poller.check();
+        htmlParseChunk(ctxt.get(), html + off, static_cast<int>(std::min(kChunk, len - off)), 0);
+        rethrow();
+    }
+    if (ctxt->instate != XML_PARSER_EOF) {
+        htmlParseChunk(ctxt.get(), nullptr, 0, 1);
+        rethrow();
+    }
+    return HtmlMeta{std::move(b.value[kTitle]),    std::move(b.value[kCanonical]),   std::move(b.value[kOgUrl]),
+                    std::move(b.value[kLanguage]), std::move(b.value[kDescription]), std::move(b.value[kPublished])};
+}
+
+}  // namespace ndd

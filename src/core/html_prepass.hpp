@@ -1,0 +1,69 @@
+// html_prepass.hpp
+//    A streaming pre-pass between a page and libxml2's HTML parser (html_blocks.cpp): it splits
+//    the page into HTML5 tokens (WHATWG tokenizer states, no tree construction) and writes them
+//    back out in a form whose every piece libxml2 parses in bounded time:
+//      - raw-text elements end as in HTML5, at their own end tag only: script, style, xmp,
+//        iframe, noembed, noframes, noscript (scripting on), plaintext (never ends), and the
+//        escapable textarea and title. Their content is written so that libxml2 sees no tag in
+//        it: script and style with every "</" written "<\/" (libxml2 ends them at any "</x"),
+//        the others as escaped text (&lt;, and &amp; where HTML5 decodes no references);
+//      - a start tag keeps its first max_attributes (64) attributes with distinct names (HTML5 keeps
+//        the first of duplicates; libxml2 compares each with all earlier ones), names cut to
+//        max_name (128) bytes, values to max_value (4096) bytes; attribute names libxml2 cannot parse (@click,
+//        [x]) are dropped: none of them carries text;
+//      - start tags past max_depth (512) open elements are dropped (each end tag scans the stack of open
+//        elements; browsers cap the depth too: Blink at 512); the sink says how deep the parser is;
+//      - comments, doctypes, processing instructions and bogus comments are dropped (libxml2
+//        dropped them too); "</>" is dropped; a "<" that starts no tag is written "&lt;";
+//      - </html> and </body> are dropped (in HTML5 they close nothing; libxml2 ends the document
+//        at </html>), so are end tags before the first start tag (libxml2 would end the document
+//        at them); NUL is dropped from text (HTML5 ignores it there; libxml2 would end the
+//        document at it) and becomes U+FFFD in raw text and attribute values;
+//      - a text run longer than text_piece (64 kB) is cut by an empty comment "<!---->" (libxml2
+//        holds text until the next "<", then parses it in one call); script and style content
+//        past max_raw (1 MB) bytes is dropped.
+//    Text, character references and the structure of ordinary markup pass unchanged, so libxml2
+//    builds the same elements as without the pre-pass on ordinary pages. Linear in the input: each
+//    byte is looked at a bounded number of times.
+#ifndef NDD_HTML_PREPASS_HPP
+#define NDD_HTML_PREPASS_HPP
+
+#include <cstddef>
+#include <string>
+
+#include "guard.hpp"
+
+namespace ndd {
+
+struct HtmlPrepassLimits {
+    size_t max_attributes = 64;  // attributes kept per start tag
+    size_t max_name = 128;       // bytes of a tag or attribute name
+    size_t max_value = 4096;     // bytes of an attribute value
+    size_t max_depth = 512;      // open elements
+    size_t max_raw = 1 << 20;    // bytes of script or style content kept per element
+    size_t text_piece = 65536;   // bytes of text between two tags at most
+};
+
+// Where the pre-pass writes. append() takes the bytes for the parser; may_open() is asked before
+// each start tag of a non-void element and says whether the parser has room for one more open
+// element (the sink knows the parser's depth; a sink that does not care returns true).
+class HtmlPrepassSink {
+public:
+    virtual void append(const char* s, size_t n) = 0;
+    virtual bool may_open() = 0;
+
+protected:
+    ~HtmlPrepassSink() = default;
+};
+
+// Runs the pre-pass over html[0, len) (valid UTF-8 expected; any bytes are safe), polling the
+// interrupt as it goes.
+void html_prepass(const char* html, size_t len, HtmlPrepassSink& out, InterruptPoller& poller,
+                  const HtmlPrepassLimits& limits = HtmlPrepassLimits());
+
+// The pre-pass's output as one string, for the unit tests (a sink whose may_open() is always true).
+std::string html_prepass_string(const char* html, size_t len, const HtmlPrepassLimits& limits = HtmlPrepassLimits());
+
+}  // namespace ndd
+
+#endif  // NDD_HTML_PREPASS_HPP

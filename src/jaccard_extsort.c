@@ -1,0 +1,290 @@
+/*
+ * jaccard_extsort.c
+ *    The external sort of the disk path of the Jaccard pairs (jaccard_extsort.h): a most-significant-
+ *    bits radix partitioning on temporary files, each part sorted in memory by the core once it fits.
+ *
+ * Why not tuplesort: the disk path sorts 27 (band key, band, document) entries per document at
+ * t = 0.8 and then its candidates; as heap tuples through tuplesort these were 36 % of the
+ * instructions of a call (forming, copying and comparing tuples, merging runs), more than the
+ * minhash. Records here are two uint64 written as they are. While they fit the sort's memory they are
+ * sorted there (ndd_jaccard_sort_records, std::sort in the core). Beyond it they go to a temporary
+ * file; to read them back in order, a part that does not fit is read once and split into F parts by
+ * its leading differing bits (the bits above them are equal in the whole part, so every record of
+ * part i precedes every record of part i + 1), F chosen so that the parts fit (at most the number
+ * of file buffers that mem / 2 holds); the parts are then read in order. Keys are hashes, so one
+ * split usually suffices: the data is written twice and read twice, linear in its size, where a
+ * merge sort also compares. Thousands of copies of one text share every band key: their entries
+ * differ in the document's number only, and the split goes on in lo's bits. A part larger than memory
+ * whose records are all equal is handed out as it is, a buffer at a time (the disk path never makes
+ * one: an entry is unique and a candidate repeats once per band at most, fewer than the 1,024
+ * records memory holds at least; it keeps the sort bounded on any input).
+ */
+#include "jaccard_extsort.h"
+
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "storage/buffile.h"
+#include "utils/memutils.h"
+
+/* A part of the records: in a temporary file, with what the split needs to know of them. */
+typedef struct ExtPart
+{
+	BufFile    *file;
+	uint64		n;				/* records */
+	uint64		hi_and,			/* AND and OR of their fields: the bits where they differ */
+				hi_or,
+				lo_and,
+				lo_or;
+} ExtPart;
+
+/*
+ * Records sorted in memory at once at most: the core's sort cannot be interrupted, and 4M records
+ * (64 MB) take a few tenths of a second; a larger budget only makes fewer, larger parts.
+ */
+#define EXTSORT_MAX_RECORDS ((size_t) 4 * 1024 * 1024)
+
+struct JaccardExtSort
+{
+	MemoryContext cxt;
+	NddJaccardRecord *buf;		/* cap records: the input's next piece, or the part being read */
+	size_t		cap;
+	size_t		nbuf;			/* records in buf */
+	size_t		pos;			/* next one to hand out */
+	int			max_fanout;		/* parts of one split (each a file buffer of BLCKSZ) */
+	ExtPart		input;			/* the records put; file NULL while they fit in buf */
+	bool		sorted;			/* performsort was called */
+	ExtPart    *stack;			/* parts still to read, the next on top */
+	int			nstack;
+	int			stack_cap;
+	ExtPart		equal;			/* a part of equal records handed out as read; file NULL if none */
+};
+
+static void
+part_init(ExtPart *p)
+{
+	memset(p, 0, sizeof(ExtPart));
+	p->hi_and = p->lo_and = PG_UINT64_MAX;
+}
+
+static inline void
+part_note(ExtPart *p, uint64 hi, uint64 lo)
+{
+	p->n++;
+	p->hi_and &= hi;
+	p->hi_or |= hi;
+	p->lo_and &= lo;
+	p->lo_or |= lo;
+}
+
+static BufFile *
+new_file(JaccardExtSort *es)
+{
+	MemoryContext old = MemoryContextSwitchTo(es->cxt);
+	BufFile    *f = BufFileCreateTemp(false);
+
+	MemoryContextSwitchTo(old);
+	return f;
+}
+
+static void
+write_records(BufFile *f, const NddJaccardRecord *r, size_t n)
+{
+	if (n > 0)
+		BufFileWrite(f, (void *) r, n * sizeof(NddJaccardRecord));
+}
+
+/* Reads up to max records of f into buf; returns how many. */
+static size_t
+read_records(BufFile *f, NddJaccardRecord *buf, size_t max)
+{
+	size_t		got = BufFileRead(f, buf, max * sizeof(NddJaccardRecord));
+
+	if (got % sizeof(NddJaccardRecord) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read sorted entries from a temporary file: %m")));
+	return got / sizeof(NddJaccardRecord);
+}
+
+static void
+sort_buf(JaccardExtSort *es)
+{
+	CHECK_FOR_INTERRUPTS();
+	ndd_raise_status(ndd_jaccard_sort_records(es->buf, es->nbuf), "sorting entries");
+	es->pos = 0;
+}
+
+static void
+push(JaccardExtSort *es, const ExtPart *p)
+{
+	if (es->nstack == es->stack_cap)
+	{
+		es->stack_cap = Max(16, es->stack_cap * 2);
+		es->stack = es->stack ? repalloc(es->stack, es->stack_cap * sizeof(ExtPart))
+			: MemoryContextAlloc(es->cxt, es->stack_cap * sizeof(ExtPart));
+	}
+	es->stack[es->nstack++] = *p;
+}
+
+JaccardExtSort *
+ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes)
+{
+	JaccardExtSort *es = MemoryContextAllocZero(cxt, sizeof(JaccardExtSort));
+
+	es->cxt = cxt;
+	es->cap = Min(Max(mem_bytes / sizeof(NddJaccardRecord), 1024), EXTSORT_MAX_RECORDS);
+	es->buf = MemoryContextAllocHuge(cxt, es->cap * sizeof(NddJaccardRecord));
+	es->max_fanout = (int) Min(Max(mem_bytes / 2 / (BLCKSZ + 256), 2), 4096);
+	part_init(&es->input);
+	part_init(&es->equal);
+	return es;
+}
+
+void
+ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo)
+{
+	Assert(!es->sorted);
+	if (es->nbuf == es->cap)
+	{
+		/* the input outgrows memory: it goes to a file, a buffer at a time */
+		if (!es->input.file)
+			es->input.file = new_file(es);
+		write_records(es->input.file, es->buf, es->nbuf);
+		es->nbuf = 0;
+	}
+	es->buf[es->nbuf].hi = hi;
+	es->buf[es->nbuf].lo = lo;
+	es->nbuf++;
+	part_note(&es->input, hi, lo);
+}
+
+void
+ndd_extsort_performsort(JaccardExtSort *es)
+{
+	es->sorted = true;
+	if (!es->input.file)
+	{
+		sort_buf(es);			/* all in memory */
+		return;
+	}
+	write_records(es->input.file, es->buf, es->nbuf);
+	es->nbuf = es->pos = 0;
+	if (BufFileSeek(es->input.file, 0, 0, SEEK_SET) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not rewind a temporary file: %m")));
+	push(es, &es->input);
+	es->input.file = NULL;
+}
+
+/*
+ * Splits part p (its file rewound) into parts by the leading bits where its records differ, and
+ * pushes them so that the first part is read first.
+ */
+static void
+split(JaccardExtSort *es, ExtPart *p)
+{
+	bool		on_hi = (p->hi_and ^ p->hi_or) != 0;
+	uint64		diff = on_hi ? p->hi_and ^ p->hi_or : p->lo_and ^ p->lo_or;
+	int			top = pg_leftmost_one_pos64(diff);	/* highest differing bit */
+	uint64		want = (p->n + es->cap - 1) / es->cap * 2;	/* parts of half the memory */
+	int			bits = 1;
+	int			shift;
+	ExtPart    *parts;
+	size_t		got;
+
+	while (bits < 12 && ((uint64) 1 << bits) < want && (1 << (bits + 1)) <= es->max_fanout)
+		bits++;
+	bits = Min(bits, top + 1);
+	shift = top + 1 - bits;
+	parts = palloc(sizeof(ExtPart) << bits);
+	for (int i = 0; i < (1 << bits); i++)
+		part_init(&parts[i]);
+	while ((got = read_records(p->file, es->buf, es->cap)) > 0)
+	{
+		CHECK_FOR_INTERRUPTS();
+		for (size_t i = 0; i < got; i++)
+		{
+			const NddJaccardRecord *r = &es->buf[i];
+			int			b = (int) (((on_hi ? r->hi : r->lo) >> shift) & (((uint64) 1 << bits) - 1));
+
+			if (!parts[b].file)
+				parts[b].file = new_file(es);
+			BufFileWrite(parts[b].file, (void *) r, sizeof(NddJaccardRecord));
+			part_note(&parts[b], r->hi, r->lo);
+		}
+	}
+	BufFileClose(p->file);
+	p->file = NULL;
+	for (int i = (1 << bits) - 1; i >= 0; i--)
+	{
+		if (!parts[i].file)
+			continue;
+		if (BufFileSeek(parts[i].file, 0, 0, SEEK_SET) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not rewind a temporary file: %m")));
+		push(es, &parts[i]);
+	}
+	pfree(parts);
+}
+
+bool
+ndd_extsort_next(JaccardExtSort *es, NddJaccardRecord *out)
+{
+	Assert(es->sorted);
+	for (;;)
+	{
+		ExtPart		p;
+
+		if (es->pos < es->nbuf)
+		{
+			*out = es->buf[es->pos++];
+			return true;
+		}
+		es->nbuf = es->pos = 0;
+		if (es->equal.file)
+		{
+			/* equal records: in order as they are */
+			es->nbuf = read_records(es->equal.file, es->buf, es->cap);
+			if (es->nbuf == 0)
+			{
+				BufFileClose(es->equal.file);
+				es->equal.file = NULL;
+			}
+			continue;
+		}
+		if (es->nstack == 0)
+			return false;
+		p = es->stack[--es->nstack];
+		if (p.n <= es->cap)
+		{
+			es->nbuf = read_records(p.file, es->buf, es->cap);
+			BufFileClose(p.file);
+			if (es->nbuf != p.n)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not read sorted entries from a temporary file: %m")));
+			sort_buf(es);
+		}
+		else if (p.hi_and == p.hi_or && p.lo_and == p.lo_or)
+			es->equal = p;
+		else
+			split(es, &p);
+	}
+}
+
+void
+ndd_extsort_end(JaccardExtSort *es)
+{
+	if (es->input.file)
+		BufFileClose(es->input.file);
+	if (es->equal.file)
+		BufFileClose(es->equal.file);
+	for (int i = 0; i < es->nstack; i++)
+		BufFileClose(es->stack[i].file);
+	if (es->stack)
+		pfree(es->stack);
+	pfree(es->buf);
+	pfree(es);
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Script test: the hostile page families of issue 31 take linear time and are cancelled within
+# about a second (property test). Each family is generated at scales x1, x4 and x16 (x16 is the
+# page of the issue) and at x64 for the cancellation:
+#   attributes  one start tag with 12,500 x k attributes (libxml2 compares each with all earlier ones)
+#   stray       187,500 x k <b> then 18,750 x k stray </x> (each scans the stack of open elements)
+#   restarts    20,000 x k "</" (libxml2 ended the document at each; the parser was restarted)
+#   scripts     script elements holding "</div>" and "</b" between paragraphs
+#   paragraphs  "<p>a" x 62,500 x k (one block per 4 bytes), through ndd_html_content
+# Time is the backend's CPU time (utime + stime of /proc/self/stat, so a busy shared machine
+# matters less than for wall time), and the checks are generous ratios, not thresholds: a linear
+# family takes about 4x from one scale to the next, a quadratic one 16x; the test asks
+# t(x16) < 10 t(x4) + 2 s and t(x16) < 40 t(x1) + 2 s. Cancellation: with statement_timeout = 1s,
+# the x64 page returns (its answer or 57014) within 10 s of wall time (before: 30 s to minutes).
+# Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
+set -uo pipefail
+PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
+db=ndd_html_linear
+$PSQL -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" || exit 1
+trap '$PSQL -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true' EXIT
+fail=0
+
+$PSQL -d "$db" <<'SQL' || { echo "setup failed"; exit 1; }
+CREATE EXTENSION ndd;
+CREATE TABLE hostile (family text, scale int, fn text, html text);
+ALTER TABLE hostile ALTER html SET STORAGE EXTERNAL;
+CREATE FUNCTION cpu_ms() RETURNS bigint LANGUAGE sql AS $$
+  SELECT (split_part(s, ' ', 14)::bigint + split_part(s, ' ', 15)::bigint) * 10
+  FROM pg_read_file('/proc/self/stat') s $$;
+INSERT INTO hostile
+SELECT 'attributes', k, 'ndd_html_text',
+       (SELECT '<p ' || string_agg('a' || i || '=1 ', '') || '>x' FROM generate_series(1, 12500 * k) i)
+FROM unnest(ARRAY[1, 4, 16, 64]) k;
+INSERT INTO hostile SELECT 'stray', k, 'ndd_html_text', repeat('<b>', 187500 * k) || repeat('</x>', 18750 * k)
+FROM unnest(ARRAY[1, 4, 16, 64]) k;
+INSERT INTO hostile SELECT 'restarts', k, 'ndd_html_text', repeat('</', 20000 * k) FROM unnest(ARRAY[1, 4, 16, 64]) k;
+INSERT INTO hostile SELECT 'scripts', k, 'ndd_html_content',
+       repeat('<div><p>Some text of the page.</p><script>var s = ''<div class="x"></div>''; if (a</b) z();</script>', 3000 * k)
+FROM unnest(ARRAY[1, 4, 16, 64]) k;
+INSERT INTO hostile SELECT 'paragraphs', k, 'ndd_html_content', repeat('<p>a', 62500 * k) FROM unnest(ARRAY[1, 4, 16, 64]) k;
+SQL
+[ "$(getconf CLK_TCK)" = 100 ] || { echo "skipped: clock ticks are not 1/100 s"; exit 0; }
+
+# CPU milliseconds of one call on one page (a fresh backend each time)
+cpu() {
+	$PSQL -d "$db" -c "SELECT cpu_ms()" \
+		-c "SELECT length($3(html)) FROM hostile WHERE family = '$1' AND scale = $2" -c "SELECT cpu_ms()" |
+		awk 'NR == 1 {a = $1} NR == 3 {print $1 - a}'
+}
+for family in attributes stray restarts scripts paragraphs; do
+	fn=$($PSQL -d "$db" -c "SELECT DISTINCT fn FROM hostile WHERE family = '$family'")
+	t1=$(cpu $family 1 "$fn")
+	t4=$(cpu $family 4 "$fn")
+	t16=$(cpu $family 16 "$fn")
+	bytes=$($PSQL -d "$db" -c "SELECT octet_length(html) FROM hostile WHERE family = '$family' AND scale = 16")
+	if [ -z "$t1" ] || [ -z "$t4" ] || [ -z "$t16" ]; then
+		echo "$family: a call failed"
+		fail=1
+		continue
+	fi
+	# cancellation of the x64 page
+	start=$(date +%s%N)
+	err=$($PSQL -d "$db" -c "SET statement_timeout = '1s'" \
+		-c "SELECT length($fn(html)) FROM hostile WHERE family = '$family' AND scale = 64" 2>&1 >/dev/null)
+	wall=$((($(date +%s%N) - start) / 1000000))
+	echo "$family: CPU ms x1 $t1, x4 $t4, x16 $t16 ($bytes bytes); x64 under statement_timeout 1s returned after $wall ms${err:+ ($err)}"
+	[ "$t16" -lt $((10 * t4 + 2000)) ] && [ "$t16" -lt $((40 * t1 + 2000)) ] ||
+		{ echo "$family: superlinear growth"; fail=1; }
+	[ "$wall" -lt 10000 ] || { echo "$family: not cancelled within 10 s"; fail=1; }
+	[ -z "$err" ] || grep -q "canceling statement due to statement timeout" <<<"$err" ||
+		{ echo "$family: unexpected error: $err"; fail=1; }
+done
+$PSQL -d "$db" -c "SELECT 1" >/dev/null || { echo "server gone"; fail=1; }
+exit $fail

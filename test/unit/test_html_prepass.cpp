@@ -1,0 +1,208 @@
+// Unit tests of the pre-pass in front of libxml2 (html_prepass.hpp) and of the raw-text elements,
+// bounds and piece boundaries of the HTML parse (html_blocks.hpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "html_blocks.hpp"
+#include "html_content.hpp"
+#include "html_prepass.hpp"
+
+namespace {
+
+std::string pre(const std::string& html, const ndd::HtmlPrepassLimits& lim = ndd::HtmlPrepassLimits()) {
+    return ndd::html_prepass_string(html.data(), html.size(), lim);
+}
+std::string text(const std::string& html) {
+    ndd::InterruptPoller p(nullptr);
+    return ndd::html_text(html.data(), html.size(), p);
+}
+// The blocks' text when the parser is fed `piece` bytes at a time after a first piece of `first`.
+std::string blocks_text(const std::string& html, size_t first, size_t piece) {
+    ndd::InterruptPoller p(nullptr);
+    ndd::HtmlFeedOptions opt;
+    opt.first_piece = first;
+    opt.piece = piece;
+    return ndd::html_blocks(html.data(), html.size(), p, opt).text;
+}
+const std::string kCutMark = "<!---->";
+std::string repeat(const std::string& s, size_t n) {
+    std::string r;
+    for (size_t i = 0; i < n; i++) r += s;
+    return r;
+}
+
+// Pages whose raw-text elements hold what libxml2's HTML 4 rules would end them at.
+const std::string kRawPages[] = {
+    "<div><p>before</p><script>var x='<a><div class=\"a\"></div></a>'; var y=1;</script><p>after</p></div>",
+    "<div><script>if (a</b) z();</script><p>after</p></div>",
+    "<style>p::after{content:'</p>'}</style><p>styled</p>",
+    "<p>x</p><textarea>a <b>bold</b> &amp; </div> z</textarea><p>y</p>",
+    "<title>t </titlex> &amp; </title\n x> <p>body</p>",
+    "<xmp><p>shown</p> &amp; as written</xmp><p>next</p>",
+    "<iframe><p>not shown</p></iframe><noembed><p>no</p></noembed><noframes></div>no</noframes><p>z</p>",
+    "<noscript><p>no</noscript><p>yes</p>",
+    "<SCRIPT>a='</SCRIPTX>'; b='</scrip>'</Script ><p>case</p>",
+    "<script type=\"text/template\"><div class=\"modal\">Cookie text</div></script><p>article</p>",
+    "<p>end</p><plaintext><p>all & this</p></plaintext>",
+};
+const std::string kRawTexts[] = {
+    "before\nafter",
+    "after",
+    "styled",
+    "x\na <b>bold</b> & </div> z\ny",
+    "body",
+    "<p>shown</p> &amp; as written\nnext",
+    "z",
+    "yes",
+    "case",
+    "article",
+    "end\n<p>all & this</p></plaintext>",
+};
+
+}  // namespace
+
+TEST(HtmlRawText, EndsOnlyAtItsOwnEndTag) {
+    for (size_t i = 0; i < std::size(kRawPages); i++) EXPECT_EQ(text(kRawPages[i]), kRawTexts[i]) << kRawPages[i];
+}
+
+// The result does not depend on where a piece fed to libxml2 ends: a boundary at every byte of
+// the pre-pass's output (one page of all the cases), and pieces of 1 to 9 bytes.
+TEST(HtmlRawText, EveryPieceBoundary) {
+    std::string page, want;
+    for (size_t i = 0; i + 1 < std::size(kRawPages); i++) page += "<div>" + kRawPages[i] + "</div>";
+    std::string ref = blocks_text(page, 0, 65536);
+    for (size_t i = 0; i + 1 < std::size(kRawTexts); i++) want += kRawTexts[i] + "\n";
+    EXPECT_EQ(ref, want);
+    size_t out = pre(page).size();
+    for (size_t first = 1; first <= out; first++) ASSERT_EQ(blocks_text(page, first, 65536), ref) << first;
+    for (size_t piece = 1; piece < 10; piece++) ASSERT_EQ(blocks_text(page, 0, piece), ref) << piece;
+}
+
+TEST(HtmlPrepass, OrdinaryMarkupPassesUnchanged) {
+    EXPECT_EQ(pre("<p class=\"a b\" id=x>t &amp; u</p><br/><a href='/x'>l</a>"),
+              "<p class=\"a b\" id=\"x\">t &amp; u</p><br/><a href=\"/x\">l</a>");
+    EXPECT_EQ(pre("<DIV Hidden>x</DIV>"), "<div hidden>x</div>");
+}
+
+TEST(HtmlPrepass, MarkupThatIsNoTag) {
+    EXPECT_EQ(pre("a < b <1 <"), "a &lt; b &lt;1 &lt;");
+    EXPECT_EQ(pre("<p>a</>b</ x>c</"), "<p>abc&lt;/");
+    EXPECT_EQ(pre("<p>a<!-- x -->b<!-->c<!--->d<!-- -- --!>e<!doctype html>f<?php x ?>g<!– x –>h"),
+              "<p>abcdefgh");
+    EXPECT_EQ(pre("<p>a<!-- never closed <p>b"), "<p>a");
+    EXPECT_EQ(pre("<p>a<b class=\"x"), "<p>a");  // the page ends inside a tag: no tag
+    EXPECT_EQ(pre(std::string("<p>a\0b", 6)), "<p>ab");
+}
+
+TEST(HtmlPrepass, EndTagsThatWouldEndTheDocument) {
+    EXPECT_EQ(pre("</x></p><p>a</p></body></html><p>b"), "<p>a</p><p>b");
+    EXPECT_EQ(text("</x><p>a</p></body></html><p>b</p></html>c"), "a\nb\nc");
+    EXPECT_EQ(text(repeat("</", 1000) + "<p>x"), "x");
+}
+
+TEST(HtmlPrepass, AttributesBounded) {
+    ndd::HtmlPrepassLimits lim;
+    lim.max_attributes = 3;
+    lim.max_value = 4;
+    lim.max_name = 5;
+    EXPECT_EQ(pre("<p a=1 a=2 b c=\"x>y\" d=4 e=5>t", lim), "<p a=\"1\" b c=\"x>y\">t");
+    EXPECT_EQ(pre("<p title=\"abcdefgh\" @click=x [y]=1 longname=1>", lim), "<p title=\"abcd\" longn=\"1\">");
+    EXPECT_EQ(pre("<p t=\"\xC3\xA9\xC3\xA9\xC3\xA9\">", lim), "<p t=\"\xC3\xA9\xC3\xA9\">");
+    EXPECT_EQ(pre("<verylongtag a=1>", lim), "<veryl a=\"1\">");
+    EXPECT_EQ(pre("<p a='\"<'>"), "<p a=\"&quot;&lt;\">");
+    // 200,000 attributes: the first 64 reach the parser
+    std::string page = "<p ";
+    for (int i = 0; i < 200000; i++) page += "a" + std::to_string(i) + "=1 ";
+    std::string out = pre(page + ">x");
+    EXPECT_EQ(std::count(out.begin(), out.end(), '='), 64);
+    EXPECT_EQ(text(page + ">x"), "x");
+}
+
+TEST(HtmlPrepass, LongTextCutForTheParser) {
+    ndd::HtmlPrepassLimits lim;
+    lim.text_piece = 10;
+    EXPECT_EQ(pre("<p>0123456789abcdefghij", lim), "<p>0123456789<!---->abcdefghij");
+    // never inside a character or within a reference's reach
+    std::string out = pre("<p>012345678\xC3\xA9xyz", lim);
+    EXPECT_EQ(out, "<p>012345678\xC3\xA9<!---->xyz");
+    EXPECT_EQ(pre("<p>0123456&eacute;abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", lim).find("&ea<"),
+              std::string::npos);
+    // a run of '&' is cut all the same
+    EXPECT_NE(pre("<p>" + std::string(200, '&'), lim).find(kCutMark), std::string::npos);
+    // the parser joins the pieces: one word
+    EXPECT_EQ(text("<p>" + std::string(200000, 'w') + "</p>"), std::string(200000, 'w'));
+}
+
+TEST(HtmlPrepass, ScriptContentBounded) {
+    ndd::HtmlPrepassLimits lim;
+    lim.max_raw = 8;
+    EXPECT_EQ(pre("<script>0123456789</script><p>x", lim), "<script>01234567</script><p>x");
+    EXPECT_EQ(pre("<script>a</b></script>"), "<script>a<\\/b></script>");
+    EXPECT_EQ(pre("<script/>x</script>y"), "<script>x</script>y");  // HTML5 ignores "/>" here
+    EXPECT_EQ(pre("<script>never closed"), "<script>never closed");
+}
+
+TEST(HtmlPrepass, DepthBounded) {
+    // past 512 open elements start tags are dropped, their text kept: every region is shallower
+    ndd::InterruptPoller p(nullptr);
+    std::string page = repeat("<div><p>x", 3000);
+    ndd::HtmlDocument doc = ndd::html_blocks(page.data(), page.size(), p);
+    size_t deepest = 0;
+    for (const auto& r : doc.regions) deepest = std::max(deepest, r.depth);
+    EXPECT_LE(deepest, 512u);
+    EXPECT_EQ(std::count(doc.text.begin(), doc.text.end(), 'x'), 3000);
+    // stray end tags against the deepest stack still parse
+    EXPECT_EQ(text(repeat("<b>", 100000) + repeat("</x>", 100000) + "y"), "y");
+}
+
+// Work is linear: the pre-pass writes at most a bounded number of bytes per byte read, on every
+// hostile family of issue 31 and on a mix of all constructs.
+TEST(HtmlPrepass, OutputLinearInInput) {
+    std::string attrs = "<p ";
+    for (int i = 0; i < 20000; i++) attrs += "a" + std::to_string(i) + "=1 ";
+    const std::string pages[] = {attrs + ">x", repeat("<b>", 30000) + repeat("</x>", 3000), repeat("</", 30000),
+                                 repeat("<p>a", 30000), repeat("<textarea><</textarea>", 3000),
+                                 repeat("<script></a></script>", 3000), repeat("\"", 1000) + repeat("<", 30000)};
+    for (const auto& page : pages) EXPECT_LE(pre(page).size(), 4 * page.size() + 64) << page.substr(0, 40);
+}
+
+// Properties over generated tag soup (tokens of every construct the pre-pass distinguishes, NUL
+// and broken UTF-8 included): the text does not depend on the pieces the parser is fed, the
+// pre-pass writes a bounded number of bytes per byte read, and nothing crashes under tight limits.
+TEST(HtmlPrepass, GeneratedTagSoupProperties) {
+    static const char* const kTokens[] = {
+        "<", "</", "<!--", "-->", "--!>", "<!", "<?", ">", "/>", "/", "=", "\"", "'", " ", "\n", "a", "word",
+        "div", "p", "script", "style", "textarea", "title", "xmp", "plaintext", "iframe", "noscript", "html",
+        "body", "&amp;", "&", "\xC3\xA9", "\xE2", "x=1", "<script>", "</script>", "</script", "<textarea>",
+        "</textarea>", "<p ", "<b>", "</x>", "<![CDATA[", "]]>", "<!DOCTYPE html>", "</html>", "<div>", "</div>"};
+    uint64_t state = 42;
+    auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<size_t>(state >> 33);
+    };
+    for (int it = 0; it < 3000; it++) {
+        std::string page;
+        for (size_t i = 0, n = next() % 120; i < n; i++) {
+            size_t t = next() % (std::size(kTokens) + 1);
+            if (t == std::size(kTokens)) page.push_back('\0');
+            else page += kTokens[t];
+        }
+        std::string ref = blocks_text(page, 0, 65536);
+        ASSERT_EQ(blocks_text(page, 1 + next() % 16, 1 + next() % 7), ref) << page;
+        ASSERT_LE(pre(page).size(), 8 * page.size() + 16) << page;
+        ndd::HtmlPrepassLimits lim;
+        lim.max_attributes = 1;
+        lim.max_name = 2;
+        lim.max_value = 3;
+        lim.max_raw = 4;
+        lim.text_piece = 5;
+        lim.max_depth = 12;
+        ndd::HtmlFeedOptions opt;
+        opt.limits = lim;
+        opt.piece = 3;
+        ndd::InterruptPoller p(nullptr);
+        ndd::html_blocks(page.data(), page.size(), p, opt);
+    }
+}
