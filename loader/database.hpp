@@ -18,7 +18,8 @@ struct DatabaseError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The columns COPY fills, in the order of a row's fields (copy_row in ndd_load.cpp).
+// The columns COPY fills, in the order of a row's fields (copy_row in ndd_load.cpp), then uri when the
+// table has it (a table made before it existed, or by hand, may not).
 extern const char* const kCopyColumns;
 
 // What the table says of an input: not there, there as it is (skip it), or there in another version
@@ -42,8 +43,11 @@ public:
     bool connect(const Options& opts, std::string& error);
     // Creates the table if it is missing; checks that an existing one has the columns.
     void prepare_table(const std::string& name);
-    // For each key, whether the table has it (one query for the whole list).
-    std::vector<Seen> seen(const std::vector<InputKey>& keys);
+    // For each key, whether the table has it (one query for the whole list). With retry_errors, an
+    // input one of whose rows has an error (other than an unsupported format) is Changed.
+    std::vector<Seen> seen(const std::vector<InputKey>& keys, bool retry_errors);
+    // Whether the table has the uri column (COPY fills it then).
+    bool has_uri() const { return has_uri_; }
     // One transaction: deletes the rows of `replace` (sources of changed inputs), then COPYs the
     // COPY text in the file spool_fd (its first `bytes` bytes).
     void load_batch(const std::vector<std::string>& replace, int spool_fd, size_t bytes);
@@ -53,6 +57,7 @@ private:
     void exec(const std::string& sql);
     PGconn* conn_ = nullptr;
     std::string table_;  // quoted, schema-qualified as given
+    bool has_uri_ = false;
 };
 
 }  // namespace ndd_load

@@ -4,9 +4,12 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fnmatch.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <cerrno>
@@ -91,16 +94,27 @@ void write_all(int fd, const std::string& buf) {
 }
 
 // The fault a test asks for on the document named name, by NDD_LOAD_FAULT=KIND:NAME (doc/loader.md,
-// "Testing"): crash (SIGSEGV, as a library bug would), spin (a CPU loop, as a parser that never ends)
-// or hog (allocate until the address space limit refuses). The worker process alone suffers it.
+// "Testing"): crash (SIGSEGV, as a library bug would), spin (a CPU loop, as a parser that never ends),
+// hog (allocate until the address space limit refuses) or slow (a quarter of a second of CPU, then
+// on as usual). NAME is a shell pattern (fnmatch). The worker process alone suffers it.
 void injected_fault(const std::string& name) {
     static const char* fault = std::getenv("NDD_LOAD_FAULT");
     if (!fault) return;
     std::string f = fault;
     size_t colon = f.find(':');
-    if (colon == std::string::npos || f.substr(colon + 1) != name) return;
+    if (colon == std::string::npos || fnmatch(f.substr(colon + 1).c_str(), name.c_str(), 0) != 0) return;
     std::string kind = f.substr(0, colon);
-    if (kind == "crash") {
+    if (kind == "slow") {
+        // a quarter of a second of CPU, then the document as usual: a long-lived worker's CPU limit
+        // must be the input's, not the sum of every input it served
+        struct timespec start, now;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &start);
+        do {
+            for (volatile int i = 0; i < 100000; i++) {
+            }
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+        } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < 250000000L);
+    } else if (kind == "crash") {
         raise(SIGSEGV);
     } else if (kind == "spin") {
         for (volatile unsigned long i = 0;; i++) {
@@ -112,6 +126,20 @@ void injected_fault(const std::string& name) {
             std::memset(blocks.back().get(), 1, 1 << 20);
         }
     }
+}
+
+// XHTML that libmagic takes for XML (an XML declaration first: the Debian handbook's pages): an html
+// document type or root element before any other element.
+bool xhtml(std::string_view head) {
+    std::string lower(head);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (size_t pos = 0; (pos = lower.find('<', pos)) != std::string::npos; pos++) {
+        std::string_view tag = std::string_view(lower).substr(pos + 1);
+        if (tag.rfind("?", 0) == 0 || tag.rfind("!--", 0) == 0) continue;  // declarations, comments
+        return tag.rfind("!doctype html", 0) == 0 || (tag.rfind("html", 0) == 0 && tag.size() > 4 &&
+                                                       (tag[4] == '>' || std::isspace(static_cast<unsigned char>(tag[4]))));
+    }
+    return false;
 }
 
 // Mail that libmagic takes for text or HTML (an HTML alternative part inside outweighs its mail
@@ -244,10 +272,12 @@ void Extractor::emit(const Document& doc) {
     write_all(out_fd_, frame);
 }
 
-void Extractor::starting(const std::string& member) {
+bool Extractor::starting(const std::string& member) {
+    if (skip_.count(member)) return false;
     std::string frame;
     frame_starting(member, frame);
     write_all(out_fd_, frame);
+    return true;
 }
 
 int64_t Extractor::members(archive* a, const std::optional<std::string>& member, const std::string& name, int depth,
@@ -265,8 +295,8 @@ int64_t Extractor::members(archive* a, const std::optional<std::string>& member,
         std::string path = member_path(member, inner);
         std::optional<std::string> modified;
         if (archive_entry_mtime_is_set(entry)) modified = iso_time(archive_entry_mtime(entry), archive_entry_mtime_nsec(entry));
-        starting(path);
         count++;
+        if (!starting(path)) continue;
         std::string data;
         char buf[65536];
         la_ssize_t n;
@@ -304,9 +334,10 @@ int64_t Extractor::members(archive* a, const std::optional<std::string>& member,
 
 void Extractor::document(std::string_view data, const std::optional<std::string>& member,
                          const std::optional<std::string>& modified, const std::string& name, int depth,
-                         const JsonObject* extra) {
+                         const JsonObject* extra, const std::optional<std::string>& uri) {
     Document doc;
     doc.member = member;
+    doc.uri = uri;
     doc.modified = modified;
     doc.size = static_cast<int64_t>(data.size());
     doc.hash = hash_of(data);
@@ -319,6 +350,7 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
         std::string format = format_of_mime(mime);
         bool gzipped_warc = format == "archive" && gzipped_warc_head(data);
         if (gzipped_warc) format = "warc";
+        if ((mime == "text/xml" || mime == "application/xml") && xhtml(data.substr(0, 4096))) format = "html";
         if (format == "text" || format == "html") {
             std::string mail = sniff_mail(data.substr(0, 1 << 16));
             if (!mail.empty()) format = mail;
@@ -468,7 +500,7 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
             std::string uri = rec.header("WARC-Target-URI");
             if (uri.size() >= 2 && uri.front() == '<' && uri.back() == '>') uri = uri.substr(1, uri.size() - 2);
             std::string member = member_path(doc.member, uri.empty() ? "record-" + std::to_string(records) : uri);
-            starting(member);
+            if (!starting(member)) return;
             JsonObject extra;
             extra.add("warc_type", type);
             for (const char* h : {"WARC-Target-URI", "WARC-Date", "WARC-Record-ID", "WARC-Refers-To"}) {
@@ -480,6 +512,7 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
             if (rec.too_large) {
                 Document big;
                 big.member = member;
+                if (!uri.empty()) big.uri = uri;
                 big.modified = modified;
                 big.size = static_cast<int64_t>(rec.length);
                 big.meta = extra.str();
@@ -500,7 +533,8 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
                 std::string ct = rec.header("Content-Type");
                 if (!ct.empty()) extra.add("content_type", ct);
             }
-            document(payload, member, modified, uri, depth + 1, &extra);
+            document(payload, member, modified, uri, depth + 1, &extra,
+                     uri.empty() ? std::nullopt : std::optional<std::string>(uri));
         });
     } catch (const FormatError& e) {
         meta.add("records", records);

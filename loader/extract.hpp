@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -28,15 +29,19 @@ class Extractor {
 public:
     Extractor(magic_t magic, ExtractLimits limits, int out_fd) : magic_(magic), limits_(limits), out_fd_(out_fd) {}
 
+    // Members not to extract (nor write a row of): those that crashed or stopped an earlier worker
+    // on this input, which is extracted again past them (doc/loader.md, "Limits and isolation").
+    void skip(std::set<std::string> members) { skip_ = std::move(members); }
+
     // The input open at fd, named name (its rows' member names derive from it for raw compressed
     // files), with its stat: every document it holds, its own row last.
     void input(int fd, const std::string& name, const struct stat& st);
 
     // One document's raw bytes (the input itself when member is empty); extra goes into its meta
-    // (a WARC record's headers).
+    // (a WARC record's headers), uri into its uri (a WARC record's target URI).
     void document(std::string_view data, const std::optional<std::string>& member,
                   const std::optional<std::string>& modified, const std::string& name, int depth,
-                  const JsonObject* extra = nullptr);
+                  const JsonObject* extra = nullptr, const std::optional<std::string>& uri = std::nullopt);
 
 private:
     std::string mime_of(std::string_view data);
@@ -49,11 +54,13 @@ private:
     // the records of a WARC as documents of their own (warc.hpp)
     void warc(class ByteSource& in, Document& doc, JsonObject& meta, int depth);
     void emit(const Document& doc);
-    void starting(const std::string& member);
+    // Writes the "starting" frame of member; false when member is to be skipped (no frame).
+    bool starting(const std::string& member);
 
     magic_t magic_;
     ExtractLimits limits_;
     int out_fd_;
+    std::set<std::string> skip_;
 };
 
 // XXH3-128 of data in hex (record.hpp, hash_hex).

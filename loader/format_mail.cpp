@@ -163,7 +163,7 @@ void Extractor::mail(std::string_view data, Document& doc, JsonObject& meta, boo
         gint64 begin = g_mime_parser_get_headers_begin(parser.get()), end = g_mime_parser_tell(parser.get());
         Document m;
         m.member = member_path(doc.member, "message-" + std::to_string(count));
-        starting(*m.member);
+        if (!starting(*m.member)) continue;
         std::string_view raw;
         if (begin >= 0 && end >= begin && static_cast<size_t>(end) <= data.size())
             raw = data.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin));

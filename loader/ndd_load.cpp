@@ -1,8 +1,8 @@
 // ndd_load.cpp
 //    ndd-load: reads documents (files, directories, archives, standard input) and loads them into a
 //    table, one row per document (doc/loader.md, doc/ndd-load.1). The main process lists the inputs,
-//    asks the table which are loaded already, runs up to --jobs worker processes (sandbox.hpp), each
-//    extracting one input (extract.hpp), turns their frames into COPY rows in a spool file, and loads
+//    asks the table which are loaded already, keeps a pool of --jobs worker processes (sandbox.hpp),
+//    each extracting one input at a time (extract.hpp), turns their frames into COPY rows in a spool file, and loads
 //    the spool by batches, each its own transaction, each holding whole inputs only: an interrupted
 //    run leaves no input half loaded, and the next run starts where it stopped.
 #include <dirent.h>
@@ -121,7 +121,7 @@ bool plausible_hash(const std::string& s) {
 
 // One COPY row of a document of source. Every text is cleaned to UTF-8 here, in the main process,
 // whatever the worker sent: one bad byte would fail the whole batch.
-void copy_row(const std::string& source, const Document& doc, std::string& out) {
+void copy_row(const std::string& source, const Document& doc, bool with_uri, std::string& out) {
     auto clean = [](const std::optional<std::string>& s) -> std::optional<std::string> {
         if (!s) return std::nullopt;
         return clean_utf8(*s);
@@ -138,6 +138,10 @@ void copy_row(const std::string& source, const Document& doc, std::string& out) 
         if (!first) out += '\t';
         first = false;
         copy_field(f, out);
+    }
+    if (with_uri) {
+        out += '\t';
+        copy_field(clean(doc.uri), out);
     }
     out += '\n';
 }
@@ -168,9 +172,13 @@ public:
 
 private:
     bool list_inputs(std::string& error);
-    void start(size_t i);
-    void finish(size_t slot);
-    void add_rows(const Input& in, Worker& w, const std::string& problem);
+    int extract(uint64_t i, const std::set<std::string>& skip, int out_fd);
+    bool assign(Worker& w, size_t i);
+    void finish(Worker& w, const std::string& problem);
+    void finish_gone(Worker& w, bool kill_it);
+    void stop_all();
+    void add_rows(const Input& in, int out_fd, const std::string& problem,
+                  const std::vector<std::pair<std::string, std::string>>& crashed = {});
     void flush();
     void show_progress(bool final);
 
@@ -182,11 +190,19 @@ private:
     std::vector<Input> inputs_;
     int stdin_fd_ = -1;
 
-    struct Running {
-        size_t input;
-        Worker worker;
+    // a worker serves this many inputs, then another takes its place: what a library leaks or
+    // fragments on one input does not add up over a million
+    static constexpr size_t kInputsPerWorker = 1000;
+    std::vector<Worker> workers_;
+    // Inputs extracted again after a worker crashed or was stopped inside one of their members: the
+    // members to skip, and each one's error row. At most kMaxRetries retries of an input (each may
+    // take --timeout): then its own row says what stopped the last worker.
+    struct Retry {
+        std::set<std::string> skip;
+        std::vector<std::pair<std::string, std::string>> crashed;  // member, error
     };
-    std::vector<Running> running_;
+    std::map<size_t, Retry> retries_;
+    static constexpr size_t kMaxRetries = 10;
 
     int spool_fd_ = -1;
     size_t spool_bytes_ = 0;
@@ -196,7 +212,7 @@ private:
     Clock::time_point started_ = Clock::now(), last_progress_;
     long long total_bytes_ = 0, done_bytes_ = 0, extracted_bytes_ = 0;
     size_t done_inputs_ = 0, skipped_ = 0, committed_inputs_ = 0, pending_inputs_ = 0;
-    long long rows_ = 0, errors_ = 0, unsupported_ = 0;
+    long long rows_ = 0, errors_ = 0, unsupported_ = 0, workers_started_ = 0;
 };
 
 bool Loader::list_inputs(std::string& error) {
@@ -230,37 +246,125 @@ bool Loader::list_inputs(std::string& error) {
     return true;
 }
 
-void Loader::start(size_t i) {
+// In a worker process: extracts input i into out_fd (sandbox.hpp's WorkerBody).
+int Loader::extract(uint64_t i, const std::set<std::string>& skip, int out_fd) {
     const Input& in = inputs_[i];
-    int stdin_fd = stdin_fd_;
-    Worker w = start_worker(opts_.worker, tmpdir_, [&](int out_fd) {
-        Extractor ex(magic_, opts_.extract, out_fd);
-        int fd = in.path == "-" ? dup(stdin_fd) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        struct stat st;
-        std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
-        if (fd < 0 || fstat(fd, &st) != 0) {
-            Document doc;
-            doc.error = std::string("cannot open the file: ") + std::strerror(errno);
-            std::string frame;
-            frame_document(doc, frame);
-            return write(out_fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()) ? 0 : 1;
-        }
-        if (in.path == "-") st.st_mtim.tv_sec = 0;
-        try {
-            ex.input(fd, name, st);
-        } catch (const std::exception& e) {
-            Document doc;
-            doc.error = e.what();
-            std::string frame;
-            frame_document(doc, frame);
-            return write(out_fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()) ? 0 : 1;
-        }
-        return 0;
-    });
-    running_.push_back({i, w});
+    Extractor ex(magic_, opts_.extract, out_fd);
+    ex.skip(skip);
+    int fd = in.path == "-" ? dup(stdin_fd_) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
+    auto error_row = [&](const std::string& what) {
+        Document doc;
+        doc.error = what;
+        std::string frame;
+        frame_document(doc, frame);
+        return write(out_fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size()) ? 0 : 1;
+    };
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int status = error_row(std::string("cannot open the file: ") + std::strerror(errno));
+        if (fd >= 0) close(fd);
+        return status;
+    }
+    if (in.path == "-") st.st_mtim.tv_sec = 0;
+    int status = 0;
+    try {
+        ex.input(fd, name, st);
+    } catch (const std::exception& e) {
+        status = error_row(e.what());
+    }
+    close(fd);  // a long-lived worker: nothing of one input stays open for the next
+    return status;
 }
 
-void Loader::add_rows(const Input& in, Worker& w, const std::string& problem) {
+// Gives input i to w, starting a process for it first when it has none (or replacing one that
+// served its share or is gone). False when no worker takes it: the input's row says why.
+bool Loader::assign(Worker& w, size_t i) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (w.pid >= 0 && w.served >= kInputsPerWorker) stop_worker(w, opts_.worker, false);
+        if (w.pid < 0) {
+            std::vector<int> others;
+            for (const Worker& o : workers_)
+                if (&o != &w && o.pid >= 0) others.insert(others.end(), {o.out_fd, o.request_fd, o.reply_fd});
+            w = start_worker(opts_.worker, tmpdir_, others,
+                             [this](uint64_t input, const std::set<std::string>& skip, int out_fd) {
+                                 return extract(input, skip, out_fd);
+                             });
+            workers_started_++;
+        }
+        auto retry = retries_.find(i);
+        if (assign_input(w, i, retry == retries_.end() ? std::set<std::string>() : retry->second.skip, opts_.worker))
+            return true;
+        stop_worker(w, opts_.worker, true);  // gone while idle (killed from outside): try a new one
+    }
+    return false;
+}
+
+// The input of the busy worker w is over: done (problem empty or its status) or w is gone (problem
+// says how). Its rows go to the spool; a gone worker has been reaped already.
+void Loader::finish(Worker& w, const std::string& problem) {
+    const Input& in = inputs_[w.input];
+    auto retry = retries_.find(w.input);
+    if (retry == retries_.end()) {
+        add_rows(in, w.out_fd, problem);
+    } else {
+        add_rows(in, w.out_fd, problem, retry->second.crashed);
+        retries_.erase(retry);
+    }
+    w.busy = false;
+    done_inputs_++;
+    done_bytes_ += in.size;
+    extracted_bytes_ += in.size;
+    if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
+}
+
+// The member a worker's output says it was reading when it stopped (FrameReader::unfinished).
+std::optional<std::string> unfinished_member(int out_fd) {
+    struct stat st;
+    if (fstat(out_fd, &st) != 0 || st.st_size <= 0) return std::nullopt;
+    void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
+    if (map == MAP_FAILED) return std::nullopt;
+    FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
+                       static_cast<size_t>(st.st_size));
+    Document doc;
+    while (reader.next(doc)) {
+    }
+    std::optional<std::string> member = reader.unfinished();
+    munmap(map, static_cast<size_t>(st.st_size));
+    return member;
+}
+
+// The busy worker w is gone (or is killed now): reaped first, so that its input's row says how, its
+// output file kept open until the rows are read. When it stopped inside a member of its input (an
+// archive's, a WARC record, a message of an mbox), the input is extracted again by a new worker,
+// that member left out and given an error row of its own: the members after it are not lost.
+void Loader::finish_gone(Worker& w, bool kill_it) {
+    int out_fd = dup(w.out_fd);
+    uint64_t input = w.input;
+    std::string problem = stop_worker(w, opts_.worker, kill_it);
+    std::optional<std::string> member = interrupted ? std::nullopt : unfinished_member(out_fd);
+    Retry& retry = retries_[input];
+    if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
+        retry.skip.insert(*member);
+        retry.crashed.emplace_back(*member, problem);
+        close(out_fd);
+        if (assign(w, input)) return;
+        out_fd = -1;
+        problem = "no worker process would start";
+    }
+    w.out_fd = out_fd;
+    w.input = input;
+    finish(w, problem);
+    close(out_fd);
+    w.out_fd = -1;
+}
+
+void Loader::stop_all() {
+    for (Worker& w : workers_) stop_worker(w, opts_.worker, w.busy);
+}
+
+void Loader::add_rows(const Input& in, int out_fd, const std::string& problem,
+                      const std::vector<std::pair<std::string, std::string>>& crashed) {
     std::string rows;
     bool own_row = false;
     auto count = [&](const Document& doc) {
@@ -275,11 +379,19 @@ void Loader::add_rows(const Input& in, Worker& w, const std::string& problem) {
         spool_bytes_ += rows.size();
         rows.clear();
     };
+    for (const auto& [member, error] : crashed) {
+        Document doc;
+        doc.member = member;
+        doc.error = error;
+        count(doc);
+        copy_row(in.source, doc, db_.has_uri(), rows);
+        spool_rows_++;
+    }
     std::optional<std::string> unfinished;
     bool damaged = false;
     struct stat st;
-    if (w.out_fd >= 0 && fstat(w.out_fd, &st) == 0 && st.st_size > 0) {
-        void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, w.out_fd, 0);
+    if (out_fd >= 0 && fstat(out_fd, &st) == 0 && st.st_size > 0) {
+        void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
         if (map == MAP_FAILED) throw std::runtime_error(std::string("cannot map a worker's output: ") + std::strerror(errno));
         FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
                            static_cast<size_t>(st.st_size));
@@ -292,7 +404,7 @@ void Loader::add_rows(const Input& in, Worker& w, const std::string& problem) {
                 doc.modified = in.modified;
             }
             count(doc);
-            copy_row(in.source, doc, rows);
+            copy_row(in.source, doc, db_.has_uri(), rows);
             spool_rows_++;
             if (rows.size() > (1 << 22)) write_rows();
         }
@@ -311,25 +423,12 @@ void Loader::add_rows(const Input& in, Worker& w, const std::string& problem) {
         if (damaged) what += " (its output was cut short)";
         doc.error = what;
         count(doc);
-        copy_row(in.source, doc, rows);
+        copy_row(in.source, doc, db_.has_uri(), rows);
         spool_rows_++;
     }
     write_rows();
     if (in.seen == Seen::Changed) replace_.push_back(in.source);
     pending_inputs_++;
-}
-
-void Loader::finish(size_t slot) {
-    Running r = running_[slot];
-    running_.erase(running_.begin() + static_cast<long>(slot));
-    std::string problem = finish_worker(r.worker, opts_.worker);
-    const Input& in = inputs_[r.input];
-    add_rows(in, r.worker, problem);
-    close(r.worker.out_fd);
-    done_inputs_++;
-    done_bytes_ += in.size;
-    extracted_bytes_ += in.size;
-    if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
 }
 
 void Loader::flush() {
@@ -368,7 +467,7 @@ int Loader::run() {
         std::vector<InputKey> keys;
         size_t end = std::min(inputs_.size(), i + 1000);
         for (size_t j = i; j < end; j++) keys.push_back({inputs_[j].source, inputs_[j].size, inputs_[j].modified});
-        std::vector<Seen> seen = db_.seen(keys);
+        std::vector<Seen> seen = db_.seen(keys, opts_.retry_errors);
         for (size_t j = i; j < end; j++) inputs_[j].seen = inputs_[j].source == "-" ? Seen::New : seen[j - i];
     }
     std::string spool = tmpdir_ + "/ndd-load-spool.XXXXXX";
@@ -378,29 +477,38 @@ int Loader::run() {
     if (spool_fd_ < 0) throw std::runtime_error("cannot create a spool file in " + tmpdir_ + ": " + std::strerror(errno));
     unlink(name.data());
 
+    workers_.assign(static_cast<size_t>(std::max(1, opts_.jobs)), Worker());
     size_t next = 0;
-    while ((next < inputs_.size() || !running_.empty()) && !interrupted) {
-        while (running_.size() < static_cast<size_t>(opts_.jobs) && next < inputs_.size() && !interrupted) {
-            Input& in = inputs_[next];
-            if (in.seen == Seen::Loaded) {
-                skipped_++;
-                done_inputs_++;
-                done_bytes_ += in.size;
-            } else if (!in.error.empty()) {
-                Worker none;
-                add_rows(in, none, "");
-                done_inputs_++;
-            } else {
-                start(next);
+    auto busy = [&]() {
+        return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
+    };
+    while ((next < inputs_.size() || busy()) && !interrupted) {
+        for (Worker& w : workers_) {
+            while (!w.busy && next < inputs_.size() && !interrupted) {
+                Input& in = inputs_[next];
+                if (in.seen == Seen::Loaded) {
+                    skipped_++;
+                    done_inputs_++;
+                    done_bytes_ += in.size;
+                } else if (!in.error.empty()) {
+                    add_rows(in, -1, "");
+                    done_inputs_++;
+                } else if (!assign(w, next)) {
+                    add_rows(in, -1, "no worker process would start");
+                    done_inputs_++;
+                }
+                next++;
             }
-            next++;
         }
-        if (running_.empty()) continue;
+        if (!busy()) continue;
         std::vector<pollfd> fds;
+        std::vector<Worker*> polled;
         auto soonest = Clock::time_point::max();
-        for (const auto& r : running_) {
-            fds.push_back({r.worker.alive_fd, POLLIN, 0});
-            soonest = std::min(soonest, r.worker.deadline);
+        for (Worker& w : workers_) {
+            if (!w.busy) continue;
+            fds.push_back({w.reply_fd, POLLIN, 0});
+            polled.push_back(&w);
+            soonest = std::min(soonest, w.deadline);
         }
         auto now = Clock::now();
         long wait_ms = 250;
@@ -409,23 +517,21 @@ int Loader::run() {
         int n = poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
         if (n < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         now = Clock::now();
-        for (size_t k = running_.size(); k-- > 0;) {
-            bool ended = n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR));
-            if (!ended && now >= running_[k].worker.deadline) {
-                running_[k].worker.timed_out = true;
-                ended = true;
+        for (size_t k = 0; k < polled.size(); k++) {
+            Worker& w = *polled[k];
+            if (n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR))) {
+                int status = 0;
+                if (read_reply(w, status)) finish(w, status_problem(status));
+                else finish_gone(w, false);  // crashed, or stopped by its CPU limit
+            } else if (now >= w.deadline) {
+                w.timed_out = true;
+                finish_gone(w, true);
             }
-            if (ended) finish(k);
         }
         show_progress(false);
     }
     if (interrupted) {
-        for (auto& r : running_) {
-            kill(r.worker.pid, SIGKILL);
-            r.worker.timed_out = false;
-            finish_worker(r.worker, opts_.worker);
-            close(r.worker.out_fd);
-        }
+        stop_all();
         show_progress(true);
         std::fprintf(stderr,
                      "ndd-load: interrupted: %zu inputs committed, the %zu of the last batch not; run the same "
@@ -433,15 +539,16 @@ int Loader::run() {
                      committed_inputs_, pending_inputs_);
         return kExitFatal;
     }
+    stop_all();
     flush();
     show_progress(true);
     double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
     if (!opts_.quiet)
         std::fprintf(stderr,
                      "ndd-load: %zu inputs (%s) in %.1f s: %zu loaded as %lld rows into %s, %zu already loaded; "
-                     "%lld with errors, %lld of unsupported formats\n",
+                     "%lld with errors, %lld of unsupported formats; %lld worker processes\n",
                      inputs_.size(), megabytes(total_bytes_).c_str(), elapsed, inputs_.size() - skipped_, rows_,
-                     db_.table().c_str(), skipped_, errors_, unsupported_);
+                     db_.table().c_str(), skipped_, errors_, unsupported_, workers_started_);
     return errors_ > 0 ? kExitSomeErrors : kExitOk;
 }
 

@@ -20,7 +20,7 @@ bool number(const char* s, long low, long high, long& out) {
     return true;
 }
 
-enum LongOnly { kBatchRows = 256, kBatchMb, kTimeout, kMemory, kMaxSize, kMaxDepth };
+enum LongOnly { kBatchRows = 256, kBatchMb, kTimeout, kMemory, kMaxSize, kMaxDepth, kRetryErrors };
 
 }  // namespace
 
@@ -41,6 +41,7 @@ const char* usage_text() {
            "      --memory=MB         address space of an extraction process (default 2048, 0: none)\n"
            "      --max-size=MB       largest document read, file or inflated member (default 256)\n"
            "      --max-depth=N       archives inside archives unpacked (default 4)\n"
+           "      --retry-errors      extract again the inputs loaded with an error in a row\n"
            "  -q, --quiet             no progress line, no summary\n"
            "  -V, --version           output version information, then exit\n"
            "  -?, --help              show this help, then exit\n"
@@ -65,6 +66,7 @@ bool parse_options(int argc, char** argv, Options& opts, std::string& error) {
         {"memory", required_argument, nullptr, kMemory},
         {"max-size", required_argument, nullptr, kMaxSize},
         {"max-depth", required_argument, nullptr, kMaxDepth},
+        {"retry-errors", no_argument, nullptr, kRetryErrors},
         {"quiet", no_argument, nullptr, 'q'},
         {"version", no_argument, nullptr, 'V'},
         {"help", no_argument, nullptr, '?'},
@@ -111,6 +113,7 @@ bool parse_options(int argc, char** argv, Options& opts, std::string& error) {
                 if (!number(optarg, 0, 32, v)) return error = "invalid --max-depth: " + std::string(optarg) + " (0 to 32)", false;
                 opts.extract.max_depth = static_cast<int>(v);
                 break;
+            case kRetryErrors: opts.retry_errors = true; break;
             case 'q': opts.quiet = true; break;
             case 'V': opts.version = true; return true;
             case 'd': opts.dbname = optarg; break;

@@ -19,6 +19,7 @@ struct Options {
     long batch_mb = 64;
     WorkerLimits worker;
     ExtractLimits extract;
+    bool retry_errors = false;  // inputs with an error row count as not loaded
     bool quiet = false;
     bool help = false;
     bool version = false;

@@ -11,7 +11,7 @@ namespace ndd_load {
 namespace {
 
 // The fields of a document in frame order.
-constexpr int kFields = 10;
+constexpr int kFields = 11;
 
 void put_u64(uint64_t v, std::string& out) {
     for (int i = 0; i < 8; i++) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -79,8 +79,9 @@ void frame_document(const Document& doc, std::string& out) {
     out.push_back(static_cast<char>(FrameKind::Document));
     std::optional<std::string> size;
     if (doc.size) size = std::to_string(*doc.size);
-    const std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,      &doc.hash, &doc.modified,
-                                                         &doc.title,  &doc.text,   &doc.html, &doc.meta, &doc.error};
+    const std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,     &doc.hash,
+                                                         &doc.modified, &doc.title, &doc.text, &doc.html,
+                                                         &doc.meta,   &doc.error,  &doc.uri};
     for (auto* f : fields) put_field(*f, out);
 }
 
@@ -95,12 +96,13 @@ bool FrameReader::next(Document& doc) {
         if (kind == static_cast<char>(FrameKind::Starting)) {
             std::optional<std::string> member;
             if (!get_field(buf_, pos_, max_field_, member) || !member) return damaged();
-            unfinished_ = std::move(member);
+            started_.push_back(std::move(*member));
         } else if (kind == static_cast<char>(FrameKind::Document)) {
             doc = Document();
             std::optional<std::string> size;
-            std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,     &doc.hash, &doc.modified,
-                                                           &doc.title,  &doc.text,   &doc.html, &doc.meta, &doc.error};
+            std::optional<std::string>* fields[kFields] = {&doc.member, &doc.format, &size,     &doc.hash,
+                                                           &doc.modified, &doc.title, &doc.text, &doc.html,
+                                                           &doc.meta,   &doc.error,  &doc.uri};
             bool ok = true;
             for (auto* f : fields) ok = ok && get_field(buf_, pos_, max_field_, *f);
             if (ok && size) {
@@ -110,7 +112,7 @@ bool FrameReader::next(Document& doc) {
                 doc.size = v;
             }
             if (!ok) return damaged();
-            unfinished_.reset();
+            if (!started_.empty() && doc.member == started_.back()) started_.pop_back();
             return true;
         } else {
             return damaged();

@@ -26,6 +26,7 @@ struct Document {
     std::optional<std::string> html;
     std::optional<std::string> meta;      // a JSON object (JsonObject)
     std::optional<std::string> error;
+    std::optional<std::string> uri;       // a WARC record's target URI
 };
 
 // The frames a worker writes. A "starting" frame names the member a worker begins to extract, so that
@@ -46,9 +47,12 @@ public:
     // The next document, false at the end (or at a damaged frame).
     bool next(Document& doc);
     bool truncated() const { return truncated_; }
-    // The member of the last "starting" frame not followed by its document: what a worker that died
-    // was reading.
-    const std::optional<std::string>& unfinished() const { return unfinished_; }
+    // The innermost member begun (a "starting" frame) and not finished (its document): what a worker
+    // that died was reading. Members nest (an archive's members start and end inside it): a
+    // document ends the innermost member when it is that member's.
+    std::optional<std::string> unfinished() const {
+        return started_.empty() ? std::nullopt : std::optional<std::string>(started_.back());
+    }
 
 private:
     bool damaged() {
@@ -59,7 +63,7 @@ private:
     size_t max_field_;
     size_t pos_ = 0;
     bool truncated_ = false;
-    std::optional<std::string> unfinished_;
+    std::vector<std::string> started_;
 };
 
 // s with every invalid UTF-8 sequence replaced by U+FFFD and every NUL removed: what a text column

@@ -131,6 +131,22 @@ TEST(Extract, HtmlIsKept) {
     EXPECT_EQ(docs[0].text->find('<'), std::string::npos);
 }
 
+// XHTML behind an XML declaration (libmagic: text/xml) is HTML; other XML stays text.
+TEST(Extract, XhtmlIsHtml) {
+    std::string xhtml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 "
+                        "Strict//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\">\n<html xmlns=\"http://"
+                        "www.w3.org/1999/xhtml\"><head><title>A page</title></head><body><p>Its words.</p></body></html>\n";
+    std::vector<Document> docs = extract(xhtml, "page.xhtml");
+    ASSERT_EQ(docs.size(), 1u);
+    EXPECT_EQ(docs[0].format, "html");
+    EXPECT_EQ(docs[0].html, xhtml);
+    EXPECT_EQ(docs[0].title, "A page");
+    std::string xml = "<?xml version=\"1.0\"?>\n<!-- a note -->\n<note><to>html</to><body>words</body></note>\n";
+    docs = extract(xml, "note.xml");
+    ASSERT_EQ(docs.size(), 1u);
+    EXPECT_EQ(docs[0].format, "text");
+}
+
 TEST(Extract, SpreadsheetsByRowsAndCells) {
     for (const char* name : {"cities.xlsx", "cities.ods"}) {
         std::vector<Document> docs = extract(fixture(name), name);

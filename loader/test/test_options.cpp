@@ -40,6 +40,9 @@ TEST(Options, PsqlConnectionOptionsAndLimits) {
     EXPECT_EQ(o.extract.max_depth, 0);
     EXPECT_EQ(o.batch_rows, 10);
     EXPECT_EQ(o.paths, (std::vector<std::string>{"a", "-"}));
+    EXPECT_FALSE(o.retry_errors);
+    ASSERT_TRUE(parse({"-t", "docs", "--retry-errors", "a"}, o, e)) << e;
+    EXPECT_TRUE(o.retry_errors);
 }
 
 TEST(Options, MistakesAreRefused) {

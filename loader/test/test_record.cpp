@@ -71,6 +71,35 @@ TEST(Frames, EveryTruncationIsDetected) {
     }
 }
 
+// Members nest: a worker that dies inside an archive's member was reading that member; one that dies
+// after the member, still inside the archive, was reading the archive.
+TEST(Frames, UnfinishedMembersNest) {
+    std::string out;
+    auto doc = [&](const char* member) {
+        Document d;
+        d.member = member;
+        frame_document(d, out);
+    };
+    auto unfinished_after = [&]() {
+        FrameReader reader(out, out.size());
+        Document d;
+        while (reader.next(d)) {
+        }
+        return reader.unfinished();
+    };
+    frame_starting("a.zip", out);
+    frame_starting("a.zip!/x.txt", out);
+    doc("a.zip!/x.txt");
+    EXPECT_EQ(unfinished_after(), std::optional<std::string>("a.zip"));
+    frame_starting("a.zip!/y.pdf", out);
+    EXPECT_EQ(unfinished_after(), std::optional<std::string>("a.zip!/y.pdf"));
+    doc("a.zip!/y.pdf!/attachment");  // a document with no "starting" of its own ends nothing
+    EXPECT_EQ(unfinished_after(), std::optional<std::string>("a.zip!/y.pdf"));
+    doc("a.zip!/y.pdf");
+    doc("a.zip");
+    EXPECT_FALSE(unfinished_after().has_value());
+}
+
 // Random bytes (a subverted worker) never make the reader read past the buffer or loop.
 TEST(Frames, GarbageIsRefused) {
     std::mt19937 rng(42);

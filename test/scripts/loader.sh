@@ -110,6 +110,52 @@ else
 	fail=1
 fi
 
+# ---- 2b. the pool of long-lived workers ----
+# One worker (-j 1) serves a run of 30 inputs; a fault on the tenth kills or stops its worker: that
+# input gets the error row, a new worker takes the rest, and the summary counts the processes.
+mkdir -p "$work/pool"
+for i in $(seq -w 1 30); do echo "pooled document number $i" >"$work/pool/p$i.txt"; done
+pool_run() { # pool_run TABLE FAULT ERROR OPTIONS...: loads pool/ with NDD_LOAD_FAULT=FAULT; says the
+	# exit status, the worker processes, the loaded rows, and whether p10.txt's error matches ERROR
+	local table=$1 fault=$2 error=$3
+	shift 3
+	NDD_LOAD_FAULT=$fault "$LOAD" -t "$table" -j 1 "$@" "$work/pool" 2>"$work/err"
+	echo "$?|$(grep -o '[0-9]* worker processes' "$work/err")|$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE error IS NULL AND text ~ 'pooled document'), count(*) FILTER (WHERE source ~ '/p10\.txt$' AND error ~ '$error') FROM $table")"
+}
+check "pool: one worker serves every input" "0|1 worker processes|30|0" "$(pool_run pool_ok none:none x)"
+check "pool: a crash is the input's error row, a new worker goes on" "3|2 worker processes|29|1" \
+	"$(pool_run pool_crash crash:p10.txt 'crashed \(signal 11')"
+check "pool: a spinning input killed at the wall-clock limit, a new worker goes on" "3|2 worker processes|29|1" \
+	"$(pool_run pool_spin spin:p10.txt '--timeout' --timeout 2)"
+check "pool: an input out of memory, the others loaded" "3|29|1" \
+	"$(pool_run pool_hog hog:p10.txt 'memory' --memory 256 | sed 's/|[0-9]* worker processes//')"
+# 30 inputs of a quarter of a second of CPU each in one worker, 7.5 s in all, under --timeout 3:
+# the CPU limit is each input's, not the worker's total
+check "pool: the CPU limit is per input" "0|1 worker processes|30|0" "$(pool_run pool_slow 'slow:p*.txt' x --timeout 3)"
+
+# ---- 2c. a crash inside an archive loses no other member ----
+# The worker dies on a member: the archive is extracted again by a new worker past that member,
+# which gets an error row of its own; a nested archive the same; at most 10 retries of one input.
+mkdir -p "$work/members/inner"
+for i in $(seq -w 1 12); do echo "archived document number $i" >"$work/members/m$i.txt"; done
+(cd "$work/members" && cp m05.txt m06.txt inner/ && zip -q -r "$work/inner.zip" inner && rm -r inner &&
+	zip -q "$work/archive.zip" m*.txt && zip -q -j "$work/archive.zip" "$work/inner.zip")
+member_run() { # member_run TABLE FAULT OPTIONS...: says the exit status, the members with text, the
+	# members with an error (name:error, in order) and the archive's own row's error
+	local table=$1 fault=$2
+	shift 2
+	NDD_LOAD_FAULT=$fault "$LOAD" -t "$table" -j 1 -q "$@" "$work/archive.zip"
+	echo "$?|$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE text ~ 'archived document'),
+	  coalesce(string_agg(member || ':' || substring(error from '^[a-z ]*'), ',' ORDER BY member) FILTER (WHERE error IS NOT NULL AND member IS NOT NULL), ''),
+	  coalesce(max(error) FILTER (WHERE member IS NULL), '') FROM $table")"
+}
+check "archive: one member crashes, the others loaded" "3|13|m04.txt:the extraction crashed |" \
+	"$(member_run arch_crash crash:m04.txt)"
+check "archive: a member of a nested archive stops at --timeout, the others loaded" \
+	"3|13|inner.zip!/inner/m06.txt:stopped after the |" \
+	"$(member_run arch_spin spin:inner/m06.txt --timeout 2)"
+check "archive: every member crashes, ten retries, then the archive's row says where it stopped" \
+	"3|0|10|t" "$(member_run arch_all 'crash:m*.txt' | awk -F'|' '{ print $1 "|" $2 "|" gsub(/crashed/, "", $3) "|" ($4 ~ /crashed.*while reading member m11.txt/ ? "t" : "f") }')"
 # ---- 3. resume ----
 before=$($PSQL -c "SELECT count(*) FROM docs")
 "$LOAD" -t docs -j 2 --max-size 8 "$in" 2>"$work/err"
@@ -118,6 +164,24 @@ grep -q "0 loaded as 0 rows" "$work/err" || { echo "FAIL second run summary: $(c
 echo "one more line" >>"$in/formats/source.txt"
 "$LOAD" -t docs --max-size 8 -q "$in/formats"
 check "changed file: its rows replaced" "1|t" "$(row "count(*), bool_and(text ~ 'one more line')" source.txt)"
+
+# ---- 3b. --retry-errors ----
+# the inputs of 2b and 2c whose faults made error rows: a plain second run keeps them, --retry-errors
+# extracts them again (here without the fault: every row without error); unsupported formats stay
+"$LOAD" -t pool_crash -q "$work/pool"
+check "an input with an error row counts as loaded" "1" "$($PSQL -c "SELECT count(*) FROM pool_crash WHERE error IS NOT NULL")"
+"$LOAD" -t pool_crash -q --retry-errors "$work/pool"
+check "--retry-errors: the failed input extracted again, once" "30|30|0" \
+	"$($PSQL -F '|' -c "SELECT count(*), count(DISTINCT source), count(error) FROM pool_crash")"
+"$LOAD" -t arch_crash -q --retry-errors "$work/archive.zip"
+check "--retry-errors: the archive with a crashed member extracted again" "14|0" \
+	"$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE text ~ 'archived document'), count(error) FROM arch_crash")"
+printf '\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1' >"$work/legacy.doc"
+head -c 4000 /dev/zero >>"$work/legacy.doc"
+"$LOAD" -t legacy -q "$work/legacy.doc"
+"$LOAD" -t legacy --retry-errors "$work/legacy.doc" 2>"$work/err"
+check "--retry-errors: an unsupported format is not retried" "unsupported|1|1" \
+	"$($PSQL -F '|' -c "SELECT max(format), count(*) FROM legacy")|$(grep -c '1 already loaded' "$work/err")"
 
 # ---- 4. interrupted and resumed ----
 mkdir -p "$in/many"
@@ -237,6 +301,9 @@ check "wget's WARC: its responses as documents, by URI" "pdf|Near-duplicate dete
 	"$($PSQL -F '|' -c "SELECT format, title, meta->>'http_status' FROM crawl WHERE member = 'http://127.0.0.1:$port/source.pdf'")"
 check "wget's WARC: every fixture fetched and read" "0" \
 	"$($PSQL -c "SELECT count(*) FROM crawl WHERE member ~ '/(source|cities)\.' AND (error IS NOT NULL OR text !~ '(?i)permuted.block tables|Zürich')")"
+check "wget's WARC: uri is each record's target URI, NULL for the files" "t|t|0" \
+	"$($PSQL -F '|' -c "SELECT bool_and(uri = member) FILTER (WHERE source LIKE '%/crawl.warc.gz' AND member IS NOT NULL),
+	  bool_or(uri = 'http://127.0.0.1:$port/source.pdf'), count(uri) FILTER (WHERE member IS NULL) FROM crawl")"
 check "wget's WARC: the container row" "warc|t" \
 	"$($PSQL -F '|' -c "SELECT format, (meta->>'records')::int >= 12 FROM crawl WHERE source LIKE '%/crawl.warc.gz' AND member IS NULL")"
 check "WET conversion record: its text" "The extracted text of a page, as Common Crawl's WET files hold it.|2024-01-02 03:04:05+00" \

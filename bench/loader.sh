@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# bench/loader.sh: ndd-load's speed and memory (issue 27), each against its reference in the same run:
+#   1. WARC.gz to table: ndd-load on a WARC.gz of the demo's web sample (test/data/make_crawl.py's
+#      pages as HTTP responses, a gzip member per record) against `zcat pages.copy.gz | psql -c
+#      "COPY ..."` of the same payload bytes (the pages' HTML, one row each);
+#   2. PDF text: ndd-load on N PDF files against `pdftotext` on the same files (one process each,
+#      as a shell loop runs it);
+#   3. CPU per file and peak memory (GNU time's maximum resident set size, the main process or a
+#      worker, whichever is larger) on many small text files, and on a 2 GB file.
+# Against the cluster of the PG* environment (e.g. scripts/lib.sh's ndd_start_cluster); prints
+# figures, asserts nothing. Options (environment): NDD_BENCH_PDFS (default 300), NDD_BENCH_SMALL
+# (default 20000 small files; the issue's million scaled down on a shared machine).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LOAD=$ROOT/loader/ndd-load
+PDFS=${NDD_BENCH_PDFS:-300}
+SMALL=${NDD_BENCH_SMALL:-20000}
+make -s -C "$ROOT/loader" ndd-load
+work=$(mktemp -d /tmp/ndd-bench-loader.XXXXXX)
+db=ndd_bench_loader
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+trap 'psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1; rm -rf "$work"' EXIT
+export PGDATABASE=$db
+echo "command: bash bench/loader.sh (NDD_BENCH_PDFS=$PDFS NDD_BENCH_SMALL=$SMALL)"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  commit: $(git -C "$ROOT" rev-parse --short HEAD)  machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+seconds() { # seconds COMMAND...: wall-clock seconds of COMMAND (its output discarded)
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" >/dev/null 2>&1 || true
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l | xargs printf '%.2f'
+}
+ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
+
+# ---- 1. WARC.gz against zcat | psql COPY ----
+python3 "$ROOT/test/data/make_crawl.py" 2>/dev/null >"$work/crawl.copy"
+python3 - "$work/crawl.copy" "$work/web.warc.gz" "$work/pages.copy.gz" <<'PY'
+import gzip, re, sys
+ESC = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+unescape = lambda s: re.sub(r"\\(.)", lambda m: ESC.get(m.group(1), m.group(1)), s)
+warc, copy = open(sys.argv[2], "wb"), gzip.open(sys.argv[3], "wt", encoding="utf-8")
+for line in open(sys.argv[1], encoding="utf-8"):
+    f = line.rstrip("\n").split("\t")
+    body = unescape(f[4]).encode("utf-8")
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+    rec = (b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + f[0].encode() +
+           b"\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n" % len(http) +
+           http + b"\r\n\r\n")
+    warc.write(gzip.compress(rec))
+    copy.write(f[4] + "\n")  # the same payload, as COPY text
+PY
+psql -X -q -c "CREATE TABLE copied (html text)"
+echo "WARC.gz: $(wc -l <"$work/crawl.copy") records, $(du -m "$work/web.warc.gz" | cut -f1) MB compressed"
+for round in 1 2; do
+	psql -X -q -c "TRUNCATE copied" -c "DROP TABLE IF EXISTS warc"
+	t_copy=$(seconds bash -c "zcat '$work/pages.copy.gz' | psql -X -q -c 'COPY copied (html) FROM STDIN'")
+	t_load=$(seconds "$LOAD" -t warc -q "$work/web.warc.gz")
+	echo "round $round: zcat | psql COPY ${t_copy} s, ndd-load ${t_load} s: ndd-load at $(ratio "$t_copy" "$t_load")x COPY's speed"
+done
+echo "rows: COPY $(psql -X -At -c 'SELECT count(*) FROM copied'), ndd-load $(psql -X -At -c 'SELECT count(*) FROM warc WHERE uri IS NOT NULL') (+ the file's own row)"
+
+# ---- 2. PDF against pdftotext ----
+mkdir -p "$work/pdf"
+for i in $(seq -w 1 "$PDFS"); do cp "$ROOT/test/data/loader/source.pdf" "$work/pdf/d$i.pdf"; done
+for round in 1 2; do
+	psql -X -q -c "DROP TABLE IF EXISTS pdfs"
+	t_ref=$(seconds bash -c "for f in '$work'/pdf/*.pdf; do pdftotext \"\$f\" - >/dev/null; done")
+	t_load=$(seconds "$LOAD" -t pdfs -q "$work/pdf")
+	echo "round $round: $PDFS PDFs: pdftotext ${t_ref} s, ndd-load ${t_load} s: ndd-load at $(ratio "$t_ref" "$t_load")x pdftotext's speed"
+done
+
+# ---- 3. many small files, a 2 GB file: CPU and peak memory ----
+mkdir -p "$work/small"
+python3 - "$work/small" "$SMALL" <<'PY'
+import random, sys
+r = random.Random(1)
+words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu".split()
+for i in range(int(sys.argv[2])):
+    open("%s/f%06d.txt" % (sys.argv[1], i), "w").write(" ".join(r.choice(words) for _ in range(60)) + "\n")
+PY
+/usr/bin/time -f "%e s wall, %U s user, %S s system, peak %M kB" "$LOAD" -t small -q "$work/small" 2>"$work/time" || true
+echo "$SMALL small files: $(tail -1 "$work/time")"
+awk -v n="$SMALL" '{ printf "  CPU per file: %.2f ms\n", ($4 + $7) * 1000 / n }' <(tail -1 "$work/time")
+/usr/bin/time -f "%e s wall, %U s user, %S s system, peak %M kB" file "$work"/small/f00* >/dev/null 2>"$work/time.file" || true
+echo "  file(1) on the first $(ls "$work"/small/f00* | wc -l) of them: $(tail -1 "$work/time.file")"
+truncate -s 2G "$work/huge.txt"  # sparse: the size counts, not the disk
+/usr/bin/time -f "%e s wall, %U s user, %S s system, peak %M kB" "$LOAD" -t huge -q "$work/huge.txt" 2>"$work/time" || true
+echo "a 2 GB file (past --max-size: its row says so, nothing read): $(tail -1 "$work/time")"
