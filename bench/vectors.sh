@@ -28,7 +28,9 @@
 #   NDD_PGVECTOR_TARBALL=path     pgvector's source (default ../shared/vendor/pgvector-0.8.6.tar.gz);
 #                                 built and installed into the PostgreSQL of NDD_PGBIN when that has
 #                                 no pgvector; without either, the benchmark is skipped
-#   NDD_VECTORS_KNN=k             LIMIT of the pgvector kNN queries (default 10; hnsw.ef_search 40)
+#   NDD_VECTORS_KNN=k             LIMIT of the pgvector kNN queries (default 10)
+#   NDD_VECTORS_EF_SEARCH="a b"   hnsw.ef_search values the pgvector queries run with (default "40 200":
+#                                 pgvector's default, and a wider search for more recall at more time)
 #   NDD_VECTORS_RANDOM=n, NDD_VECTORS_SAMPLE=n   queries without partner (200), rows of the check (100)
 # pgvector's builds run without parallel workers (max_parallel_maintenance_workers = 0), like
 # ndd's. A benchmark: no thresholds.
@@ -36,6 +38,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 N=${1:-100000}
 KNN=${NDD_VECTORS_KNN:-10}
+EF_SEARCH=${NDD_VECTORS_EF_SEARCH:-40 200}
 RANDOM_Q=${NDD_VECTORS_RANDOM:-200}
 SAMPLE=${NDD_VECTORS_SAMPLE:-100}
 RECALL=${NDD_VECTORS_RECALL:-0.99}
@@ -140,17 +143,19 @@ DO \$\$ BEGIN  -- the table, its TOAST table (the vectors) and the indexes in sh
 	                                  || (SELECT reltoastrelid::regclass FROM pg_class WHERE relname = 'items')) c;
 END \$\$;
 SQL
-method() { # label, SQL over \$1 = the query vector giving column id
+method() { # label, SQL over \$1 = the query vector giving column id[, hnsw.ef_search]
 	local t0 t1
 	t0=$(secs)
-	$PSQL -c "CALL run('$1', \$q\$$2\$q\$)"
+	PGOPTIONS="${3:+-c hnsw.ef_search=$3}" $PSQL -c "CALL run('$1', \$q\$$2\$q\$)"
 	t1=$(secs)
 	printf '%-46s %8.1f s for %s queries\n' "queries: $1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" "$($PSQL -c "SELECT count(*) FROM queries")"
 }
 method "ndd simhash128 r$R128 + cosine" "SELECT id FROM items WHERE simhash128(embedding::real[]) <~> simhash128(\$1::real[]) <= $R128 AND cosine(embedding::real[], \$1::real[]) >= 0.95"
 method "ndd simhash64 r$R64 + cosine" "SELECT id FROM items WHERE simhash(embedding::real[]) <~> simhash(\$1::real[]) <= $R64 AND cosine(embedding::real[], \$1::real[]) >= 0.95"
-method "hnsw vector k$KNN + cosine" "SELECT id FROM (SELECT id, embedding <=> \$1 AS d FROM items ORDER BY embedding <=> \$1 LIMIT $KNN) c WHERE 1 - d >= 0.95"
-method "hnsw bit k$KNN + cosine" "SELECT id FROM (SELECT id, embedding FROM items ORDER BY binary_quantize(embedding)::bit(768) <~> binary_quantize(\$1) LIMIT $KNN) c WHERE 1 - (embedding <=> \$1) >= 0.95"
+for ef in $EF_SEARCH; do
+	method "hnsw vector k$KNN ef$ef + cosine" "SELECT id FROM (SELECT id, embedding <=> \$1 AS d FROM items ORDER BY embedding <=> \$1 LIMIT $KNN) c WHERE 1 - d >= 0.95" "$ef"
+	method "hnsw bit k$KNN ef$ef + cosine" "SELECT id FROM (SELECT id, embedding FROM items ORDER BY binary_quantize(embedding)::bit(768) <~> binary_quantize(\$1) LIMIT $KNN) c WHERE 1 - (embedding <=> \$1) >= 0.95" "$ef"
+done
 
 # the plans, once: each method must use its index
 $PSQL -c "SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT id FROM items WHERE simhash128(embedding::real[]) <~> simhash128((SELECT embedding FROM items WHERE id = 1)::real[]) <= $R128" | grep -q items_sh128 ||
