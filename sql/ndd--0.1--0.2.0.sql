@@ -302,9 +302,13 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'ndd_filter'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE OR REPLACE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
-RETURNS text
-LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+-- The number of documents of a collection whose frequencies the current role may read, or the
+-- clear error: 22023 when it does not exist, 42501 (with the owner's way to share it) when the
+-- current role may not read it (ndd_collections_readable). The one check of every function that
+-- reads a collection's frequencies with the caller's privileges (ndd_filter_low_idf, cosine_idf):
+-- without it they would read no rows of ndd_df and answer as if no word had been seen.
+CREATE FUNCTION ndd_collection_readable_ndocs(collection text) RETURNS bigint
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -322,6 +326,19 @@ BEGIN
                   HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
                                 o, collection, current_user);
     END IF;
+    RETURN n;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
+RETURNS text
+LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    n := @extschema@.ndd_collection_readable_ndocs(collection);
     RETURN coalesce((
         SELECT string_agg(u.t, ' ' ORDER BY u.i)
         FROM unnest(@extschema@.ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)
@@ -1344,6 +1361,8 @@ COMMENT ON FUNCTION ndd_collection_grant(text, text) IS
 	'lets a role (or ''public'') read a collection''s document frequencies; only for members of its owner; returns its readers';
 COMMENT ON FUNCTION ndd_collection_revoke(text, text) IS
 	'stops a role (or ''public'') reading a collection''s document frequencies; only for members of its owner; returns its readers';
+COMMENT ON FUNCTION ndd_collection_readable_ndocs(text) IS
+	'the document count of a collection the current role may read; 22023 when it does not exist, 42501 when it may not read it';
 COMMENT ON FUNCTION ndd_filter_low_idf(text, text, float8) IS
 	'the document''s tokens whose IDF ln(ndocs / df) in the collection is at least min_idf (unseen tokens are kept)';
 
@@ -1546,7 +1565,7 @@ COMMENT ON FUNCTION cosine(text, text, int, text) IS
 -- tf(w) * (1 + ln((1 + ndocs) / (1 + df(w)))) (the smoothed IDF: positive, finite, and a word the
 -- collection has not seen, df 0, weighs most), so words common in the collection count less.
 -- 1 when neither text has a word, 0 when one has none. The document frequencies are read with the
--- caller's privileges and the same checks as ndd_filter_low_idf (doc/security.md): 22023 for a
+-- caller's privileges and ndd_filter_low_idf's checks (ndd_collection_readable_ndocs, doc/security.md): 22023 for a
 -- collection that does not exist, 42501 for one the caller may not read.
 CREATE FUNCTION cosine_idf(a text, b text, collection text)
 RETURNS float8
@@ -1555,20 +1574,9 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
-    o regrole;
     result float8;
 BEGIN
-    SELECT c.ndocs, c.owner INTO n, o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'collection "%" has no document frequencies', collection
-            USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
-    END IF;
-    IF NOT collection IN (SELECT @extschema@.ndd_collections_readable()) THEN
-        RAISE EXCEPTION 'permission denied for the document frequencies of collection "%"', collection
-            USING ERRCODE = 'insufficient_privilege',
-                  HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
-                                o, collection, current_user);
-    END IF;
+    n := @extschema@.ndd_collection_readable_ndocs(collection);
     WITH ta AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(a)) AS t(w) GROUP BY t.w),
          tb AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(b)) AS t(w) GROUP BY t.w),
          v AS (SELECT coalesce(ta.w, tb.w) AS w, coalesce(ta.tf, 0)::float8 AS fa, coalesce(tb.tf, 0)::float8 AS fb

@@ -560,15 +560,13 @@ $$;
 COMMENT ON FUNCTION ndd_df_add(text, text, boolean) IS
 	'adds one document to a collection''s document frequencies; returns the new document count; another role''s collection only with into_other_owner';
 
--- The document's tokens joined by single spaces, keeping only those whose inverse document
--- frequency in the collection, ln(ndocs / df), is at least min_idf. Tokens the collection has
--- never seen (also those over 1000 bytes, which are never counted) have an infinite IDF and are
--- kept. (The research report tried thresholds 4 and 5.) Only for roles that may read the
--- collection's frequencies (ndd_collections_readable); others get 42501, not a silently unfiltered
--- text.
-CREATE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
-RETURNS text
-LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+-- The number of documents of a collection whose frequencies the current role may read, or the
+-- clear error: 22023 when it does not exist, 42501 (with the owner's way to share it) when the
+-- current role may not read it (ndd_collections_readable). The one check of every function that
+-- reads a collection's frequencies with the caller's privileges (ndd_filter_low_idf, cosine_idf):
+-- without it they would read no rows of ndd_df and answer as if no word had been seen.
+CREATE FUNCTION ndd_collection_readable_ndocs(collection text) RETURNS bigint
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -586,6 +584,27 @@ BEGIN
                   HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
                                 o, collection, current_user);
     END IF;
+    RETURN n;
+END
+$$;
+COMMENT ON FUNCTION ndd_collection_readable_ndocs(text) IS
+	'the document count of a collection the current role may read; 22023 when it does not exist, 42501 when it may not read it';
+
+-- The document's tokens joined by single spaces, keeping only those whose inverse document
+-- frequency in the collection, ln(ndocs / df), is at least min_idf. Tokens the collection has
+-- never seen (also those over 1000 bytes, which are never counted) have an infinite IDF and are
+-- kept. (The research report tried thresholds 4 and 5.) Only for roles that may read the
+-- collection's frequencies (ndd_collections_readable); others get 42501, not a silently unfiltered
+-- text.
+CREATE FUNCTION ndd_filter_low_idf(doc text, collection text, min_idf float8)
+RETURNS text
+LANGUAGE plpgsql STRICT STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    n := @extschema@.ndd_collection_readable_ndocs(collection);
     RETURN coalesce((
         SELECT string_agg(u.t, ' ' ORDER BY u.i)
         FROM unnest(@extschema@.ndd_tokens(doc)) WITH ORDINALITY AS u(t, i)

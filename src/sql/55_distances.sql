@@ -53,7 +53,7 @@ COMMENT ON FUNCTION cosine(text, text, int, text) IS
 -- tf(w) * (1 + ln((1 + ndocs) / (1 + df(w)))) (the smoothed IDF: positive, finite, and a word the
 -- collection has not seen, df 0, weighs most), so words common in the collection count less.
 -- 1 when neither text has a word, 0 when one has none. The document frequencies are read with the
--- caller's privileges and the same checks as ndd_filter_low_idf (doc/security.md): 22023 for a
+-- caller's privileges and ndd_filter_low_idf's checks (ndd_collection_readable_ndocs, doc/security.md): 22023 for a
 -- collection that does not exist, 42501 for one the caller may not read.
 CREATE FUNCTION cosine_idf(a text, b text, collection text)
 RETURNS float8
@@ -62,20 +62,9 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     n bigint;
-    o regrole;
     result float8;
 BEGIN
-    SELECT c.ndocs, c.owner INTO n, o FROM @extschema@.ndd_collection AS c WHERE c.name = collection;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'collection "%" has no document frequencies', collection
-            USING ERRCODE = '22023', HINT = 'Build them with ndd_df_collect() or ndd_df_add().';
-    END IF;
-    IF NOT collection IN (SELECT @extschema@.ndd_collections_readable()) THEN
-        RAISE EXCEPTION 'permission denied for the document frequencies of collection "%"', collection
-            USING ERRCODE = 'insufficient_privilege',
-                  HINT = format('Its owner, role %s, can share them: SELECT ndd_collection_grant(%L, %L).',
-                                o, collection, current_user);
-    END IF;
+    n := @extschema@.ndd_collection_readable_ndocs(collection);
     WITH ta AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(a)) AS t(w) GROUP BY t.w),
          tb AS (SELECT t.w, pg_catalog.count(*) AS tf FROM pg_catalog.unnest(@extschema@.ndd_tokens(b)) AS t(w) GROUP BY t.w),
          v AS (SELECT coalesce(ta.w, tb.w) AS w, coalesce(ta.tf, 0)::float8 AS fa, coalesce(tb.tf, 0)::float8 AS fb

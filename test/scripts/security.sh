@@ -305,6 +305,7 @@ cosine_idf(text, text, text)|SELECT $1.cosine_idf('one alpha zzz', 'alpha one', 
 ndd_collections_readable()|SELECT count(*) FROM $1.ndd_collections_readable()
 ndd_collections_writable()|SELECT count(*) FROM $1.ndd_collections_writable()
 ndd_collection_check_owner(text, boolean)|SELECT $1.ndd_collection_check_owner('c', true)
+ndd_collection_readable_ndocs(text)|SELECT $1.ndd_collection_readable_ndocs('c') > 0
 ndd_collection_grant(text, text)|SELECT $1.ndd_collection_grant('c', 'regress_ndd_nobody')
 ndd_collection_revoke(text, text)|SELECT $1.ndd_collection_revoke('c', 'regress_ndd_nobody')
 ndd_collection_set_reader(text, text, boolean)|SELECT $1.ndd_collection_set_reader('c', 'public', true)
