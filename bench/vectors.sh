@@ -42,21 +42,11 @@ EF_SEARCH=${NDD_VECTORS_EF_SEARCH:-40 200}
 RANDOM_Q=${NDD_VECTORS_RANDOM:-200}
 SAMPLE=${NDD_VECTORS_SAMPLE:-100}
 RECALL=${NDD_VECTORS_RECALL:-0.99}
-TARBALL=${NDD_PGVECTOR_TARBALL:-$NDD_ROOT/../shared/vendor/pgvector-0.8.6.tar.gz}
 
 # pgvector, into the PostgreSQL under test only (never committed, never elsewhere)
-pgv_control=$("$NDD_PGBIN/pg_config" --sharedir)/extension/vector.control
-if [ ! -f "$pgv_control" ]; then
-	if [ ! -f "$TARBALL" ]; then
-		echo "skipped: pgvector is not installed in $NDD_PGBIN and its source $TARBALL is missing (set NDD_PGVECTOR_TARBALL)"
-		exit 0
-	fi
-	ndd_log "building pgvector from $TARBALL into $("$NDD_PGBIN/pg_config" --pkglibdir)"
-	src=$(mktemp -d /tmp/ndd-pgvector.XXXXXX)
-	tar -C "$src" -xzf "$TARBALL"
-	make -C "$src"/pgvector-* -s -j"$(nproc)" PG_CONFIG="$NDD_PGBIN/pg_config" >/dev/null
-	make -C "$src"/pgvector-* -s install PG_CONFIG="$NDD_PGBIN/pg_config" >/dev/null
-	rm -rf "$src"
+if ! why=$(ndd_pgvector_install); then
+	echo "skipped: $why"
+	exit 0
 fi
 
 ndd_bench_cluster "shared_buffers=${NDD_VECTORS_SHARED_BUFFERS:-2GB}" "maintenance_work_mem=2GB" "max_wal_size=8GB" \

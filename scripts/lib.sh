@@ -225,3 +225,26 @@ ndd_check_installed_extension() {
 	echo "$out"
 	[ "$(tail -1 <<<"$out")" = "installed version $1" ] || { echo "FAIL: CREATE EXTENSION ndd did not install version $1"; return 1; }
 }
+
+# pgvector (optional: bench/vectors.sh and test/scripts/pgvector_interop.sh compare and combine ndd
+# with it) installed into the PostgreSQL of NDD_PGBIN when it is missing, built from its source
+# tarball NDD_PGVECTOR_TARBALL (default: ../shared/vendor/pgvector-0.8.6.tar.gz beside the
+# repository). Nothing of pgvector is kept in this repository. Returns 1 with the reason on stdout
+# when it is neither installed nor buildable.
+ndd_pgvector_install() {
+	local tarball=${NDD_PGVECTOR_TARBALL:-$NDD_ROOT/../shared/vendor/pgvector-0.8.6.tar.gz} src
+	[ -f "$("$NDD_PGBIN/pg_config" --sharedir)/extension/vector.control" ] && return 0
+	if [ ! -f "$tarball" ]; then
+		echo "pgvector is not installed in $NDD_PGBIN and its source $tarball is missing (set NDD_PGVECTOR_TARBALL)"
+		return 1
+	fi
+	ndd_log "building pgvector from $tarball into $("$NDD_PGBIN/pg_config" --pkglibdir)"
+	src=$(mktemp -d /tmp/ndd-pgvector.XXXXXX)
+	tar -C "$src" -xzf "$tarball" &&
+		make -C "$src"/pgvector-* -s -j"$(nproc)" PG_CONFIG="$NDD_PGBIN/pg_config" >/dev/null &&
+		make -C "$src"/pgvector-* -s install PG_CONFIG="$NDD_PGBIN/pg_config" >/dev/null
+	local rc=$?
+	rm -rf "$src"
+	[ $rc -eq 0 ] || echo "the build of pgvector from $tarball failed"
+	return $rc
+}

@@ -5,13 +5,15 @@
 # scan's (distances in order; the rows strictly nearer than the n-th), for planted near-duplicates
 # (every 50th row is the previous one plus a little noise) and for rows without one; the halfvec
 # casts ::real[] and ::vector::real[] give the same fingerprint; the exact cosine re-ranks.
-# Runs only when pgvector is installed in the PostgreSQL under test (it is optional: nothing of ndd
-# needs it; bench/vectors.sh builds it from its source); otherwise exits 77 with the reason.
+# pgvector is optional (nothing of ndd needs it): the test installs it into the PostgreSQL under
+# test from its source tarball when it is missing (ndd_pgvector_install in scripts/lib.sh), and
+# exits 77 with the reason when it can do neither.
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
-if [ -z "$($PSQL -c "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")" ]; then
-	echo "skipped: pgvector (extension vector) is not installed in this PostgreSQL ($($PSQL -c "SHOW server_version"))"
+source "$(dirname "$0")/../../scripts/lib.sh"
+if ! why=$(ndd_pgvector_install); then
+	echo "skipped: $why"
 	exit 77
 fi
 fail=0
