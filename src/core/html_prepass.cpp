@@ -42,6 +42,10 @@ Raw raw_kind(std::string_view name) {
     return Raw::None;
 }
 
+// Elements whose content ndd drops and that are not raw text here (the raw-text ones end at their
+// own end tag whatever they hold): kSkip in html_blocks.cpp's tag table.
+bool drops_content(std::string_view name) { return name == "template" || name == "head"; }
+
 // Elements that never hold content: libxml2 opens none for them.
 bool is_void(std::string_view name) {
     if (name.size() < 2 || name.size() > 8) return false;
@@ -90,6 +94,13 @@ private:
     std::string tag_;            // the tag being written
     std::string name_;           // its name, lower case
     std::vector<std::pair<size_t, size_t>> attr_names_;  // the attributes kept: offset, length in tag_
+    bool hides_ = false;         // the tag being written has hidden or aria-hidden="true"
+    // The elements written since the outermost open element whose content is dropped (see
+    // drops_content), that one first; empty when none is open. An end tag that matches one of
+    // them is preceded by the end tags of all elements written after it: libxml2 ignores an end
+    // tag while an element of higher "end priority" (div, table, td...) is open above it, so an
+    // unclosed <div> inside <template> or <span hidden> would otherwise hide the rest of the page.
+    std::vector<std::string> dropping_;
 
     void tick(size_t pos) {
         if (pos >= next_tick_) {
@@ -279,6 +290,8 @@ private:
                 return;
             }
         attr_names_.emplace_back(at, name.size());
+        if (name == "hidden" || (name == "aria-hidden" && has_value && ve - vb == 4 && !std::memcmp(s_ + vb, "true", 4)))
+            hides_ = true;
         if (!has_value) return;
         // the value cut at max_value bytes, at a character boundary
         if (ve - vb > lim_.max_value) {
@@ -305,6 +318,7 @@ private:
         tag_.clear();
         tag_.push_back('<');
         tag_ += name;
+        hides_ = false;
         bool self_closing, complete;
         p = attributes(p, true, self_closing, complete);
         if (!complete) return n_;
@@ -316,6 +330,10 @@ private:
             put(tag_);
             started_ = true;
             text_run_ = 0;
+            // raw-text elements end at their own end tag (raw_content), void and self-closed ones at once
+            if (raw == Raw::None && !is_void(name) && !self_closing &&
+                (!dropping_.empty() || hides_ || drops_content(name)) && dropping_.size() < lim_.max_depth)
+                dropping_.push_back(name);
         }
         if (raw == Raw::None) return p;
         return raw_content(p, name, raw, emit);
@@ -381,6 +399,21 @@ private:
         put(run, e);
     }
 
+    // Before the end tag of `name`: when it matches an element of dropping_, the end tags of the
+    // elements written after that one, innermost first, so that libxml2 closes each in turn.
+    void close_inside(const std::string& name) {
+        for (size_t k = dropping_.size(); k-- > 0;) {
+            if (dropping_[k] != name) continue;
+            for (size_t j = dropping_.size(); --j > k;) {
+                put("</");
+                put(dropping_[j]);
+                put(">");
+            }
+            dropping_.resize(k);
+            return;
+        }
+    }
+
     size_t end_tag(size_t i) {
         size_t p = tag_name(i + 2);
         bool self_closing, complete;
@@ -389,6 +422,7 @@ private:
         // </html> and </body> close nothing in HTML5 (libxml2 would end the document at </html>);
         // an end tag before any start tag would end libxml2's document too
         if (!started_ || name_ == "html" || name_ == "body" || name_.empty()) return p;
+        close_inside(name_);
         put("</");
         put(name_);
         put(">");

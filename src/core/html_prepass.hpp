@@ -7,6 +7,10 @@
 //        escapable textarea and title. Their content is written so that libxml2 sees no tag in
 //        it: script and style with every "</" written "<\/" (libxml2 ends them at any "</x"),
 //        the others as escaped text (&lt;, and &amp; where HTML5 decodes no references);
+//      - an element whose content is dropped that is not raw text (template, head, an element
+//        with hidden or aria-hidden="true") ends at its end tag whatever it holds: the end tags of
+//        the elements written inside it are written first (libxml2 ignores an end tag while a div,
+//        table or td is open above it; <span hidden><div></span> would hide the rest of the page);
 //      - a start tag keeps its first max_attributes (64) attributes with distinct names (HTML5 keeps
 //        the first of duplicates; libxml2 compares each with all earlier ones), names cut to
 //        max_name (128) bytes, values to max_value (4096) bytes; attribute names libxml2 cannot parse (@click,

@@ -3,7 +3,7 @@
 # radius query, KNN, prepared statements (custom and generic plans), joins with a reference table
 # and ndd_pairs answer exactly what the same rows answer in one ordinary table, and each shard
 # answers from its own ndd index. The distributed batch mode (ndd_distributed_pairs, the two-set
-# ndd_distributed_pairs_between, ndd_distributed_feature_pairs, ndd_distributed_mirrors), clusters from its pairs and radius queries routed by block key
+# ndd_distributed_pairs_between, ndd_distributed_feature_pairs, ndd_distributed_mirrors, with and without hot fingerprints), clusters from its pairs and radius queries routed by block key
 # (ndd_layout_parts) answer exactly what single-node ndd answers; the labelling trigger refuses
 # to run on a shard.
 #
@@ -188,6 +188,37 @@ mdigest() { echo "SELECT count(*) || ' ' || md5(coalesce(string_agg(a || ',' || 
 check "ndd_distributed_mirrors = ndd_mirrors, k=1 ($(coord -c "SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM local_pages', 1)") mirror pairs)" \
 	"$(mdigest "ndd_distributed_mirrors('SELECT id, url, fp FROM pages', 1)")" \
 	"$(mdigest "ndd_mirrors('SELECT url, fp FROM local_pages', 1)")"
+# a crawl with hot fingerprints: a parking page at 11 paths of 40 hosts (every pair of them would
+# be a mirror) and one host's soft 404 page at 30 paths: max_hosts_per_fingerprint = 20 leaves
+# both out in the two functions alike, with the same notice; raised, both count them alike
+coord >/dev/null <<'SQL' || exit 1
+CREATE TABLE local_hot AS
+  SELECT id, url, fp FROM local_pages WHERE id <= 20000 OR id BETWEEN 100000 AND 120000
+  UNION ALL SELECT 200000 + h * 100 + p, 'http://park' || h || '.example/p' || p || '.html', '00000000000000aa'::simhash64
+  FROM generate_series(1, 40) h, generate_series(1, 11) p
+  UNION ALL SELECT 300000 + p, 'http://h1.example/missing/' || p || '.html', '00000000000000bb'::simhash64
+  FROM generate_series(1, 30) p;
+CREATE TABLE hot (LIKE local_hot);
+SELECT create_distributed_table('hot', 'id');
+INSERT INTO hot SELECT * FROM local_hot;
+SQL
+quiet="SET client_min_messages = warning;"  # the notices differ by the function's name: compared below
+hot_d="$quiet $(mdigest "ndd_distributed_mirrors('SELECT id, url, fp FROM hot', 1, max_hosts_per_fingerprint => 20)")"
+hot_l="$quiet $(mdigest "ndd_mirrors('SELECT url, fp FROM local_hot', 1, max_hosts_per_fingerprint => 20)")"
+check "ndd_distributed_mirrors = ndd_mirrors with hot fingerprints left out ($(coord -c "SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM local_hot', 1, max_hosts_per_fingerprint => 20)" 2>/dev/null) pairs)" \
+	"$hot_d" "$hot_l"
+check "ndd_distributed_mirrors = ndd_mirrors with hot fingerprints counted ($(coord -c "SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM local_hot', 1, max_hosts_per_fingerprint => 1000)") pairs)" \
+	"$(mdigest "ndd_distributed_mirrors('SELECT id, url, fp FROM hot', 1, max_hosts_per_fingerprint => 1000)")" \
+	"$(mdigest "ndd_mirrors('SELECT url, fp FROM local_hot', 1, max_hosts_per_fingerprint => 1000)")"
+notice_d=$(coord -c "SELECT count(*) FROM ndd_distributed_mirrors('SELECT id, url, fp FROM hot', 1, max_hosts_per_fingerprint => 20)" 2>&1 >/dev/null)
+notice_l=$(coord -c "SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM local_hot', 1, max_hosts_per_fingerprint => 20)" 2>&1 >/dev/null)
+if grep -q "ndd_distributed_mirrors: 2 fingerprints served by more than 20 hosts or pages each left out (470 pages)" <<<"$notice_d" &&
+	grep -q "ndd_mirrors: 2 fingerprints served by more than 20 hosts or pages each left out (470 pages)" <<<"$notice_l" &&
+	[ "$(coord -c "$hot_l")" != "$(coord -c "$(mdigest "ndd_mirrors('SELECT url, fp FROM local_hot', 1, max_hosts_per_fingerprint => 1000)")")" ]; then
+	echo "ok   the same notice from both, and the bound changes the answer"
+else
+	echo "FAIL hot fingerprints: notices: $notice_d / $notice_l"; fail=1
+fi
 err=$(coord -c "SELECT count(*) FROM ndd_distributed_pairs('SELECT id, fp FROM docs UNION ALL SELECT 5, fp FROM docs WHERE id = 6', 3)" 2>&1)
 left=$(coord -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'ndd_distributed_work%'")
 if grep -q "docs_sql returned the id 5 more than once" <<<"$err" && [ "$left" = 0 ]; then

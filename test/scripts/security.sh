@@ -314,7 +314,8 @@ ndd_distributed_pairs(text, integer, integer, integer)|SELECT count(*) FROM $1.n
 ndd_distributed_pairs_between(text, text, integer, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_pairs_between('SELECT id, fp FROM sdocs', 'SELECT id, fp FROM sdocs', 3)
 ndd_distributed_feature_pairs(text, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_feature_pairs('SELECT id, ARRAY[id] FROM sdocs')
 ndd_distributed_feature_pairs_job(text, integer, integer, text)|SELECT count(*) FROM $1.ndd_distributed_feature_pairs_job('SELECT id, ARRAY[id] FROM sdocs', 2, 1000, '"\$user", public')
-ndd_distributed_mirrors(text, integer, integer, double precision, integer)|SELECT count(*) FROM $1.ndd_distributed_mirrors('SELECT id, ''http://h/'' || id, fp FROM sdocs', 0, 1, 0)
+ndd_distributed_mirrors(text, integer, integer, double precision, integer, integer)|SELECT count(*) FROM $1.ndd_distributed_mirrors('SELECT id, ''http://h/'' || id, fp FROM sdocs', 0, 1, 0)
+ndd_distributed_mirrors_job(text, integer, integer, double precision, integer, integer, text)|SELECT count(*) FROM $1.ndd_distributed_mirrors_job('SELECT id, ''http://h/'' || id, fp FROM sdocs', 0, 1, 0, 1000, 4096, '"\$user", public')
 SQL
 }
 capture_all() {  # $1: the extension's schema

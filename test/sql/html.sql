@@ -96,3 +96,10 @@ SELECT length(ndd_html_text('<p ' || string_agg('a' || i || '=1 ', '') || '>x'))
 SELECT ndd_html_text(repeat('<b>', 30000) || repeat('</x>', 3000) || 'y') AS stray_end_tags;
 SELECT ndd_html_text(repeat('</', 32000) || 'z') AS restarts;
 SELECT ndd_html_text('a<p>b' || chr(1) || '</html>c</body><p>d') AS after_the_end;
+-- a start tag left open inside an element whose content is dropped hides nothing after that element
+-- (parcoabruzzo.it in trafilatura's test set gave '' for a 69 kB page: <noscript><div ...></noscript>)
+SELECT ndd_html_text('<html><body><noscript><div id="x"></noscript><div><p>visible text</p></div></body></html>') AS noscript_open_div;
+SELECT ndd_html_text('<p>before</p><template><div><table><tr><td>x</template><p>after</p>') AS template_open_table,
+       ndd_html_text('<p>before</p><span hidden><div>x<p>y</span><p>after</p>') AS hidden_open_div,
+       ndd_html_text('<p>before</p><span aria-hidden="true"><ul><li>x</span><p>after</p>') AS aria_hidden_open_list,
+       ndd_html_text('<p>before</p><iframe><div></iframe><p>after</p>') AS iframe_open_div;

@@ -135,6 +135,9 @@ SELECT count(*) FILTER (WHERE a LIKE 'http://park%') AS parking_pairs,
 FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0);
 \set VERBOSITY sqlstate
 SELECT count(*) FROM ndd_mirrors('SELECT url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 0);
+-- ndd_distributed_mirrors takes the same bound (checked before it needs Citus; the answers are
+-- compared on Citus by test/scripts/citus_distributed.sh)
+SELECT count(*) FROM ndd_distributed_mirrors('SELECT 1, url, fp FROM mir_hot', 0, 1, 0, max_hosts_per_fingerprint => 0);
 \set VERBOSITY default
 -- the sort's temporary files are within temp_file_limit (PostgreSQL's error, with where it was)
 SET work_mem = '64kB';

@@ -206,3 +206,57 @@ TEST(HtmlPrepass, GeneratedTagSoupProperties) {
         ndd::html_blocks(page.data(), page.size(), p, opt);
     }
 }
+
+// An element whose content ndd drops ends at its end tag whatever it holds: a start tag inside it
+// that is never closed (libxml2 ignores </template> or </span> while a <div>, <table> or <td> is
+// open above it) must not hide the rest of the page. Property: for every such element E and
+// generated junk J (tags of other names, unclosed or stray, text, references, a '<' that starts no
+// tag; not a tag left open at the end of J, which would take in </E> in HTML5 as here),
+// "before <E>J</E> after" yields "before" and "after".
+TEST(HtmlPrepass, DroppedElementEndsWhateverItHolds) {
+    struct Dropped {
+        const char* open;
+        const char* name;
+    };
+    static const Dropped kDropped[] = {
+        {"<template>", "template"},   {"<noscript>", "noscript"},   {"<iframe src=x>", "iframe"},
+        {"<noembed>", "noembed"},     {"<noframes>", "noframes"},   {"<script>", "script"},
+        {"<style>", "style"},         {"<title>", "title"},         {"<head>", "head"},
+        {"<div hidden>", "div"},      {"<span hidden=\"\">", "span"}, {"<section HIDDEN>", "section"},
+        {"<div aria-hidden=\"true\">", "div"}, {"<p aria-hidden=true>", "p"}, {"<table hidden>", "table"},
+        {"<ul hidden>", "ul"},        {"<a hidden href=x>", "a"},    {"<td hidden>", "td"},
+    };
+    static const char* const kNames[] = {"div", "p", "span", "table", "tbody", "tr", "td", "th", "ul", "ol", "li",
+                                         "a", "b", "i", "section", "form", "select", "option", "h1", "pre",
+                                         "button", "dl", "dd", "dt", "center", "font", "nav", "article", "x-y"};
+    static const char* const kOther[] = {"junk", " ", "\n", "&amp;", "&", "a < b", "<3", ">", "<br>", "<img src=x>",
+                                         "<hr/>", "<input>", "\xC3\xA9", "<div/>", "</>", "x=1"};
+    uint64_t state = 7;
+    auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<size_t>(state >> 33);
+    };
+    for (const Dropped& e : kDropped) {
+        for (int it = 0; it < 300; it++) {
+            std::string junk;
+            for (size_t i = 0, n = next() % 24; i < n; i++) {
+                size_t kind = next() % 3;
+                const char* name = kNames[next() % std::size(kNames)];
+                if (std::string(name) == e.name) continue;  // E's own tags would end or nest E
+                if (kind == 0) junk += std::string("<") + name + (next() % 4 ? ">" : " class=\"c\">");
+                else if (kind == 1 && next() % 3 == 0) junk += std::string("</") + name + ">";
+                else junk += kOther[next() % std::size(kOther)];
+            }
+            std::string page = std::string("<html><body><p>before</p>") + e.open + junk + "</" + e.name + "><p>after</p></body></html>";
+            std::string t = text(page);
+            ASSERT_NE(t.find("before"), std::string::npos) << page << "\n=> " << t;
+            ASSERT_NE(t.find("after"), std::string::npos) << page << "\n=> " << t;
+        }
+    }
+    // the page of the report (parcoabruzzo.it): a <div> left open inside <noscript>
+    EXPECT_EQ(text("<html><body><noscript><div id=\"x\"></noscript><div><p>visible text</p></div></body></html>"),
+              "visible text");
+    EXPECT_EQ(text("<html><body><template><div><table><tr><td>x</template><p>after</p></body></html>"), "after");
+    // what the dropped element holds stays dropped, and the closing touches nothing outside it
+    EXPECT_EQ(text("<div><p>a</p><span hidden><div>x<p>y</span><p>b</p></div>"), "a\nb");
+}
