@@ -24,11 +24,12 @@
  *     (its id and its number of hashes) and its sorted shingle-hash set. Records are multiples of
  *     16 bytes, and a document is named by its record's position in 16-byte units (40 bits: 16 TB
  *     of sets); nothing is kept in memory per document;
- *   - the (band key, band, position) entries, or for containment (hash, in prefix, position), go
- *     through an external sort (jaccard_extsort.c); runs of equal keys give the candidates. A pair
- *     sharing several bands is a candidate in each, and the repeats are dropped after the
- *     candidates' sort (the in-memory pass takes a pair at its first shared band only; that needs
- *     every document's earlier keys, which the disk path does not keep);
+ *   - the (band key, band, position; band-0 key) entries, 24 bytes, or for containment (hash, in
+ *     prefix, position), 16 bytes, go through an external sort (jaccard_extsort.c); runs of equal
+ *     keys give the candidates. A pair sharing several bands would be a candidate in each (a
+ *     cluster of k copies gives 27 * k^2 / 2 at t = 0.8): those that share band 0 are taken there
+ *     only, which the band-0 keys in the entries decide, and the other repeats are dropped after
+ *     the candidates' sort;
  *   - candidates go through a second external sort ordered by (window of x, y, x), duplicates
  *     dropped: a window is a power-of-two span of the file, at most half the budget, and holds the
  *     documents whose records start in it. Verification loads one window's records (one sequential
@@ -66,16 +67,19 @@ struct JaccardSpill
 	size_t		sort_bytes;		/* memory of each external sort's records */
 	uint32	   *df;				/* containment: count-min sketch of hash frequencies, DF_ROWS rows */
 	int			df_bits;		/* log2 of its counters per row */
-	JaccardExtSort *entries;	/* (key, tag << 40 | position) */
+	JaccardExtSort *entries;	/* (key, tag << 40 | position; resemblance: band-0 key) */
 	JaccardExtSort *idsort;		/* (id, 0) */
 	MemoryContext cxt;
 };
 
-/* An entry of the first sort: ordered by (key, tag, position), as the runs need. */
+/*
+ * An entry of the first sort: ordered by (key, tag, position), as the runs need, with (resemblance)
+ * the document's band-0 key, for the candidate rule.
+ */
 static inline void
-entry_put(JaccardSpill *sp, uint64 key, uint32 tag, uint64 pos)
+entry_put(JaccardSpill *sp, uint64 key, uint32 tag, uint64 pos, uint64 key0)
 {
-	ndd_extsort_put(sp->entries, key, ((uint64) tag << SPILL_POS_BITS) | pos);
+	ndd_extsort_put(sp->entries, key, ((uint64) tag << SPILL_POS_BITS) | pos, key0);
 }
 
 /*
@@ -150,8 +154,8 @@ ndd_jaccard_spill_begin(MemoryContext cxt, int measure)
 										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	}
 	MemoryContextSwitchTo(old);
-	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes);
-	sp->idsort = ndd_extsort_begin(cxt, Max(budget / 16, 16 * 1024));
+	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes, measure == NDD_MEASURE_JACCARD);
+	sp->idsort = ndd_extsort_begin(cxt, Max(budget / 16, 16 * 1024), false);
 	return sp;
 }
 
@@ -227,11 +231,11 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 			BufFileWrite(sp->sets, (void *) doc.set, doc.nset * 2 * sizeof(uint64));
 		sp->written += sizeof(head) + (uint64) doc.nset * 16;
 		sp->ndocs++;
-		ndd_extsort_put(sp->idsort, (uint64) doc.id, 0);
+		ndd_extsort_put(sp->idsort, (uint64) doc.id, 0, 0);
 		if (sp->measure == NDD_MEASURE_JACCARD)
 		{
 			for (int j = 0; j < doc.nkeys; j++)
-				entry_put(sp, doc.keys[j], (uint32) j, pos);
+				entry_put(sp, doc.keys[j], (uint32) j, pos, doc.keys[0]);
 		}
 		else
 		{
@@ -248,7 +252,7 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 			if (doc.prefix < doc.nset)
 				qsort(rank, doc.nset, sizeof(DfRank), df_rank_cmp);
 			for (size_t k = 0; k < doc.nset; k++)
-				entry_put(sp, doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, pos);
+				entry_put(sp, doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, pos, 0);
 		}
 	}
 	if (rank)
@@ -260,7 +264,7 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 static inline void
 cand_put(const JaccardSpill *sp, JaccardExtSort *cands, uint64 y, uint64 x)
 {
-	ndd_extsort_put(cands, ((x >> sp->window_shift) << SPILL_POS_BITS) | y, x);
+	ndd_extsort_put(cands, ((x >> sp->window_shift) << SPILL_POS_BITS) | y, x, 0);
 }
 
 /* Reads bytes of the sets file at byte position pos into buf. */
@@ -318,8 +322,9 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 					   TimestampTz *last)
 {
 	JaccardExtSort *cands;
-	NddJaccardRecord rec;
+	NddJaccardWideRecord rec;
 	uint64	   *run = NULL;
+	uint64	   *run_key0 = NULL;
 	bool	   *run_flag = NULL;
 	size_t		run_n = 0,
 				run_cap = 0;
@@ -363,7 +368,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 	/* candidates: every pair in a run of equal entries, through the second sort */
 	ereport(DEBUG1, (errmsg("%s: %zu documents on disk, sorting their entries", fname, sp->ndocs)));
 	ndd_extsort_performsort(sp->entries);
-	cands = ndd_extsort_begin(sp->cxt, sp->sort_bytes);
+	cands = ndd_extsort_begin(sp->cxt, sp->sort_bytes, false);
 	do
 	{
 		bool		same;
@@ -383,10 +388,13 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 				{
 					/*
 					 * The core's rule, on the run's indexes (a document has one entry per band or
-					 * hash). Resemblance: no earlier band is known (repeats are dropped later).
+					 * hash). Resemblance: only band 0's keys are in the entries, so a pair sharing
+					 * band 0 is taken there only, and its repeats from later bands it shares are
+					 * dropped after the candidates' sort.
 					 */
 					if (sp->measure == NDD_MEASURE_JACCARD ?
-						!ndd_jaccard_band_candidate((uint32) i, (uint32) j, run_tag, NULL, NULL, 0) :
+						!ndd_jaccard_band_candidate((uint32) i, (uint32) j, run_tag, &run_key0[i],
+													&run_key0[j], 1) :
 						!ndd_containment_candidate((uint32) i, run_flag[i], (uint32) j))
 						continue;
 					cand_put(sp, cands, run[j], run[i]);
@@ -409,10 +417,13 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(uint64));
 			run_flag = run_flag ? repalloc_huge(run_flag, run_cap * sizeof(bool))
 				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(bool));
+			run_key0 = run_key0 ? repalloc_huge(run_key0, run_cap * sizeof(uint64))
+				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(uint64));
 		}
 		run_key = key;
 		run_tag = tag;
 		run[run_n] = doc;
+		run_key0[run_n] = rec.aux;
 		run_flag[run_n++] = tag != 0;
 		if ((++nentries & 0xFFFF) == 0)
 		{
@@ -426,6 +437,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 	{
 		pfree(run);
 		pfree(run_flag);
+		pfree(run_key0);
 	}
 
 	/* verification: (window of x, y, x) in order; x's window in memory, y read forward */
