@@ -65,7 +65,7 @@ echo "on disk: pairs $(echo "$disk" | sed -n 1p), peak $(echo "$disk" | sed -n 2
 
 # on disk, nothing is held per document: at maintenance_work_mem = 1MB the backend's peak is about
 # the same for 50,000 and 400,000 short distinct documents (before, 28 bytes per document in arrays
-# that doubled added about 13 MB between the two, a ratio near 1.5; VmHWM also counts the mapped
+# that doubled added 11 MB between the two, a ratio of 1.38; VmHWM also counts the mapped
 # libraries, about 25 MB, hence a ratio with a margin rather than a difference)
 peak_of() {
 	psql -X -v ON_ERROR_STOP=1 -d $db -tA <<SQL
