@@ -40,7 +40,7 @@
  * The core job accumulates a batch of documents (half the budget) and is emptied into the disk
  * structures each time it fills, so the core's memory stays bounded too. The entries' and the
  * candidates' sorts get a quarter of the budget each for their records (and an eighth for their
- * files' buffers), the ids' sort a sixteenth.
+ * files' buffers), the ids' sort a 64th (its 16-byte records are few next to the entries).
  */
 #define SPILL_POS_BITS 40		/* a record's position, in 16-byte units */
 #define SPILL_WINDOW_BITS 24	/* a window's number */
@@ -155,7 +155,7 @@ ndd_jaccard_spill_begin(MemoryContext cxt, int measure)
 	}
 	MemoryContextSwitchTo(old);
 	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes, measure == NDD_MEASURE_JACCARD);
-	sp->idsort = ndd_extsort_begin(cxt, Max(budget / 16, 16 * 1024), false);
+	sp->idsort = ndd_extsort_begin(cxt, Max(budget / 64, 16 * 1024), false);
 	return sp;
 }
 
