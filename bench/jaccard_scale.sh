@@ -19,7 +19,7 @@
 # The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
 # on a quiet machine, with about 60 GB of free disk: the 10M collection is 12 GB of text (the TSV and
 # the table), and the disk path's temporary files hold 16 bytes per distinct shingle of each
-# document (27 GB at 10M) and 16 per band key (4.3 GB, written twice):
+# document plus a 16-byte header (27 GB at 10M) and 24 per band key (6.5 GB, written twice):
 #   NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 NDD_JACCARD_LOOKUP=0 \
 #     NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee bench/results/jaccard_scale_10M.txt
 set -euo pipefail

@@ -6,7 +6,8 @@
  * Why not tuplesort: the disk path sorts 27 (band key, band, document) entries per document at
  * t = 0.8 and then its candidates; as heap tuples through tuplesort these were 36 % of the
  * instructions of a call (forming, copying and comparing tuples, merging runs), more than the
- * minhash. Records here are two uint64 written as they are. While they fit the sort's memory they are
+ * minhash. Records here are two uint64 (or three, with a payload that is not part of the order)
+ * written as they are. While they fit the sort's memory they are
  * sorted there (ndd_jaccard_sort_records, std::sort in the core). Beyond it they go to a temporary
  * file; to read them back in order, a part that does not fit is read once and split into F parts by
  * its leading differing bits (the bits above them are equal in the whole part, so every record of
@@ -46,7 +47,8 @@ typedef struct ExtPart
 struct JaccardExtSort
 {
 	MemoryContext cxt;
-	NddJaccardRecord *buf;		/* cap records: the input's next piece, or the part being read */
+	int			words;			/* uint64 per record: 2 (hi, lo) or 3 (hi, lo, aux) */
+	uint64	   *buf;			/* cap records: the input's next piece, or the part being read */
 	size_t		cap;
 	size_t		nbuf;			/* records in buf */
 	size_t		pos;			/* next one to hand out */
@@ -87,30 +89,35 @@ new_file(JaccardExtSort *es)
 }
 
 static void
-write_records(BufFile *f, const NddJaccardRecord *r, size_t n)
+write_records(const JaccardExtSort *es, BufFile *f, const uint64 *r, size_t n)
 {
 	if (n > 0)
-		BufFileWrite(f, (void *) r, n * sizeof(NddJaccardRecord));
+		BufFileWrite(f, (void *) r, n * es->words * sizeof(uint64));
 }
 
 /* Reads up to max records of f into buf; returns how many. */
 static size_t
-read_records(BufFile *f, NddJaccardRecord *buf, size_t max)
+read_records(const JaccardExtSort *es, BufFile *f, uint64 *buf, size_t max)
 {
-	size_t		got = BufFileRead(f, buf, max * sizeof(NddJaccardRecord));
+	size_t		size = es->words * sizeof(uint64);
+	size_t		got = BufFileRead(f, buf, max * size);
 
-	if (got % sizeof(NddJaccardRecord) != 0)
+	if (got % size != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not read sorted entries from a temporary file: %m")));
-	return got / sizeof(NddJaccardRecord);
+	return got / size;
 }
 
 static void
 sort_buf(JaccardExtSort *es)
 {
 	CHECK_FOR_INTERRUPTS();
-	ndd_raise_status(ndd_jaccard_sort_records(es->buf, es->nbuf), "sorting entries");
+	if (es->words == 2)
+		ndd_raise_status(ndd_jaccard_sort_records((NddJaccardRecord *) es->buf, es->nbuf), "sorting entries");
+	else
+		ndd_raise_status(ndd_jaccard_sort_wide_records((NddJaccardWideRecord *) es->buf, es->nbuf),
+						 "sorting entries");
 	es->pos = 0;
 }
 
@@ -127,13 +134,14 @@ push(JaccardExtSort *es, const ExtPart *p)
 }
 
 JaccardExtSort *
-ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes)
+ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes, bool with_aux)
 {
 	JaccardExtSort *es = MemoryContextAllocZero(cxt, sizeof(JaccardExtSort));
 
 	es->cxt = cxt;
-	es->cap = Min(Max(mem_bytes / sizeof(NddJaccardRecord), 1024), EXTSORT_MAX_RECORDS);
-	es->buf = MemoryContextAllocHuge(cxt, es->cap * sizeof(NddJaccardRecord));
+	es->words = with_aux ? 3 : 2;
+	es->cap = Min(Max(mem_bytes / (es->words * sizeof(uint64)), 1024), EXTSORT_MAX_RECORDS);
+	es->buf = MemoryContextAllocHuge(cxt, es->cap * es->words * sizeof(uint64));
 	es->max_fanout = (int) Min(Max(mem_bytes / 2 / (BLCKSZ + 256), 2), 4096);
 	part_init(&es->input);
 	part_init(&es->equal);
@@ -141,19 +149,24 @@ ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes)
 }
 
 void
-ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo)
+ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo, uint64 aux)
 {
+	uint64	   *r;
+
 	Assert(!es->sorted);
 	if (es->nbuf == es->cap)
 	{
 		/* the input outgrows memory: it goes to a file, a buffer at a time */
 		if (!es->input.file)
 			es->input.file = new_file(es);
-		write_records(es->input.file, es->buf, es->nbuf);
+		write_records(es, es->input.file, es->buf, es->nbuf);
 		es->nbuf = 0;
 	}
-	es->buf[es->nbuf].hi = hi;
-	es->buf[es->nbuf].lo = lo;
+	r = es->buf + es->nbuf * es->words;
+	r[0] = hi;
+	r[1] = lo;
+	if (es->words == 3)
+		r[2] = aux;
 	es->nbuf++;
 	part_note(&es->input, hi, lo);
 }
@@ -167,7 +180,7 @@ ndd_extsort_performsort(JaccardExtSort *es)
 		sort_buf(es);			/* all in memory */
 		return;
 	}
-	write_records(es->input.file, es->buf, es->nbuf);
+	write_records(es, es->input.file, es->buf, es->nbuf);
 	es->nbuf = es->pos = 0;
 	if (BufFileSeek(es->input.file, 0, 0, SEEK_SET) != 0)
 		ereport(ERROR,
@@ -200,18 +213,18 @@ split(JaccardExtSort *es, ExtPart *p)
 	parts = palloc(sizeof(ExtPart) << bits);
 	for (int i = 0; i < (1 << bits); i++)
 		part_init(&parts[i]);
-	while ((got = read_records(p->file, es->buf, es->cap)) > 0)
+	while ((got = read_records(es, p->file, es->buf, es->cap)) > 0)
 	{
 		CHECK_FOR_INTERRUPTS();
 		for (size_t i = 0; i < got; i++)
 		{
-			const NddJaccardRecord *r = &es->buf[i];
-			int			b = (int) (((on_hi ? r->hi : r->lo) >> shift) & (((uint64) 1 << bits) - 1));
+			const uint64 *r = es->buf + i * es->words;
+			int			b = (int) ((r[on_hi ? 0 : 1] >> shift) & (((uint64) 1 << bits) - 1));
 
 			if (!parts[b].file)
 				parts[b].file = new_file(es);
-			BufFileWrite(parts[b].file, (void *) r, sizeof(NddJaccardRecord));
-			part_note(&parts[b], r->hi, r->lo);
+			write_records(es, parts[b].file, r, 1);
+			part_note(&parts[b], r[0], r[1]);
 		}
 	}
 	BufFileClose(p->file);
@@ -230,7 +243,7 @@ split(JaccardExtSort *es, ExtPart *p)
 }
 
 bool
-ndd_extsort_next(JaccardExtSort *es, NddJaccardRecord *out)
+ndd_extsort_next(JaccardExtSort *es, NddJaccardWideRecord *out)
 {
 	Assert(es->sorted);
 	for (;;)
@@ -239,14 +252,18 @@ ndd_extsort_next(JaccardExtSort *es, NddJaccardRecord *out)
 
 		if (es->pos < es->nbuf)
 		{
-			*out = es->buf[es->pos++];
+			const uint64 *r = es->buf + es->pos++ * es->words;
+
+			out->hi = r[0];
+			out->lo = r[1];
+			out->aux = es->words == 3 ? r[2] : 0;
 			return true;
 		}
 		es->nbuf = es->pos = 0;
 		if (es->equal.file)
 		{
 			/* equal records: in order as they are */
-			es->nbuf = read_records(es->equal.file, es->buf, es->cap);
+			es->nbuf = read_records(es, es->equal.file, es->buf, es->cap);
 			if (es->nbuf == 0)
 			{
 				BufFileClose(es->equal.file);
@@ -259,7 +276,7 @@ ndd_extsort_next(JaccardExtSort *es, NddJaccardRecord *out)
 		p = es->stack[--es->nstack];
 		if (p.n <= es->cap)
 		{
-			es->nbuf = read_records(p.file, es->buf, es->cap);
+			es->nbuf = read_records(es, p.file, es->buf, es->cap);
 			BufFileClose(p.file);
 			if (es->nbuf != p.n)
 				ereport(ERROR,

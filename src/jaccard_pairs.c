@@ -133,8 +133,9 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	Oid			idtype,
 				bodytype;
 	bool		has_sketch = false;
-	int64	   *ids = NULL;
+	int64	   *ids = NULL;		/* the ids of the documents the job holds */
 	size_t		n = 0,
+				n_ids = 0,
 				cap_ids = 0;
 	NddJaccardResult *batch;
 	int			done = 0;
@@ -243,21 +244,23 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 		need = document_bytes(body, len, shingle, tokenizer, fname);
 		if (need > budget)
 			ndd_input_too_large(fname, psprintf("document " INT64_FORMAT " (%zu bytes of text)", id, len), need);
-		if (n > 0 && need > budget / 8 && ndd_jaccard_job_bytes(job) + need > budget)
+		if (n_ids > 0 && need > budget / 8 && ndd_jaccard_job_bytes(job) + need > budget)
 		{
 			spill = to_disk(spill, work, measure, job, n, fname);
+			n_ids = 0;			/* on disk, in the documents' records */
 		}
 		status = ndd_jaccard_job_add(job, id, body, len, (const uint64_t *) sketch, ndd_interrupt_pending);
 		ndd_raise_status(status, fname);
 		MemoryContextReset(row_cxt);
 
-		if (n + 1 >= cap_ids)
+		if (n_ids + 1 >= cap_ids)
 		{
 			cap_ids = Max(1024, cap_ids * 2);
 			ids = ids ? repalloc_huge(ids, cap_ids * sizeof(int64))
 				: MemoryContextAllocHuge(work, cap_ids * sizeof(int64));
 		}
-		ids[n++] = id;
+		ids[n_ids++] = id;
+		n++;
 
 		/*
 		 * Checked after every document (the core's size is O(1) to read): one large text can exceed
@@ -266,6 +269,7 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 		if (ndd_jaccard_job_bytes(job) > (spill ? ndd_jaccard_spill_flush_bytes(spill) : budget))
 		{
 			spill = to_disk(spill, work, measure, job, n, fname);
+			n_ids = 0;
 		}
 		if ((n & 255) == 0)
 			ndd_jaccard_progress(&last, fname, "reading: document", n, 0, 0);
@@ -275,19 +279,15 @@ pairs_srf(FunctionCallInfo fcinfo, int measure, double threshold, int32 shingle,
 	if (spill)
 		ndd_jaccard_spill_flush(spill, job, fname);
 
-	ndd_raise_status(ndd_find_duplicate_id((const int64_t *) ids, n, &found, &dup), "duplicate ids");
-	if (found)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("docs_sql returned the id " INT64_FORMAT " more than once", (int64) dup),
-				 errhint("Each row is one document: make the ids unique.")));
-
 	if (spill)
 	{
-		ndd_jaccard_spill_pass(spill, job, ids, rsinfo, fname, &last);
+		ndd_jaccard_spill_pass(spill, job, rsinfo, fname, &last);
 		MemoryContextDelete(work);
 		return;
 	}
+	ndd_raise_status(ndd_find_duplicate_id((const int64_t *) ids, n_ids, &found, &dup), "duplicate ids");
+	if (found)
+		ndd_jaccard_duplicate_id((int64) dup);
 	batch = MemoryContextAlloc(work, NDD_JACCARD_BATCH * sizeof(NddJaccardResult));
 	while (!done)
 	{

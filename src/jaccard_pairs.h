@@ -66,10 +66,13 @@ extern size_t ndd_jaccard_spill_flush_bytes(const JaccardSpill *sp);
 extern void ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname);
 
 /*
- * The pass of the disk path over every document flushed (ids: their ids, in flush order): the
- * pairs go into the function's result. Returns their number.
+ * The pass of the disk path over every document flushed (first checking their ids): the pairs go
+ * into the function's result. Returns their number.
  */
-extern uint64 ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids,
-									 ReturnSetInfo *rsinfo, const char *fname, TimestampTz *last);
+extern uint64 ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsinfo,
+									 const char *fname, TimestampTz *last);
+
+/* Raises the error of docs_sql returning id twice. */
+extern void ndd_jaccard_duplicate_id(int64 id) pg_attribute_noreturn();
 
 #endif							/* NDD_JACCARD_PAIRS_H */

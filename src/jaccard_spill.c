@@ -8,6 +8,7 @@
 #include "jaccard_pairs.h"
 
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/buffile.h"
 #include "utils/memutils.h"
 
@@ -17,46 +18,68 @@
 /*
  * The disk path, taken once the documents' shingle sets outgrow maintenance_work_mem. Same method
  * and same candidates as the core's in-memory pass (jaccard_pairs_api.h), with every structure that
- * grows with the collection on disk:
- *   - each document's sorted shingle-hash set is written once, in reading order, to a temporary
- *     BufFile; only its position, size and (resemblance) band-0 key stay in memory: 20 bytes per
- *     document, 28 with the id every path keeps (28 MB per million documents);
- *   - the (band key, band, document) entries, or for containment (hash, in prefix, document), go
- *     through an external sort (jaccard_extsort.c); runs of equal keys give the candidates. A pair sharing several bands
- *     would be a candidate in each (a cluster of k copies gives 27 * k^2 / 2 at t = 0.8); those
- *     that share band 0 are taken there only, which the band-0 keys in memory decide, and the
- *     other repeats are dropped after the candidates' sort;
- *   - candidates go through a second external sort ordered by (chunk of x, y, x), duplicates dropped: a
- *     chunk is a run of consecutive documents whose sets fill half the budget. Verification loads
- *     one chunk's sets (one sequential read), then reads each y's set in increasing file order, so
- *     the sets file is read once per chunk, forward, touching only the candidates' sets.
+ * grows with the collection on disk, so that its memory is bounded by maintenance_work_mem whatever
+ * the number of documents:
+ *   - each document is written once, in reading order, to a temporary BufFile: a 16-byte header
+ *     (its id and its number of hashes) and its sorted shingle-hash set. Records are multiples of
+ *     16 bytes, and a document is named by its record's position in 16-byte units (40 bits: 16 TB
+ *     of sets); nothing is kept in memory per document;
+ *   - the (band key, band, position; band-0 key) entries, 24 bytes, or for containment (hash, in
+ *     prefix, position), 16 bytes, go through an external sort (jaccard_extsort.c); runs of equal
+ *     keys give the candidates. A pair sharing several bands would be a candidate in each (a
+ *     cluster of k copies gives 27 * k^2 / 2 at t = 0.8): those that share band 0 are taken there
+ *     only, which the band-0 keys in the entries decide, and the other repeats are dropped after
+ *     the candidates' sort;
+ *   - candidates go through a second external sort ordered by (window of x, y, x), duplicates
+ *     dropped: a window is a power-of-two span of the file, at most half the budget, and holds the
+ *     documents whose records start in it. Verification loads one window's records (one sequential
+ *     read), then reads each y's record in increasing file order, so the file is read once per
+ *     window, forward, touching only the candidates' records. The windows' start positions are the
+ *     only array kept (8 bytes per window: a 4,096th of the file at least);
+ *   - ids go through a third external sort, which finds a duplicate id.
  * The core job accumulates a batch of documents (half the budget) and is emptied into the disk
- * structures each time it fills, so the core's memory stays bounded too. Both sorts get a quarter
- * of the budget each for their records (and an eighth for their files' buffers).
+ * structures each time it fills, so the core's memory stays bounded too. The entries' and the
+ * candidates' sorts get a quarter of the budget each for their records (and an eighth for their
+ * files' buffers), the ids' sort a 64th (its 16-byte records are few next to the entries).
  */
+#define SPILL_POS_BITS 40		/* a record's position, in 16-byte units */
+#define SPILL_WINDOW_BITS 24	/* a window's number */
+
+/* A document's record in the sets file: this header, then nset (h1, h2) hashes. */
+typedef struct SpillHeader
+{
+	int64		id;
+	uint32		nset;
+	uint32		zero;
+} SpillHeader;
+
 struct JaccardSpill
 {
 	int			measure;
 	BufFile    *sets;
-	uint64	   *pos;			/* document's set in sets: fileno << 32 | offset */
-	uint32	   *nset;			/* its number of 16-byte hashes */
-	uint64	   *key0;			/* resemblance: its key of band 0 (see spill_pass) */
-	size_t		cap;			/* elements allocated in pos and nset */
+	uint64		written;		/* bytes written to sets (its logical size) */
 	size_t		ndocs;			/* documents written */
+	int			window_shift;	/* a window spans 1 << window_shift 16-byte units */
+	uint64	   *window_start;	/* byte position of the first record starting in each window */
+	size_t		nwindows;
+	size_t		window_cap;
 	size_t		flush_bytes;	/* empty the core job into the spill when it holds more */
 	size_t		sort_bytes;		/* memory of each external sort's records */
-	size_t		chunk_bytes;	/* sets held in memory during verification */
 	uint32	   *df;				/* containment: count-min sketch of hash frequencies, DF_ROWS rows */
 	int			df_bits;		/* log2 of its counters per row */
-	JaccardExtSort *entries;	/* (key, tag << 32 | document) */
+	JaccardExtSort *entries;	/* (key, tag << 40 | position; resemblance: band-0 key) */
+	JaccardExtSort *idsort;		/* (id, 0) */
 	MemoryContext cxt;
 };
 
-/* An entry of the first sort: ordered by (key, tag, document), as the runs need. */
+/*
+ * An entry of the first sort: ordered by (key, tag, position), as the runs need, with (resemblance)
+ * the document's band-0 key, for the candidate rule.
+ */
 static inline void
-entry_put(JaccardSpill *sp, uint64 key, uint32 tag, uint32 doc)
+entry_put(JaccardSpill *sp, uint64 key, uint32 tag, uint64 pos, uint64 key0)
 {
-	ndd_extsort_put(sp->entries, key, ((uint64) tag << 32) | doc);
+	ndd_extsort_put(sp->entries, key, ((uint64) tag << SPILL_POS_BITS) | pos, key0);
 }
 
 /*
@@ -110,13 +133,17 @@ ndd_jaccard_spill_begin(MemoryContext cxt, int measure)
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	JaccardSpill *sp = palloc0(sizeof(JaccardSpill));
 	size_t		budget = ndd_input_budget();
+	size_t		window = 64 * 1024;
 
 	sp->cxt = cxt;
 	sp->measure = measure;
 	sp->sets = BufFileCreateTemp(false);
 	sp->flush_bytes = budget / 2;
-	sp->chunk_bytes = Max(budget / 2, 64 * 1024);
 	sp->sort_bytes = Max(budget / 4, 64 * 1024);
+	/* windows of the largest power of two within half the budget (64 kB at least) */
+	while (window * 2 <= budget / 2)
+		window *= 2;
+	sp->window_shift = pg_leftmost_one_pos64(window / 16);
 	if (measure == NDD_MEASURE_CONTAINMENT)
 	{
 		/* an eighth of the budget for the frequency sketch */
@@ -127,8 +154,29 @@ ndd_jaccard_spill_begin(MemoryContext cxt, int measure)
 										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	}
 	MemoryContextSwitchTo(old);
-	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes);
+	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes, measure == NDD_MEASURE_JACCARD);
+	sp->idsort = ndd_extsort_begin(cxt, Max(budget / 64, 16 * 1024), false);
 	return sp;
+}
+
+/* Notes that a record starts at byte pos: the windows up to its own start there or later. */
+static void
+window_note(JaccardSpill *sp, uint64 pos)
+{
+	size_t		w = (size_t) (pos >> (sp->window_shift + 4));
+
+	while (sp->nwindows <= w)
+	{
+		if (sp->nwindows + 1 >= sp->window_cap)
+		{
+			size_t		cap = Max(64, sp->window_cap * 2);
+
+			sp->window_start = sp->window_start ? repalloc_huge(sp->window_start, cap * sizeof(uint64))
+				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint64));
+			sp->window_cap = cap;
+		}
+		sp->window_start[sp->nwindows++] = pos;
+	}
 }
 
 /* Moves every document the core job holds into the spill, and empties the job. */
@@ -161,44 +209,37 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 	for (size_t d = 0; d < count; d++)
 	{
 		NddJaccardDoc doc;
-		int			fileno;
-		off_t		offset;
-		int32		g;
+		SpillHeader head;
+		uint64		pos = sp->written / 16;
 
 		CHECK_FOR_INTERRUPTS();
 		ndd_raise_status(ndd_jaccard_job_doc(job, d, &doc), fname);
-		if (sp->ndocs >= (size_t) PG_INT32_MAX || doc.nset > PG_UINT32_MAX)
+		if (doc.nset > PG_UINT32_MAX || pos >= ((uint64) 1 << SPILL_POS_BITS) ||
+			(pos >> sp->window_shift) >= ((uint64) 1 << SPILL_WINDOW_BITS))
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s supports at most %d documents of at most %u distinct shingles each",
-							fname, PG_INT32_MAX, PG_UINT32_MAX)));
-		if (sp->ndocs == sp->cap)
-		{
-			size_t		cap = Max(1024, sp->cap * 2);
-
-			sp->pos = sp->pos ? repalloc_huge(sp->pos, cap * sizeof(uint64))
-				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint64));
-			sp->nset = sp->nset ? repalloc_huge(sp->nset, cap * sizeof(uint32))
-				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint32));
-			sp->key0 = sp->key0 ? repalloc_huge(sp->key0, cap * sizeof(uint64))
-				: MemoryContextAllocHuge(sp->cxt, cap * sizeof(uint64));
-			sp->cap = cap;
-		}
-		g = (int32) sp->ndocs++;
-		BufFileTell(sp->sets, &fileno, &offset);
-		sp->pos[g] = ((uint64) fileno << 32) | (uint64) offset;
-		sp->nset[g] = (uint32) doc.nset;
+					 errmsg("%s supports at most %u distinct shingles per document and " UINT64_FORMAT " GB of shingle sets on disk",
+							fname, PG_UINT32_MAX,
+							Min((uint64) 1 << (SPILL_POS_BITS + 4), (uint64) 1 << (SPILL_WINDOW_BITS + sp->window_shift + 4)) >> 30),
+					 errhint("Raise maintenance_work_mem.")));
+		window_note(sp, sp->written);
+		head.id = doc.id;
+		head.nset = (uint32) doc.nset;
+		head.zero = 0;
+		BufFileWrite(sp->sets, &head, sizeof(head));
 		if (doc.nset > 0)
 			BufFileWrite(sp->sets, (void *) doc.set, doc.nset * 2 * sizeof(uint64));
+		sp->written += sizeof(head) + (uint64) doc.nset * 16;
+		sp->ndocs++;
+		ndd_extsort_put(sp->idsort, (uint64) doc.id, 0, 0);
 		if (sp->measure == NDD_MEASURE_JACCARD)
 		{
-			sp->key0[g] = doc.keys[0];
 			for (int j = 0; j < doc.nkeys; j++)
-				entry_put(sp, doc.keys[j], (uint32) j, (uint32) g);
+				entry_put(sp, doc.keys[j], (uint32) j, pos, doc.keys[0]);
 		}
 		else
 		{
-			/* every hash, tagged 1 when it is one of the prefix that finds the pairs of g */
+			/* every hash, tagged 1 when it is one of the prefix that finds the pairs of d */
 			if (doc.nset > rank_cap)
 			{
 				rank_cap = Max(doc.nset, 2 * rank_cap);
@@ -211,7 +252,7 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 			if (doc.prefix < doc.nset)
 				qsort(rank, doc.nset, sizeof(DfRank), df_rank_cmp);
 			for (size_t k = 0; k < doc.nset; k++)
-				entry_put(sp, doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, (uint32) g);
+				entry_put(sp, doc.set[2 * rank[k].i], k < doc.prefix ? 1 : 0, pos, 0);
 		}
 	}
 	if (rank)
@@ -219,123 +260,123 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 	ndd_raise_status(ndd_jaccard_job_clear(job), fname);
 }
 
-/* A candidate of the second sort: ordered by (chunk of x, y, x), as verification reads them. */
+/* A candidate of the second sort: ordered by (window of x, y, x), as verification reads them. */
 static inline void
-cand_put(JaccardExtSort *cands, int32 c, uint32 y, uint32 x)
+cand_put(const JaccardSpill *sp, JaccardExtSort *cands, uint64 y, uint64 x)
 {
-	ndd_extsort_put(cands, ((uint64) c << 32) | y, x);
+	ndd_extsort_put(cands, ((x >> sp->window_shift) << SPILL_POS_BITS) | y, x, 0);
 }
 
-/* Reads document d's set (nset[d] * 16 bytes) from the sets file into buf. */
+/* Reads bytes of the sets file at byte position pos into buf. */
 static void
-spill_read_set(JaccardSpill *sp, size_t d, void *buf)
+spill_read(JaccardSpill *sp, uint64 pos, void *buf, size_t bytes)
 {
-	size_t		bytes = (size_t) sp->nset[d] * 2 * sizeof(uint64);
-
 	if (bytes == 0)
 		return;
-	if (BufFileSeek(sp->sets, (int) (sp->pos[d] >> 32), (off_t) (sp->pos[d] & PG_UINT32_MAX), SEEK_SET) != 0 ||
+	/* a block lies within one of the BufFile's segments: seek to it, then within it */
+	if (BufFileSeekBlock(sp->sets, (long) (pos / BLCKSZ)) != 0 ||
+		BufFileSeek(sp->sets, 0, (off_t) (pos % BLCKSZ), SEEK_CUR) != 0 ||
 		BufFileRead(sp->sets, buf, bytes) != bytes)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not read the shingle set of a document from a temporary file: %m")));
+				 errmsg("could not read shingle sets from a temporary file: %m")));
 }
 
-/* The chunk of document d: the last chunk starting at or before it. */
-static int32
-chunk_of(const uint32 *chunk_first, int32 nchunks, uint32 d)
+/* Reads the record at 16-byte position pos into *buf (grown as needed); returns its header. */
+static const SpillHeader *
+spill_read_record(JaccardSpill *sp, uint64 pos, char **buf, size_t *size)
 {
-	int32		lo = 0,
-				hi = nchunks - 1;
+	SpillHeader head;
+	size_t		bytes;
 
-	while (lo < hi)
+	spill_read(sp, pos * 16, &head, sizeof(head));
+	bytes = sizeof(head) + (size_t) head.nset * 16;
+	if (bytes > *size)
 	{
-		int32		mid = lo + (hi - lo + 1) / 2;
-
-		if (chunk_first[mid] <= d)
-			lo = mid;
-		else
-			hi = mid - 1;
+		*size = Max(bytes, 2 * *size);
+		if (*buf)
+			pfree(*buf);
+		*buf = MemoryContextAllocHuge(sp->cxt, *size);
 	}
-	return lo;
+	memcpy(*buf, &head, sizeof(head));
+	spill_read(sp, pos * 16 + sizeof(head), *buf + sizeof(head), bytes - sizeof(head));
+	return (const SpillHeader *) *buf;
+}
+
+/* Raises the error of an id returned twice (one place for both paths). */
+void
+ndd_jaccard_duplicate_id(int64 id)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("docs_sql returned the id " INT64_FORMAT " more than once", id),
+			 errhint("Each row is one document: make the ids unique.")));
 }
 
 /*
- * The pass of the disk path: candidates from the sorted entries, then verification chunk by chunk.
- * Returns the number of pairs stored.
+ * The pass of the disk path: ids checked, candidates from the sorted entries, then verification
+ * window by window. Returns the number of pairs stored.
  */
 uint64
-ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, ReturnSetInfo *rsinfo, const char *fname,
-		   TimestampTz *last)
+ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsinfo, const char *fname,
+					   TimestampTz *last)
 {
-	size_t		ndocs = sp->ndocs;
-	uint32	   *chunk_first = NULL;
-	int32		nchunks = 0;
-	size_t		acc = 0;
 	JaccardExtSort *cands;
-	NddJaccardRecord rec;
-	uint32	   *run = NULL;
+	NddJaccardWideRecord rec;
+	uint64	   *run = NULL;
+	uint64	   *run_key0 = NULL;
 	bool	   *run_flag = NULL;
 	size_t		run_n = 0,
 				run_cap = 0;
 	uint64		run_key = 0;
 	uint32		run_tag = 0;
 	uint64		key;
-	uint32		tag,
-				doc,
+	uint32		tag;
+	uint64		doc,
 				y,
 				x;
-	int32		c;
 	uint64		nentries = 0,
 				ncands = 0,
 				npairs = 0;
 	bool		more;
 	char	   *chunk_buf = NULL;
-	size_t	   *chunk_off = NULL;
-	int32		loaded = -1;
+	uint64		chunk_first = 0,
+				chunk_end = 0;
+	int64		loaded = -1;
 	char	   *ybuf = NULL;
 	size_t		ybuf_size = 0;
-	int64		prev_c = -1;
-	int64		prev_y = -1,
-				prev_x = -1;
-	const char *ys = NULL;
+	uint64		prev_y = PG_UINT64_MAX,
+				prev_x = PG_UINT64_MAX;
+	const SpillHeader *ys = NULL;
+	bool		have_prev = false;
+	uint64		prev_id = 0;
 
-	/* chunks: consecutive documents whose sets fill chunk_bytes (at least one document each) */
-	/* (counted first: an array per chunk, not per document) */
-	for (int pass = 0; pass < 2; pass++)
+	/* a duplicate id, from the ids' sort */
+	ndd_extsort_performsort(sp->idsort);
+	while (ndd_extsort_next(sp->idsort, &rec))
 	{
-		if (pass == 1)
-			chunk_first = MemoryContextAllocHuge(sp->cxt, ((size_t) nchunks + 1) * sizeof(uint32));
-		nchunks = 0;
-		acc = 0;
-		for (size_t d = 0; d < ndocs; d++)
-		{
-			size_t		bytes = (size_t) sp->nset[d] * 16;
-
-			if (d == 0 || acc + bytes > sp->chunk_bytes)
-			{
-				if (pass == 1)
-					chunk_first[nchunks] = (uint32) d;
-				nchunks++;
-				acc = 0;
-			}
-			acc += bytes;
-		}
+		if (have_prev && rec.hi == prev_id)
+			ndd_jaccard_duplicate_id((int64) rec.hi);
+		prev_id = rec.hi;
+		have_prev = true;
 	}
-	chunk_first[nchunks] = (uint32) ndocs;
+	ndd_extsort_end(sp->idsort);
+	sp->idsort = NULL;
+	window_note(sp, sp->written);	/* (at least one window past the last) */
+	sp->window_start[sp->nwindows] = sp->written;
 
 	/* candidates: every pair in a run of equal entries, through the second sort */
-	ereport(DEBUG1, (errmsg("%s: %zu documents on disk, sorting their entries", fname, ndocs)));
+	ereport(DEBUG1, (errmsg("%s: %zu documents on disk, sorting their entries", fname, sp->ndocs)));
 	ndd_extsort_performsort(sp->entries);
-	cands = ndd_extsort_begin(sp->cxt, sp->sort_bytes);
+	cands = ndd_extsort_begin(sp->cxt, sp->sort_bytes, false);
 	do
 	{
 		bool		same;
 
 		more = ndd_extsort_next(sp->entries, &rec);
 		key = rec.hi;
-		tag = (uint32) (rec.lo >> 32);
-		doc = (uint32) rec.lo;
+		tag = (uint32) (rec.lo >> SPILL_POS_BITS);
+		doc = rec.lo & (((uint64) 1 << SPILL_POS_BITS) - 1);
 		/* resemblance: a run is one (key, band); containment: one hash, whatever the tags */
 		same = more && run_n > 0 && key == run_key &&
 			(sp->measure != NDD_MEASURE_JACCARD || tag == run_tag);
@@ -346,16 +387,17 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 				for (size_t j = sp->measure == NDD_MEASURE_JACCARD ? i + 1 : 0; j < run_n; j++)
 				{
 					/*
-					 * The core's rule. Resemblance: only band 0's keys are in memory, so a pair
-					 * sharing band 0 is taken there only, and its repeats from later bands it
-					 * shares are dropped after the candidates' sort.
+					 * The core's rule, on the run's indexes (a document has one entry per band or
+					 * hash). Resemblance: only band 0's keys are in the entries, so a pair sharing
+					 * band 0 is taken there only, and its repeats from later bands it shares are
+					 * dropped after the candidates' sort.
 					 */
 					if (sp->measure == NDD_MEASURE_JACCARD ?
-						!ndd_jaccard_band_candidate(run[i], run[j], run_tag, &sp->key0[run[i]],
-													&sp->key0[run[j]], 1) :
-						!ndd_containment_candidate(run[i], run_flag[i], run[j]))
+						!ndd_jaccard_band_candidate((uint32) i, (uint32) j, run_tag, &run_key0[i],
+													&run_key0[j], 1) :
+						!ndd_containment_candidate((uint32) i, run_flag[i], (uint32) j))
 						continue;
-					cand_put(cands, chunk_of(chunk_first, nchunks, run[i]), run[j], run[i]);
+					cand_put(sp, cands, run[j], run[i]);
 					if ((++ncands & 0xFFFF) == 0)
 					{
 						CHECK_FOR_INTERRUPTS();
@@ -371,14 +413,17 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 		if (run_n == run_cap)
 		{
 			run_cap = Max(64, run_cap * 2);
-			run = run ? repalloc_huge(run, run_cap * sizeof(uint32))
-				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(uint32));
+			run = run ? repalloc_huge(run, run_cap * sizeof(uint64))
+				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(uint64));
 			run_flag = run_flag ? repalloc_huge(run_flag, run_cap * sizeof(bool))
 				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(bool));
+			run_key0 = run_key0 ? repalloc_huge(run_key0, run_cap * sizeof(uint64))
+				: MemoryContextAllocHuge(sp->cxt, run_cap * sizeof(uint64));
 		}
 		run_key = key;
 		run_tag = tag;
 		run[run_n] = doc;
+		run_key0[run_n] = rec.aux;
 		run_flag[run_n++] = tag != 0;
 		if ((++nentries & 0xFFFF) == 0)
 		{
@@ -388,80 +433,53 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 	} while (true);
 	ndd_extsort_end(sp->entries);
 	sp->entries = NULL;
+	if (run)
+	{
+		pfree(run);
+		pfree(run_flag);
+		pfree(run_key0);
+	}
 
-	/* verification: (chunk of x, y, x) in order; x's chunk in memory, y read forward */
-	ereport(DEBUG1, (errmsg("%s: " UINT64_FORMAT " candidates in %d chunks", fname, ncands, nchunks)));
+	/* verification: (window of x, y, x) in order; x's window in memory, y read forward */
+	ereport(DEBUG1, (errmsg("%s: " UINT64_FORMAT " candidates in %zu windows", fname, ncands, sp->nwindows)));
 	ndd_extsort_performsort(cands);
 	while (ndd_extsort_next(cands, &rec))
 	{
-		const char *xs;
+		const SpillHeader *xs;
+		int64		w = (int64) (rec.hi >> SPILL_POS_BITS);
 		NddJaccardResult r;
 		int			ok;
 
-		c = (int32) (rec.hi >> 32);
-		y = (uint32) rec.hi;
-		x = (uint32) rec.lo;
-
-		if (c == prev_c && y == prev_y && x == prev_x)
+		y = rec.hi & (((uint64) 1 << SPILL_POS_BITS) - 1);
+		x = rec.lo;
+		if (w == loaded && y == prev_y && x == prev_x)
 			continue;			/* the same candidate from another band or hash */
-		if (c != loaded)
+		if (w != loaded)
 		{
-			size_t		first = chunk_first[c],
-						end = chunk_first[c + 1],
-						bytes = 0;
-
 			CHECK_FOR_INTERRUPTS();
-			ndd_jaccard_progress(last, fname, "verifying: chunk", (size_t) c + 1, (size_t) nchunks, npairs);
+			ndd_jaccard_progress(last, fname, "verifying: window", (size_t) w + 1, sp->nwindows, npairs);
 			if (chunk_buf)
 				pfree(chunk_buf);
-			if (chunk_off)
-				pfree(chunk_off);
-			chunk_off = MemoryContextAllocHuge(sp->cxt, (end - first + 1) * sizeof(size_t));
-			for (size_t d = first; d < end; d++)
-			{
-				chunk_off[d - first] = bytes;
-				bytes += (size_t) sp->nset[d] * 16;
-			}
-			chunk_off[end - first] = bytes;
-			chunk_buf = MemoryContextAllocHuge(sp->cxt, Max(bytes, 16));
-			/* the chunk's sets are consecutive in the file: one read */
-			if (bytes > 0)
-			{
-				if (BufFileSeek(sp->sets, (int) (sp->pos[first] >> 32),
-								(off_t) (sp->pos[first] & PG_UINT32_MAX), SEEK_SET) != 0 ||
-					BufFileRead(sp->sets, chunk_buf, bytes) != bytes)
-					ereport(ERROR,
-							(errcode_for_file_access(),
-							 errmsg("could not read shingle sets from a temporary file: %m")));
-			}
-			loaded = c;
-			prev_y = -1;
+			/* the window's records are consecutive in the file: one read */
+			chunk_first = sp->window_start[w];
+			chunk_end = sp->window_start[w + 1];
+			chunk_buf = MemoryContextAllocHuge(sp->cxt, Max(chunk_end - chunk_first, 16));
+			spill_read(sp, chunk_first, chunk_buf, chunk_end - chunk_first);
+			loaded = w;
+			prev_y = PG_UINT64_MAX;
 		}
 		if (y != prev_y)
 		{
-			if ((uint32) y >= chunk_first[c] && (uint32) y < chunk_first[c + 1])
-				ys = chunk_buf + chunk_off[y - chunk_first[c]];
+			if (y * 16 >= chunk_first && y * 16 < chunk_end)
+				ys = (const SpillHeader *) (chunk_buf + (y * 16 - chunk_first));
 			else
-			{
-				size_t		bytes = (size_t) sp->nset[y] * 16;
-
-				if (bytes > ybuf_size)
-				{
-					ybuf_size = Max(bytes, 2 * ybuf_size);
-					if (ybuf)
-						pfree(ybuf);
-					ybuf = MemoryContextAllocHuge(sp->cxt, ybuf_size);
-				}
-				spill_read_set(sp, y, ybuf);
-				ys = ybuf;
-			}
+				ys = spill_read_record(sp, y, &ybuf, &ybuf_size);
 		}
-		prev_c = c;
 		prev_y = y;
 		prev_x = x;
-		xs = chunk_buf + chunk_off[x - chunk_first[c]];
-		ndd_raise_status(ndd_jaccard_verify(job, ids[x], (const uint64_t *) xs, sp->nset[x], ids[y],
-											(const uint64_t *) ys, sp->nset[y], &r, &ok),
+		xs = (const SpillHeader *) (chunk_buf + (x * 16 - chunk_first));
+		ndd_raise_status(ndd_jaccard_verify(job, xs->id, (const uint64_t *) (xs + 1), xs->nset, ys->id,
+											(const uint64_t *) (ys + 1), ys->nset, &r, &ok),
 						 fname);
 		if (ok)
 		{
@@ -476,16 +494,24 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, const int64 *ids, R
 	/* containment of an empty set is 1 in every other document (as the in-memory pass says) */
 	if (sp->measure == NDD_MEASURE_CONTAINMENT)
 	{
-		for (size_t a = 0; a < ndocs; a++)
-		{
-			if (sp->nset[a] != 0)
-				continue;
-			for (size_t b = 0; b < ndocs; b++)
-			{
-				NddJaccardResult r = {ids[a], ids[b], 1.0};
+		SpillHeader a,
+					b;
 
-				if (b == a)
+		for (uint64 pa = 0; pa < sp->written; pa += sizeof(a) + (uint64) a.nset * 16)
+		{
+			spill_read(sp, pa, &a, sizeof(a));
+			if (a.nset != 0)
+				continue;
+			for (uint64 pb = 0; pb < sp->written; pb += sizeof(b) + (uint64) b.nset * 16)
+			{
+				NddJaccardResult r;
+
+				spill_read(sp, pb, &b, sizeof(b));
+				if (pb == pa)
 					continue;
+				r.a = a.id;
+				r.b = b.id;
+				r.value = 1.0;
 				ndd_jaccard_put_pair(rsinfo, &r);
 				npairs++;
 				if ((npairs & 0xFFFF) == 0)
