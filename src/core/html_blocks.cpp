@@ -216,7 +216,7 @@ struct Frame {
     bool skip;              // inside a dropped element
     bool link;              // inside <a href>
     int8_t context;         // nearest hinted ancestor's context, this element included
-    uint32_t context_depth; // that ancestor's nesting depth (0: none)
+    uint16_t context_depth; // that ancestor's nesting depth (0: none; saturated)
     HtmlBlockKind kind;     // nearest block ancestor's kind, this element included
     int8_t own_hint;        // this element's own class/id/role hint (HtmlRegion::hint)
     bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
@@ -241,8 +241,10 @@ struct Builder {
 
     void end_block() {
         if (in_block) {
-            cur.begin = block_begin;
-            cur.end = doc.text.size();
+            // HtmlBlock's offsets are 32-bit: a text beyond 4 GB (out of reach from SQL, whose
+            // text is at most 1 GB) is refused as memory that cannot be had
+            if (doc.text.size() >= UINT32_MAX) throw std::bad_alloc();
+            cur.begin = static_cast<uint32_t>(block_begin);
             doc.blocks.push_back(cur);
             doc.text.push_back('\n');
         }
@@ -286,8 +288,8 @@ struct Builder {
                 j++;
             }
             doc.text.append(reinterpret_cast<const char*>(s + i), j - i);
-            cur.chars += cps;
-            if (f.link) cur.link_chars += cps;
+            cur.chars += static_cast<uint32_t>(cps);
+            if (f.link) cur.link_chars += static_cast<uint32_t>(cps);
             i = j;
         }
     }
@@ -335,7 +337,7 @@ struct Builder {
         if (f.semantic) hint = 1;
         if (hint != 0) {
             f.context = static_cast<int8_t>(hint);
-            f.context_depth = static_cast<uint32_t>(std::min<size_t>(stack.size() + 1, UINT32_MAX));
+            f.context_depth = static_cast<uint16_t>(std::min<size_t>(stack.size() + 1, UINT16_MAX));
         }
         if (info && (info->flags & kLink) && href) f.link = true;
         if (info && (info->flags & kBlock)) {
@@ -606,6 +608,9 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, 
     html_prepass(html, len, feeder, poller, opt.limits);
     feeder.finish();
     b.end_block();
+    // The vector doubled while it grew: give back the unused half before the content model
+    // allocates its per-block arrays (a page of tiny blocks has one block per 4 bytes of page).
+    b.doc.blocks.shrink_to_fit();
     return std::move(b.doc);
 }
 

@@ -36,19 +36,24 @@ namespace ndd {
 // What kind of element holds a block (the nearest block-level ancestor).
 enum class HtmlBlockKind : uint8_t { Other, Paragraph, Heading, ListItem, Cell, Pre };
 
-// One text block: text[begin, end) of HtmlDocument::text.
+// One text block: text[begin, HtmlDocument::end(block)). 16 bytes, as a page of tiny blocks
+// (`<p>a` repeated: one block per 4 bytes of page) holds one per 4 bytes: offsets and counts are
+// 32-bit (html_blocks refuses a text beyond 4 GB; PostgreSQL's text is at most 1 GB, its text at
+// most 3 GB after U+FFFD replacement) and the end is derived from the next block's begin.
 struct HtmlBlock {
-    size_t begin = 0;
-    size_t end = 0;
-    uint64_t chars = 0;       // code points, single spaces included
-    uint64_t link_chars = 0;  // code points inside <a href>
+    uint32_t begin = 0;
+    uint32_t chars = 0;       // code points, single spaces included
+    uint32_t link_chars = 0;  // code points inside <a href>
+    // nesting depth of the element that set context (0: none); the pre-pass caps the depth at
+    // HtmlPrepassLimits::max_depth (512), so 16 bits hold it (saturated beyond)
+    uint16_t context_depth = 0;
     // Context of the nearest ancestor that says something about itself: -1 boilerplate (nav,
     // footer, aside, a class or id such as "sidebar" or "cookie-banner", role="navigation"...),
     // +1 content (main, article, role="main", class or id "content", "article"...), 0 neither.
     int8_t context = 0;
-    uint32_t context_depth = 0;  // nesting depth of the element that set context (0: none)
     HtmlBlockKind kind = HtmlBlockKind::Other;
 };
+static_assert(sizeof(HtmlBlock) == 16, "HtmlBlock is one per 4 bytes of page at worst: keep it small");
 
 // A block-level element holding blocks [first, last) of the document, at nesting depth `depth`
 // (html_content.cpp picks the main region among them).
@@ -68,6 +73,12 @@ struct HtmlDocument {
     std::string text;                 // the blocks, each followed by '\n'
     std::vector<HtmlBlock> blocks;    // in document order
     std::vector<HtmlRegion> regions;  // the block-level elements that hold at least one block
+
+    // End of a block in text (its '\n' follows): the next block begins right after that '\n'.
+    size_t end(const HtmlBlock& b) const {
+        const size_t i = static_cast<size_t>(&b - blocks.data());
+        return (i + 1 < blocks.size() ? blocks[i + 1].begin : text.size()) - 1;
+    }
 };
 
 // Parses html (len bytes, any content) into its blocks. Throws Cancelled when the interrupt

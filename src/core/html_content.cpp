@@ -55,12 +55,12 @@ std::string join_blocks(const HtmlDocument& doc, const std::vector<BlockClass>* 
     std::string out;
     size_t n = 0;
     for (size_t i = 0; i < doc.blocks.size(); i++)
-        if (!keep || (*keep)[i] == BlockClass::Good) n += doc.blocks[i].end - doc.blocks[i].begin + 1;
+        if (!keep || (*keep)[i] == BlockClass::Good) n += doc.end(doc.blocks[i]) - doc.blocks[i].begin + 1;
     out.reserve(n);
     for (size_t i = 0; i < doc.blocks.size(); i++) {
         if (keep && (*keep)[i] != BlockClass::Good) continue;
         if (!out.empty()) out.push_back('\n');
-        out.append(doc.text, doc.blocks[i].begin, doc.blocks[i].end - doc.blocks[i].begin);
+        out.append(doc.text, doc.blocks[i].begin, doc.end(doc.blocks[i]) - doc.blocks[i].begin);
     }
     return out;
 }
@@ -74,13 +74,14 @@ namespace {
 uint64_t commas(const HtmlDocument& doc, const HtmlBlock& b) {
     uint64_t n = 0;
     const char* p = doc.text.data();
-    for (size_t i = b.begin; i < b.end; i++) {
+    const size_t end = doc.end(b);
+    for (size_t i = b.begin; i < end; i++) {
         unsigned char c = static_cast<unsigned char>(p[i]);
         if (c == ',') n++;
-        else if (c == 0xEF && i + 2 < b.end && static_cast<unsigned char>(p[i + 1]) == 0xBC &&
+        else if (c == 0xEF && i + 2 < end && static_cast<unsigned char>(p[i + 1]) == 0xBC &&
                  static_cast<unsigned char>(p[i + 2]) == 0x8C)
             n++;
-        else if (c == 0xE3 && i + 2 < b.end && static_cast<unsigned char>(p[i + 1]) == 0x80 &&
+        else if (c == 0xE3 && i + 2 < end && static_cast<unsigned char>(p[i + 1]) == 0x80 &&
                  static_cast<unsigned char>(p[i + 2]) == 0x81)
             n++;
     }
@@ -110,10 +111,12 @@ double prose_score(const HtmlDocument& doc, const HtmlBlock& b) {
 // advertisement split into two elements). Returns, for each block, the nesting depth of the
 // innermost element of the selected region it belongs to (0: not selected), or an empty vector
 // when no region holds prose.
-std::vector<size_t> main_region(const HtmlDocument& doc) {
+std::vector<uint32_t> main_region(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
     const size_t nr = doc.regions.size();
-    std::vector<size_t> sel;
+    // Per-block arrays in 32 bits (a page of tiny blocks has one per 4 bytes of page): depths are
+    // capped by the pre-pass, block and region counts are below the text's size (under 4 GB).
+    std::vector<uint32_t> sel;
     if (nr == 0) return sel;
     // preorder: by first block, outer (longer) first; regions are properly nested
     std::vector<size_t> order(nr);
@@ -125,7 +128,9 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
         return a.depth < b.depth;
     });
     constexpr size_t kNone = static_cast<size_t>(-1);
-    std::vector<size_t> parent(nr, kNone), innermost(n, kNone);
+    constexpr uint32_t kNone32 = UINT32_MAX;
+    std::vector<size_t> parent(nr, kNone);
+    std::vector<uint32_t> innermost(n, kNone32);
     std::vector<size_t> open;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -136,20 +141,22 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
             open.push_back(r);
         }
         while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
-        innermost[i] = open.empty() ? kNone : open.back();
+        innermost[i] = open.empty() ? kNone32 : static_cast<uint32_t>(open.back());
     }
     std::vector<double> score(nr, 0.0), prose(n + 1, 0.0);
-    std::vector<size_t> teasers(n + 1, 0);  // linked headings before each block
+    // Prefix sums in 32 bits, as a page of tiny blocks has one block per 4 bytes: html_blocks
+    // keeps the text under 4 GB, and a code point takes at least a byte of it.
+    std::vector<uint32_t> teasers(n + 1, 0);  // linked headings before each block
     for (size_t i = 0; i < n; i++) teasers[i + 1] = teasers[i] + linked_heading(doc.blocks[i]);
     static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
     for (size_t i = 0; i < n; i++) {
         double s = prose_score(doc, doc.blocks[i]);
         prose[i + 1] = prose[i] + s;
         if (s == 0) continue;
-        size_t r = innermost[i];
+        size_t r = innermost[i] == kNone32 ? kNone : innermost[i];
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
     }
-    std::vector<uint64_t> chars(n + 1, 0), links(n + 1, 0);
+    std::vector<uint32_t> chars(n + 1, 0), links(n + 1, 0);
     for (size_t i = 0; i < n; i++) {
         chars[i + 1] = chars[i] + doc.blocks[i].chars;
         links[i + 1] = links[i] + doc.blocks[i].link_chars;
@@ -194,7 +201,7 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
     }
     sel.assign(n, 0);
     const HtmlRegion& t = doc.regions[top];
-    for (size_t i = t.first; i < t.last; i++) sel[i] = t.inner_depth;
+    for (size_t i = t.first; i < t.last; i++) sel[i] = static_cast<uint32_t>(t.inner_depth);
     const size_t up = parent[top];
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
@@ -205,11 +212,11 @@ std::vector<size_t> main_region(const HtmlDocument& doc) {
                 teasers[doc.regions[r].last] - teasers[doc.regions[r].first] < 2 &&
                 prose[doc.regions[r].last] - prose[doc.regions[r].first] >= threshold &&
                 region_ld(doc.regions[r]) <= kBadLinkDensity)
-                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = doc.regions[r].inner_depth;
+                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = static_cast<uint32_t>(doc.regions[r].inner_depth);
         for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++)
             if (innermost[i] == up && doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
                 (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= doc.regions[up].inner_depth))
-                sel[i] = doc.regions[up].inner_depth;
+                sel[i] = static_cast<uint32_t>(doc.regions[up].inner_depth);
     }
     return sel;
 }
@@ -255,7 +262,7 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 
 std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
-    std::vector<size_t> sel = main_region(doc);
+    std::vector<uint32_t> sel = main_region(doc);
     std::vector<BlockClass> first(n), out;
     if (sel.empty()) {
         // no region holds prose: jusText's classification over the whole page
