@@ -523,6 +523,9 @@ public:
         return true;
     }
 
+    // The Builder drops script and style content (sax_cdata): libxml2 need not parse it.
+    bool keeps_script() const override { return false; }
+
     void flush() {
         if (!buf_.empty()) feed(buf_.data(), buf_.size());
         buf_.clear();

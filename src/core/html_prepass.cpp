@@ -371,7 +371,7 @@ private:
             }
         }
         if (raw == Raw::Script) {
-            if (emitted) script_text(p, std::min(e, p + lim_.max_raw));
+            if (emitted && out_.keeps_script()) script_text(p, std::min(e, p + lim_.max_raw));
         } else {
             text(p, e, raw);
         }
