@@ -69,8 +69,7 @@ public:
         size_t i = 0;
         while (i < n_) {
             tick(i);
-            size_t j = i;
-            while (j < n_ && s_[j] != '<' && s_[j] != 0) j++;
+            size_t j = text_end(i);
             text(i, j, Raw::None);
             i = j;
             if (i >= n_) break;
@@ -101,6 +100,15 @@ private:
     // tag while an element of higher "end priority" (div, table, td...) is open above it, so an
     // unclosed <div> inside <template> or <span hidden> would otherwise hide the rest of the page.
     std::vector<std::string> dropping_;
+
+    // The end of the text from i: the next '<' or NUL, or n_. Two memchr scans, not a loop over
+    // bytes: text and the gaps between tags are most of a page.
+    size_t text_end(size_t i) const {
+        const void* lt = std::memchr(s_ + i, '<', n_ - i);
+        size_t j = lt ? static_cast<size_t>(static_cast<const unsigned char*>(lt) - s_) : n_;
+        const void* nul = std::memchr(s_ + i, 0, j - i);
+        return nul ? static_cast<size_t>(static_cast<const unsigned char*>(nul) - s_) : j;
+    }
 
     void tick(size_t pos) {
         if (pos >= next_tick_) {
@@ -363,7 +371,7 @@ private:
             }
         }
         if (raw == Raw::Script) {
-            if (emitted) script_text(p, std::min(e, p + lim_.max_raw));
+            if (emitted && out_.keeps_script()) script_text(p, std::min(e, p + lim_.max_raw));
         } else {
             text(p, e, raw);
         }
