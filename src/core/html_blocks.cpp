@@ -4,6 +4,7 @@
 //    and stops the parser, and the error is rethrown once htmlParseChunk has returned.
 #include "html_blocks.hpp"
 
+#include "html_feed.hpp"
 #include "html_prepass.hpp"
 
 #include <libxml/HTMLparser.h>
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <string_view>
 
@@ -357,6 +357,14 @@ struct Builder {
         stack.push_back(f);
     }
 
+    // script and style content is dropped (sax_cdata): libxml2 need not parse it (html_feed.hpp)
+    static constexpr bool kKeepsScript = false;
+
+    // the elements still open when the parser ended a document (html_feed.hpp)
+    void close_all() {
+        while (!stack.empty()) end();
+    }
+
     void end() {
         if (stack.empty()) return;
         Frame f = stack.back();
@@ -414,10 +422,6 @@ static void sax_cdata(void*, const xmlChar*, int) {}
 // parse errors are expected on real pages: ignored, the parser recovers as browsers do.
 static void sax_error(void*, xmlErrorPtr) {}
 }
-
-struct CtxtDeleter {
-    void operator()(htmlParserCtxt* c) const { htmlFreeParserCtxt(c); }
-};
 
 }  // namespace
 
@@ -489,131 +493,12 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
     return boiler ? -1 : hint;
 }
 
-namespace {
-
-// Feeds the pre-pass's output to libxml2's push parser in pieces of `piece` bytes (the first one
-// `first_piece` bytes, for the tests of chunk boundaries), polling the interrupt between pieces.
-// Every piece costs libxml2 time linear in its size: the pre-pass bounds attributes, names, depth
-// and text runs (html_prepass.hpp). Should the parser end the document before the page ends
-// anyway, a new parser takes the bytes the old one had not consumed, into the same blocks.
-class Feeder final : public HtmlPrepassSink {
-public:
-    Feeder(htmlSAXHandler* sax, Builder& b, InterruptPoller& poller, const HtmlFeedOptions& opt)
-        : sax_(sax), b_(b), poller_(poller), opt_(opt), next_piece_(opt.first_piece ? opt.first_piece : opt.piece) {
-        restart();
-    }
-
-    void append(const char* s, size_t n) override {
-        buf_.append(s, n);
-        while (buf_.size() >= next_piece_) {
-            feed(buf_.data(), next_piece_);
-            buf_.erase(0, next_piece_);
-            next_piece_ = opt_.piece;
-        }
-    }
-
-    // The parser's depth is known exactly after a feed; in between, each start tag written may
-    // have opened one element more (and text an implied <p> or <body>: the margin of 8).
-    bool may_open() override {
-        if (depth_ + opened_ + 8 >= opt_.limits.max_depth) {
-            flush();
-            if (depth_ + 8 >= opt_.limits.max_depth) return false;
-        }
-        opened_++;
-        return true;
-    }
-
-    // The Builder drops script and style content (sax_cdata): libxml2 need not parse it.
-    bool keeps_script() const override { return false; }
-
-    void flush() {
-        if (!buf_.empty()) feed(buf_.data(), buf_.size());
-        buf_.clear();
-    }
-
-    void finish() {
-        flush();
-        htmlParseChunk(ctxt_.get(), nullptr, 0, 1);
-        rethrow();
-        close_all();
-    }
-
-private:
-    htmlSAXHandler* sax_;
-    Builder& b_;
-    InterruptPoller& poller_;
-    const HtmlFeedOptions& opt_;
-    std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt_;
-    std::string buf_;
-    size_t next_piece_;
-    size_t depth_ = 0;   // the parser's open elements after the last feed
-    size_t opened_ = 0;  // start tags written since
-
-    // an exception of a callback, once the parser has returned
-    void rethrow() const {
-        if (b_.failure == Builder::Failure::NoMemory) throw std::bad_alloc();
-        if (b_.failure == Builder::Failure::Other) throw std::runtime_error("html parse");
-    }
-
-    void restart() {
-        ctxt_.reset(htmlCreatePushParserCtxt(sax_, &b_, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
-        if (!ctxt_) throw std::bad_alloc();
-        b_.ctxt = ctxt_.get();
-        htmlCtxtUseOptions(ctxt_.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-                                            HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
-        depth_ = 0;
-    }
-
-    // The parser closed its open elements silently when it ended the document.
-    void close_all() {
-        for (size_t i = b_.stack.size(); i-- > 0;) b_.end();
-    }
-
-    // A loop, not a recursion: a page that made the parser end its document at every few bytes
-    // costs neither stack nor more than the bytes the parser held at each end.
-    void feed(const char* s, size_t n) {
-        std::string held, rest;
-        for (;;) {
-            poller_.check();
-            htmlParseChunk(ctxt_.get(), s, static_cast<int>(n), 0);
-            rethrow();
-            depth_ = static_cast<size_t>(std::max(ctxt_->nameNr, 0));
-            opened_ = 0;
-            if (ctxt_->instate != XML_PARSER_EOF) return;
-            // what the parser held and had not consumed goes to a new one (one byte less when it
-            // consumed nothing, so that this ends)
-            const htmlParserInput* in = ctxt_->input;
-            rest.clear();
-            if (in && in->cur && in->end && in->end > in->cur)
-                rest.assign(reinterpret_cast<const char*>(in->cur), static_cast<size_t>(in->end - in->cur));
-            if (in && in->cur == in->base && in->consumed == 0 && !rest.empty()) rest.erase(0, 1);
-            close_all();
-            restart();
-            if (rest.empty()) return;
-            held.swap(rest);
-            s = held.data();
-            n = held.size();
-        }
-    }
-};
-
-
-}  // namespace
 
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller) {
     return html_blocks(html, len, poller, HtmlFeedOptions());
 }
 
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& opt) {
-    static std::once_flag init;
-    std::call_once(init, [] { xmlInitParser(); });
-
-    std::string clean = html_utf8_sanitized(html, len, poller);
-    if (!clean.empty()) {
-        html = clean.data();
-        len = clean.size();
-    }
-
     htmlSAXHandler sax;
     std::memset(&sax, 0, sizeof sax);
     sax.startElement = sax_start;
@@ -626,9 +511,7 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, 
 
     Builder b;
     b.doc.text.reserve(len / 4 + 64);
-    Feeder feeder(&sax, b, poller, opt);
-    html_prepass(html, len, feeder, poller, opt.limits);
-    feeder.finish();
+    html_sax_parse(html, len, &sax, b, poller, opt);
     b.end_block();
     // The vector doubled while it grew: give back the unused half before the content model
     // allocates its per-block arrays (a page of tiny blocks has one block per 4 bytes of page).

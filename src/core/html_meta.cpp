@@ -10,12 +10,11 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string_view>
 
-#include "html_blocks.hpp"
+#include "html_feed.hpp"
 
 namespace ndd {
 
@@ -187,6 +186,14 @@ struct MetaBuilder {
         }
     }
 
+    // JSON-LD's datePublished is read from script content (html_feed.hpp)
+    static constexpr bool kKeepsScript = true;
+
+    // the elements still open when the parser ended a document (html_feed.hpp)
+    void close_all() {
+        while (depth > 0) end();
+    }
+
     void end() {
         if (depth == 0) return;
         if (capture != Capture::None && depth == capture_depth) {
@@ -243,20 +250,10 @@ static void meta_characters(void* ud, const xmlChar* s, int n) {
 static void meta_error(void*, xmlErrorPtr) {}
 }
 
-struct CtxtDeleter {
-    void operator()(htmlParserCtxt* c) const { htmlFreeParserCtxt(c); }
-};
 
 }  // namespace
 
 HtmlMeta html_meta(const char* html, size_t len, InterruptPoller& poller) {
-    static std::once_flag init;
-    std::call_once(init, [] { xmlInitParser(); });
-    std::string clean = html_utf8_sanitized(html, len, poller);
-    if (!clean.empty()) {
-        html = clean.data();
-        len = clean.size();
-    }
     htmlSAXHandler sax;
     std::memset(&sax, 0, sizeof sax);
     sax.startElement = meta_start;
@@ -266,29 +263,9 @@ HtmlMeta html_meta(const char* html, size_t len, InterruptPoller& poller) {
     sax.serror = meta_error;
     sax.initialized = XML_SAX2_MAGIC;
 
+    // The same path as the text blocks' (html_feed.hpp): the pre-pass's bounds hold here too.
     MetaBuilder b;
-    std::unique_ptr<htmlParserCtxt, CtxtDeleter> ctxt(
-        htmlCreatePushParserCtxt(&sax, &b, nullptr, 0, nullptr, XML_CHAR_ENCODING_UTF8));
-    if (!ctxt) throw std::bad_alloc();
-    b.ctxt = ctxt.get();
-    htmlCtxtUseOptions(ctxt.get(), HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-                                       HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
-    auto rethrow = [&] {
-        if (b.failure == MetaBuilder::Failure::NoMemory) throw std::bad_alloc();
-        if (b.failure == MetaBuilder::Failure::Other) throw std::runtime_error("html parse");
-    };
-    // The metadata is at the start of a page: what follows a stray </html> is not read (unlike
-    // html_blocks, no restart).
-    constexpr size_t kChunk = 65536;
-    for (size_t off = 0; off < len && ctxt->instate != XML_PARSER_EOF; off += kChunk) {
-        poller.check();
-        htmlParseChunk(ctxt.get(), html + off, static_cast<int>(std::min(kChunk, len - off)), 0);
-        rethrow();
-    }
-    if (ctxt->instate != XML_PARSER_EOF) {
-        htmlParseChunk(ctxt.get(), nullptr, 0, 1);
-        rethrow();
-    }
+    html_sax_parse(html, len, &sax, b, poller);
     return HtmlMeta{std::move(b.value[kTitle]),    std::move(b.value[kCanonical]),   std::move(b.value[kOgUrl]),
                     std::move(b.value[kLanguage]), std::move(b.value[kDescription]), std::move(b.value[kPublished])};
 }
