@@ -73,6 +73,6 @@ extern uint64 ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, Retur
 									 const char *fname, TimestampTz *last);
 
 /* Raises the error of docs_sql returning id twice. */
-extern void ndd_jaccard_duplicate_id(int64 id) pg_attribute_noreturn();
+pg_noreturn extern void ndd_jaccard_duplicate_id(int64 id);
 
 #endif							/* NDD_JACCARD_PAIRS_H */
