@@ -107,6 +107,7 @@ ndd_html_meta(PG_FUNCTION_ARGS)
 	size_t		lens[NDD_HTML_META_FIELDS];
 	JsonbParseState *state = NULL;
 	JsonbValue *res;
+	Jsonb	   *result;
 	const char *p;
 
 	ndd_raise_status(ndd_html_extract_meta(bytes, len, ndd_alloc_noerror, &buf, lens, ndd_interrupt_pending),
@@ -128,6 +129,8 @@ ndd_html_meta(PG_FUNCTION_ARGS)
 		p += lens[i] + 1;
 	}
 	res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	/* the values point into buf until the jsonb is built: free it only then */
+	result = JsonbValueToJsonb(res);
 	pfree(buf);
-	PG_RETURN_POINTER(JsonbValueToJsonb(res));
+	PG_RETURN_JSONB_P(result);
 }
