@@ -230,17 +230,15 @@ struct Frame {
     bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
 };
 
-struct Builder {
+struct Builder : HtmlSaxTarget {
     HtmlDocument doc;
     std::vector<Frame> stack;
-    htmlParserCtxtPtr ctxt = nullptr;
     // the block being filled
     size_t block_begin = 0;
     bool in_block = false;      // the current block has text
     bool pending_space = false;
     HtmlBlock cur;
     // an exception from a callback, rethrown after the parser returned
-    enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     const Frame& top() const {
         static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false};
@@ -389,19 +387,6 @@ struct Builder {
         }
     }
 
-    template <typename F>
-    void guard(F&& body) noexcept {
-        if (failure != Failure::None) return;
-        try {
-            body();
-        } catch (const std::bad_alloc&) {
-            failure = Failure::NoMemory;
-            xmlStopParser(ctxt);
-        } catch (...) {
-            failure = Failure::Other;
-            xmlStopParser(ctxt);
-        }
-    }
 };
 
 extern "C" {

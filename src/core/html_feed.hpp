@@ -6,10 +6,9 @@
 //    polled between them. One path, so that no parse can skip the bounds (doc/web.md, "Hostile
 //    pages").
 //
-// A target (the SAX callbacks' user data) has: `htmlParserCtxtPtr ctxt` (set here: a callback
-// stops the parser through it), `failure` of an enum with NoMemory and Other (set by a callback
-// that caught an exception; rethrown here once the parser has returned, so that no exception
-// crosses libxml2's frames), and `close_all()` (ends the elements it still holds open: the parser
+// A target (the SAX callbacks' user data) derives from HtmlSaxTarget below (the parser context a
+// callback stops, and the failure its guard records: rethrown here once the parser has returned,
+// so that no exception crosses libxml2's frames), and has `close_all()` (ends the elements it still holds open: the parser
 // closes them silently when it ends a document), and `static constexpr bool kKeepsScript` (whether
 // its callbacks read script and style content).
 #ifndef NDD_HTML_FEED_HPP
@@ -30,6 +29,27 @@
 #include "html_prepass.hpp"
 
 namespace ndd {
+
+// What every SAX target shares: each callback runs its body through guard(), which catches any
+// exception, records it and stops the parser (libxml2's frames are C: nothing may unwind them).
+struct HtmlSaxTarget {
+    htmlParserCtxtPtr ctxt = nullptr;
+    enum class Failure { None, NoMemory, Other } failure = Failure::None;
+
+    template <typename F>
+    void guard(F&& body) noexcept {
+        if (failure != Failure::None) return;
+        try {
+            body();
+        } catch (const std::bad_alloc&) {
+            failure = Failure::NoMemory;
+            xmlStopParser(ctxt);
+        } catch (...) {
+            failure = Failure::Other;
+            xmlStopParser(ctxt);
+        }
+    }
+};
 
 struct HtmlCtxtDeleter {
     void operator()(htmlParserCtxt* c) const { htmlFreeParserCtxt(c); }
@@ -97,8 +117,8 @@ private:
 
     // an exception of a callback, once the parser has returned
     void rethrow() const {
-        if (b_.failure == Target::Failure::NoMemory) throw std::bad_alloc();
-        if (b_.failure == Target::Failure::Other) throw std::runtime_error("html parse");
+        if (b_.failure == HtmlSaxTarget::Failure::NoMemory) throw std::bad_alloc();
+        if (b_.failure == HtmlSaxTarget::Failure::Other) throw std::runtime_error("html parse");
     }
 
     void restart() {

@@ -107,8 +107,7 @@ std::string json_ld_date(std::string_view s) {
 
 enum Field { kTitle, kCanonical, kOgUrl, kLanguage, kDescription, kPublished, kFields };
 
-struct MetaBuilder {
-    htmlParserCtxtPtr ctxt = nullptr;
+struct MetaBuilder : HtmlSaxTarget {
     std::string value[kFields];
     int rank[kFields] = {99, 99, 99, 99, 99, 99};  // rank of the source each value came from
     size_t depth = 0;
@@ -118,7 +117,6 @@ struct MetaBuilder {
     std::string text;
     bool pending = false;
     size_t article_depth = 0;  // depth of the outermost open <article>, 0: none
-    enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     static constexpr size_t kJsonLdMax = 1 << 20;  // bytes of one JSON-LD script looked at
 
@@ -219,19 +217,6 @@ struct MetaBuilder {
         }
     }
 
-    template <typename F>
-    void guard(F&& body) noexcept {
-        if (failure != Failure::None) return;
-        try {
-            body();
-        } catch (const std::bad_alloc&) {
-            failure = Failure::NoMemory;
-            xmlStopParser(ctxt);
-        } catch (...) {
-            failure = Failure::Other;
-            xmlStopParser(ctxt);
-        }
-    }
 };
 
 extern "C" {
