@@ -123,9 +123,11 @@ void Database::prepare_table(const std::string& name) {
         array_literal(std::vector<std::string>(std::begin(kRequiredColumns), std::end(kRequiredColumns)));
     const char* col_params[] = {name.c_str(), required.c_str()};
     Result cols(PQexecParams(conn_,
-                             "SELECT c FROM pg_catalog.unnest($2::text[]) AS c WHERE NOT EXISTS ("
+                             // in the documented order: without ORDER BY, PostgreSQL 18 plans a hashed
+                             // anti-join and lists the missing columns in hash order
+                             "SELECT c FROM pg_catalog.unnest($2::text[]) WITH ORDINALITY AS x(c, o) WHERE NOT EXISTS ("
                              "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = pg_catalog.to_regclass($1) "
-                             "AND attname = c AND attnum > 0 AND NOT attisdropped)",
+                             "AND attname = c AND attnum > 0 AND NOT attisdropped) ORDER BY o",
                              2, nullptr, col_params, nullptr, nullptr, 0),
                 PQclear);
     if (PQresultStatus(cols.get()) != PGRES_TUPLES_OK) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
