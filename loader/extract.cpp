@@ -192,6 +192,23 @@ bool gzipped_warc_head(std::string_view head) {
     }
 }
 
+// The MIME type a WARC record declares for its payload (the HTTP response's Content-Type, else the
+// record's), when it is HTML and the payload's head does not contradict it: then libmagic, which
+// cost a fifth of a WARC's extraction time, is not asked. As browsers do (WHATWG MIME Sniffing: a
+// resource served as text/html is not sniffed), with one check of ours: a head holding a binary
+// data byte (that standard's definition: control characters other than tab, line feed, form feed,
+// carriage return and escape) is sniffed all the same. "" when libmagic must decide.
+std::string trusted_html_type(const std::string& declared, std::string_view data) {
+    std::string type = declared.substr(0, declared.find(';'));
+    while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.pop_back();
+    while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.erase(0, 1);
+    for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (type != "text/html" && type != "application/xhtml+xml") return "";
+    for (unsigned char c : data.substr(0, 1024))
+        if (c <= 0x08 || c == 0x0B || (c >= 0x0E && c <= 0x1A) || (c >= 0x1C && c <= 0x1F)) return "";
+    return type;
+}
+
 }  // namespace
 
 std::string format_of_mime(const std::string& mime) {
@@ -334,7 +351,8 @@ int64_t Extractor::members(archive* a, const std::optional<std::string>& member,
 
 void Extractor::document(std::string_view data, const std::optional<std::string>& member,
                          const std::optional<std::string>& modified, const std::string& name, int depth,
-                         const JsonObject* extra, const std::optional<std::string>& uri) {
+                         const JsonObject* extra, const std::optional<std::string>& uri,
+                         const std::string& declared_type) {
     Document doc;
     doc.member = member;
     doc.uri = uri;
@@ -344,7 +362,8 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
     JsonObject meta;
     try {
         injected_fault(name);
-        std::string mime = mime_of(data);
+        std::string mime = trusted_html_type(declared_type, data);
+        if (mime.empty()) mime = mime_of(data);
         meta.add("mime", mime);
         if (extra) meta.merge(*extra);
         std::string format = format_of_mime(mime);
@@ -522,8 +541,10 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
                 return;
             }
             std::string_view payload = rec.block;
+            std::string declared_type = rec.header("Content-Type");
             HttpResponse http;
             if (type == "response" && parse_http_response(rec.block, limits_.max_size, http)) {
+                declared_type = http.header("Content-Type");
                 extra.add("http_status", static_cast<int64_t>(http.status));
                 JsonObject headers;
                 for (const auto& [k, v] : http.headers) headers.add(k, v);
@@ -534,7 +555,7 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
                 if (!ct.empty()) extra.add("content_type", ct);
             }
             document(payload, member, modified, uri, depth + 1, &extra,
-                     uri.empty() ? std::nullopt : std::optional<std::string>(uri));
+                     uri.empty() ? std::nullopt : std::optional<std::string>(uri), declared_type);
         });
     } catch (const FormatError& e) {
         meta.add("records", records);

@@ -38,10 +38,12 @@ public:
     void input(int fd, const std::string& name, const struct stat& st);
 
     // One document's raw bytes (the input itself when member is empty); extra goes into its meta
-    // (a WARC record's headers), uri into its uri (a WARC record's target URI).
+    // (a WARC record's headers), uri into its uri (a WARC record's target URI); declared_type is the
+    // MIME type a WARC record declares for it (trusted when it is HTML: extract.cpp says when).
     void document(std::string_view data, const std::optional<std::string>& member,
                   const std::optional<std::string>& modified, const std::string& name, int depth,
-                  const JsonObject* extra = nullptr, const std::optional<std::string>& uri = std::nullopt);
+                  const JsonObject* extra = nullptr, const std::optional<std::string>& uri = std::nullopt,
+                  const std::string& declared_type = "");
 
 private:
     std::string mime_of(std::string_view data);
