@@ -413,7 +413,7 @@ void Extractor::document(std::string_view data, const std::optional<std::string>
     emit(doc);
 }
 
-void Extractor::input(int fd, const std::string& name, const struct stat& st) {
+bool Extractor::input(int fd, const std::string& name, const struct stat& st) {
     std::string modified = iso_time(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     // The head tells the format; an archive is read as a stream (a 2 GB tar of small files is fine),
     // anything else whole, within --max-size.
@@ -423,7 +423,15 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
     head.resize(static_cast<size_t>(got));
     std::string head_format = format_of_mime(mime_of(head));
     bool warc_gz = head_format == "archive" && gzipped_warc_head(head);
-    bool stream = (head_format == "archive" || head_format == "warc") && static_cast<uint64_t>(st.st_size) > limits_.max_size;
+    bool is_warc = warc_gz || head_format == "warc";
+    if (is_warc && parts_ == 0 && split_into_ > 1 && static_cast<uint64_t>(st.st_size) >= kSplitBytes) return false;
+    if (parts_ > 0 && !is_warc) {
+        // asked for a part of what is no WARC (the file changed meanwhile): part 0 takes it all
+        if (part_ > 0) return true;
+        parts_ = 0;
+    }
+    bool stream = parts_ > 0 ||
+                  ((head_format == "archive" || head_format == "warc") && static_cast<uint64_t>(st.st_size) > limits_.max_size);
     if (!stream) {
         if (static_cast<uint64_t>(st.st_size) > limits_.max_size) {
             Document doc;
@@ -435,7 +443,7 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
             doc.meta = JsonObject().add("mime", mime).str();
             doc.error = "the file is larger than " + std::to_string(limits_.max_size) + " bytes (--max-size); it was not read";
             emit(doc);
-            return;
+            return true;
         }
         std::string data;
         data.reserve(static_cast<size_t>(st.st_size));
@@ -448,24 +456,27 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
         }
         if (n < 0) throw std::runtime_error(std::string("cannot read: ") + std::strerror(errno));
         document(data, std::nullopt, modified, name, 0);
-        return;
+        return true;
     }
-    // a large archive: its hash by one pass, its members by another
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_128bits_reset(state);
-    char buf[1 << 16];
-    ssize_t n;
-    off_t off = 0;
-    while ((n = pread(fd, buf, sizeof buf, off)) > 0) {
-        XXH3_128bits_update(state, buf, static_cast<size_t>(n));
-        off += n;
-    }
-    XXH128_hash_t h = XXH3_128bits_digest(state);
-    XXH3_freeState(state);
+    // a large archive, or a part of a WARC: its hash by one pass (the part that writes the input's
+    // row only), its members by another
     Document doc;
     doc.size = st.st_size;
     doc.modified = modified;
-    doc.hash = hash_hex(h.high64, h.low64);
+    if (part_ == 0) {
+        XXH3_state_t* state = XXH3_createState();
+        XXH3_128bits_reset(state);
+        char buf[1 << 16];
+        ssize_t n;
+        off_t off = 0;
+        while ((n = pread(fd, buf, sizeof buf, off)) > 0) {
+            XXH3_128bits_update(state, buf, static_cast<size_t>(n));
+            off += n;
+        }
+        XXH128_hash_t h = XXH3_128bits_digest(state);
+        XXH3_freeState(state);
+        doc.hash = hash_hex(h.high64, h.low64);
+    }
     JsonObject meta;
     meta.add("mime", mime_of(head));
     if (warc_gz || head_format == "warc") {
@@ -478,8 +489,8 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
             doc.error = e.what();
         }
         doc.meta = meta.str();
-        emit(doc);
-        return;
+        if (part_ == 0) emit(doc);  // every part reads the whole stream: part 0 says what it holds
+        return true;
     }
     Archive a = new_reader();
     lseek(fd, 0, SEEK_SET);
@@ -492,6 +503,7 @@ void Extractor::input(int fd, const std::string& name, const struct stat& st) {
     }
     doc.meta = meta.str();
     emit(doc);
+    return true;
 }
 
 void extract_text(std::string_view raw, Document& doc, JsonObject& meta) {
@@ -506,16 +518,26 @@ namespace ndd_load {
 
 void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth) {
     int64_t records = 0, others = 0;
+    // response and resource records hold documents, conversion records (WET) their text; request,
+    // metadata, revisit and warcinfo records describe the crawl
+    auto holds_document = [](const std::string& type) {
+        return type == "response" || type == "resource" || type == "conversion";
+    };
+    // of an input extracted in parts, this worker's records: every parts_-th from part_ (records
+    // of every size mixed alike in every part); the others' blocks are passed over unread
+    uint32_t parts = depth == 0 ? parts_ : 0;
+    auto keep = [&](const WarcRecord& rec) {
+        return holds_document(rec.header("WARC-Type")) && (parts == 0 || static_cast<uint64_t>(records) % parts == part_);
+    };
     try {
         read_warc(in, limits_.max_size, [&](WarcRecord& rec) {
             std::string type = rec.header("WARC-Type");
-            // response and resource records hold documents, conversion records (WET) their text;
-            // request, metadata, revisit and warcinfo records describe the crawl
-            if (type != "response" && type != "resource" && type != "conversion") {
+            if (!holds_document(type)) {
                 others++;
                 return;
             }
             records++;
+            if (rec.skipped) return;
             std::string uri = rec.header("WARC-Target-URI");
             if (uri.size() >= 2 && uri.front() == '<' && uri.back() == '>') uri = uri.substr(1, uri.size() - 2);
             std::string member = member_path(doc.member, uri.empty() ? "record-" + std::to_string(records) : uri);
@@ -556,7 +578,7 @@ void Extractor::warc(ByteSource& in, Document& doc, JsonObject& meta, int depth)
             }
             document(payload, member, modified, uri, depth + 1, &extra,
                      uri.empty() ? std::nullopt : std::optional<std::string>(uri), declared_type);
-        });
+        }, keep);
     } catch (const FormatError& e) {
         meta.add("records", records);
         throw;

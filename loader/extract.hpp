@@ -33,9 +33,20 @@ public:
     // on this input, which is extracted again past them (doc/loader.md, "Limits and isolation").
     void skip(std::set<std::string> members) { skip_ = std::move(members); }
 
+    // Which part of the input to extract: part `part` of `parts` (a large WARC's records are shared
+    // among the workers: record k is part k mod parts's; part 0 also writes the input's own row), or
+    // all of it (parts 0), in which case a WARC of at least kSplitBytes is split when split_into > 1.
+    void part(uint32_t part, uint32_t parts, uint32_t split_into) {
+        part_ = part;
+        parts_ = parts;
+        split_into_ = split_into;
+    }
+    static constexpr uint64_t kSplitBytes = 4u << 20;
+
     // The input open at fd, named name (its rows' member names derive from it for raw compressed
-    // files), with its stat: every document it holds, its own row last.
-    void input(int fd, const std::string& name, const struct stat& st);
+    // files), with its stat: every document it holds (of its part), its own row last. False, with
+    // nothing written, when the input is to be extracted in parts instead (part() above).
+    bool input(int fd, const std::string& name, const struct stat& st);
 
     // One document's raw bytes (the input itself when member is empty); extra goes into its meta
     // (a WARC record's headers), uri into its uri (a WARC record's target URI); declared_type is the
@@ -63,6 +74,7 @@ private:
     ExtractLimits limits_;
     int out_fd_;
     std::set<std::string> skip_;
+    uint32_t part_ = 0, parts_ = 0, split_into_ = 0;
 };
 
 // XXH3-128 of data in hex (record.hpp, hash_hex).

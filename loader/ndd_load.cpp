@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <deque>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -122,26 +123,25 @@ bool plausible_hash(const std::string& s) {
 // One COPY row of a document of source. Every text is cleaned to UTF-8 here, in the main process,
 // whatever the worker sent: one bad byte would fail the whole batch.
 void copy_row(const std::string& source, const Document& doc, bool with_uri, std::string& out) {
-    auto clean = [](const std::optional<std::string>& s) -> std::optional<std::string> {
-        if (!s) return std::nullopt;
-        return clean_utf8(*s);
+    auto field = [&out](const std::optional<std::string>& s) {
+        if (!s) out += "\\N";
+        else if (valid_utf8(*s)) copy_text(*s, out);
+        else copy_text(clean_utf8(*s), out);
     };
     std::optional<std::string> size;
     if (doc.size) size = std::to_string(*doc.size);
     std::optional<std::string> hash = doc.hash && plausible_hash(*doc.hash) ? doc.hash : std::nullopt;
     std::optional<std::string> modified = doc.modified && plausible_time(*doc.modified) ? doc.modified : std::nullopt;
-    const std::optional<std::string> fields[] = {clean(source),    clean(doc.member), clean(doc.format), size,
-                                                 hash,             modified,          clean(doc.title),  clean(doc.text),
-                                                 clean(doc.html), clean(doc.meta),   clean(doc.error)};
-    bool first = true;
-    for (const auto& f : fields) {
-        if (!first) out += '\t';
-        first = false;
-        copy_field(f, out);
+    const std::optional<std::string>* fields[] = {&doc.member, &doc.format, &size,     &hash,      &modified,
+                                                  &doc.title,  &doc.text,   &doc.html, &doc.meta, &doc.error};
+    field(source);
+    for (const auto* f : fields) {
+        out += '\t';
+        field(*f);
     }
     if (with_uri) {
         out += '\t';
-        copy_field(clean(doc.uri), out);
+        field(doc.uri);
     }
     out += '\n';
 }
@@ -171,14 +171,32 @@ public:
     int run();
 
 private:
+    // Where COPY rows go: the spool (whole inputs), or a split input's file until all its parts are in.
+    struct Sink {
+        int fd = -1;
+        size_t bytes = 0;
+        long rows = 0;
+    };
+    // What a worker's output says of how it ended.
+    struct OutputEnd {
+        std::optional<std::string> unfinished;  // the member it was reading when it stopped
+        bool damaged = false;                   // its last frame is cut short
+    };
+    using Crashed = std::vector<std::pair<std::string, std::string>>;  // member, error
+
     bool list_inputs(std::string& error);
-    int extract(uint64_t i, const std::set<std::string>& skip, int out_fd);
-    bool assign(Worker& w, size_t i);
+    int extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd);
+    bool assign(Worker& w, size_t i, uint32_t part = 0, uint32_t parts = 0);
     void finish(Worker& w, const std::string& problem);
+    void finish_part(Worker& w, const std::string& problem);
     void finish_gone(Worker& w, bool kill_it);
+    void start_split(Worker& w);
     void stop_all();
-    void add_rows(const Input& in, int out_fd, const std::string& problem,
-                  const std::vector<std::pair<std::string, std::string>>& crashed = {});
+    OutputEnd convert(const Input& in, int out_fd, const Crashed& crashed, Sink& sink, std::optional<Document>& own);
+    void write_rows(const Input& in, const std::vector<Document>& docs, Sink& sink);
+    Document failed_row(const Input& in, const std::string& problem, const OutputEnd& end);
+    void add_rows(const Input& in, int out_fd, const std::string& problem, const Crashed& crashed = {});
+    void input_done(const Input& in);
     void flush();
     void show_progress(bool final);
 
@@ -194,15 +212,30 @@ private:
     // fragments on one input does not add up over a million
     static constexpr size_t kInputsPerWorker = 1000;
     std::vector<Worker> workers_;
-    // Inputs extracted again after a worker crashed or was stopped inside one of their members: the
-    // members to skip, and each one's error row. At most kMaxRetries retries of an input (each may
-    // take --timeout): then its own row says what stopped the last worker.
+    // Inputs (or parts of one) extracted again after a worker crashed or was stopped inside one of
+    // their members: the members to skip, and each one's error row. At most kMaxRetries retries of
+    // an input or part (each may take --timeout): then the input's own row says what stopped the
+    // last worker.
     struct Retry {
         std::set<std::string> skip;
-        std::vector<std::pair<std::string, std::string>> crashed;  // member, error
+        Crashed crashed;
     };
-    std::map<size_t, Retry> retries_;
+    using Task = std::pair<size_t, uint32_t>;  // an input, its part (0 for a whole input)
+    std::map<Task, Retry> retries_;
     static constexpr size_t kMaxRetries = 10;
+
+    // Large WARC files, extracted in parts by all the workers at once (Extractor::part): the parts
+    // waiting for a worker, and for each input being split, its rows so far (a file of its own: an
+    // input's rows enter the spool together, so that a batch never holds half an input), part 0's
+    // row of the input (written last), and what stopped parts that failed.
+    std::deque<Task> part_queue_;
+    struct Split {
+        uint32_t parts = 0, done = 0;
+        Sink rows;
+        std::optional<Document> own;
+        std::string problems;
+    };
+    std::map<size_t, Split> splits_;
 
     int spool_fd_ = -1;
     size_t spool_bytes_ = 0;
@@ -247,10 +280,11 @@ bool Loader::list_inputs(std::string& error) {
 }
 
 // In a worker process: extracts input i into out_fd (sandbox.hpp's WorkerBody).
-int Loader::extract(uint64_t i, const std::set<std::string>& skip, int out_fd) {
+int Loader::extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd) {
     const Input& in = inputs_[i];
     Extractor ex(magic_, opts_.extract, out_fd);
     ex.skip(skip);
+    ex.part(part, parts, static_cast<uint32_t>(opts_.jobs));
     int fd = in.path == "-" ? dup(stdin_fd_) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     struct stat st;
     std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
@@ -269,7 +303,7 @@ int Loader::extract(uint64_t i, const std::set<std::string>& skip, int out_fd) {
     if (in.path == "-") st.st_mtim.tv_sec = 0;
     int status = 0;
     try {
-        ex.input(fd, name, st);
+        if (!ex.input(fd, name, st)) status = kStatusSplit;
     } catch (const std::exception& e) {
         status = error_row(e.what());
     }
@@ -279,7 +313,7 @@ int Loader::extract(uint64_t i, const std::set<std::string>& skip, int out_fd) {
 
 // Gives input i to w, starting a process for it first when it has none (or replacing one that
 // served its share or is gone). False when no worker takes it: the input's row says why.
-bool Loader::assign(Worker& w, size_t i) {
+bool Loader::assign(Worker& w, size_t i, uint32_t part, uint32_t parts) {
     for (int attempt = 0; attempt < 2; attempt++) {
         if (w.pid >= 0 && w.served >= kInputsPerWorker) stop_worker(w, opts_.worker, false);
         if (w.pid < 0) {
@@ -287,13 +321,13 @@ bool Loader::assign(Worker& w, size_t i) {
             for (const Worker& o : workers_)
                 if (&o != &w && o.pid >= 0) others.insert(others.end(), {o.out_fd, o.request_fd, o.reply_fd});
             w = start_worker(opts_.worker, tmpdir_, others,
-                             [this](uint64_t input, const std::set<std::string>& skip, int out_fd) {
-                                 return extract(input, skip, out_fd);
-                             });
+                             [this](uint64_t input, uint32_t p, uint32_t n, const std::set<std::string>& skip,
+                                    int out_fd) { return extract(input, p, n, skip, out_fd); });
             workers_started_++;
         }
-        auto retry = retries_.find(i);
-        if (assign_input(w, i, retry == retries_.end() ? std::set<std::string>() : retry->second.skip, opts_.worker))
+        auto retry = retries_.find({i, part});
+        if (assign_input(w, i, part, parts, retry == retries_.end() ? std::set<std::string>() : retry->second.skip,
+                         opts_.worker))
             return true;
         stop_worker(w, opts_.worker, true);  // gone while idle (killed from outside): try a new one
     }
@@ -303,8 +337,9 @@ bool Loader::assign(Worker& w, size_t i) {
 // The input of the busy worker w is over: done (problem empty or its status) or w is gone (problem
 // says how). Its rows go to the spool; a gone worker has been reaped already.
 void Loader::finish(Worker& w, const std::string& problem) {
+    if (w.parts > 0) return finish_part(w, problem);
     const Input& in = inputs_[w.input];
-    auto retry = retries_.find(w.input);
+    auto retry = retries_.find({w.input, 0});
     if (retry == retries_.end()) {
         add_rows(in, w.out_fd, problem);
     } else {
@@ -312,10 +347,70 @@ void Loader::finish(Worker& w, const std::string& problem) {
         retries_.erase(retry);
     }
     w.busy = false;
+    input_done(in);
+}
+
+void Loader::input_done(const Input& in) {
     done_inputs_++;
     done_bytes_ += in.size;
     extracted_bytes_ += in.size;
     if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
+}
+
+// The worker w says its whole input is a large WARC: its parts go to the queue, one per worker.
+void Loader::start_split(Worker& w) {
+    Split& split = splits_[w.input];
+    split.parts = static_cast<uint32_t>(std::max(1, opts_.jobs));
+    std::string path = tmpdir_ + "/ndd-load-part.XXXXXX";
+    std::vector<char> name(path.begin(), path.end());
+    name.push_back('\0');
+    split.rows.fd = mkstemp(name.data());
+    if (split.rows.fd < 0) throw std::runtime_error("cannot create a temporary file in " + tmpdir_ + ": " + std::strerror(errno));
+    unlink(name.data());
+    for (uint32_t p = 0; p < split.parts; p++) part_queue_.emplace_back(w.input, p);
+    w.busy = false;
+}
+
+// A part of a split input is over (as finish): its rows join the input's; after the last part, the
+// input's rows go to the spool, its own row last (part 0's, with the failed parts' problems).
+void Loader::finish_part(Worker& w, const std::string& problem) {
+    const Input& in = inputs_[w.input];
+    Split& split = splits_[w.input];
+    auto retry = retries_.find({w.input, w.part});
+    std::optional<Document> own;
+    OutputEnd end = convert(in, w.out_fd, retry == retries_.end() ? Crashed() : retry->second.crashed, split.rows, own);
+    if (retry != retries_.end()) retries_.erase(retry);
+    if (own) split.own = std::move(own);
+    if (!problem.empty() || end.damaged || (w.part == 0 && !split.own)) {
+        Document failed = failed_row(in, problem, end);
+        split.problems += (split.problems.empty() ? "" : "; ") + ("part " + std::to_string(w.part + 1) + " of " +
+                                                                   std::to_string(split.parts) + ": " + *failed.error);
+    }
+    w.busy = false;
+    if (++split.done < split.parts) return;
+    // all parts are in: the input's rows to the spool, in one piece
+    std::vector<char> buf(1 << 20);
+    for (size_t done = 0; done < split.rows.bytes;) {
+        ssize_t n = pread(split.rows.fd, buf.data(), std::min(buf.size(), split.rows.bytes - done), static_cast<off_t>(done));
+        if (n <= 0 || pwrite(spool_fd_, buf.data(), static_cast<size_t>(n), static_cast<off_t>(spool_bytes_ + done)) != n)
+            throw std::runtime_error(std::string("cannot write the spool file: ") + std::strerror(errno));
+        done += static_cast<size_t>(n);
+    }
+    close(split.rows.fd);
+    spool_bytes_ += split.rows.bytes;
+    spool_rows_ += split.rows.rows;
+    Document own_row = split.own ? std::move(*split.own) : Document();
+    own_row.size = in.size;
+    own_row.modified = in.modified;
+    if (!split.problems.empty()) own_row.error = (own_row.error ? *own_row.error + "; " : "") + split.problems;
+    Sink sink{spool_fd_, spool_bytes_, 0};
+    write_rows(in, {own_row}, sink);
+    spool_bytes_ = sink.bytes;
+    spool_rows_ += sink.rows;
+    if (in.seen == Seen::Changed) replace_.push_back(in.source);
+    pending_inputs_++;
+    splits_.erase(w.input);
+    input_done(in);
 }
 
 // The member a worker's output says it was reading when it stopped (FrameReader::unfinished).
@@ -341,19 +436,22 @@ std::optional<std::string> unfinished_member(int out_fd) {
 void Loader::finish_gone(Worker& w, bool kill_it) {
     int out_fd = dup(w.out_fd);
     uint64_t input = w.input;
+    uint32_t part = w.part, parts = w.parts;
     std::string problem = stop_worker(w, opts_.worker, kill_it);
     std::optional<std::string> member = interrupted ? std::nullopt : unfinished_member(out_fd);
-    Retry& retry = retries_[input];
+    Retry& retry = retries_[{input, part}];
     if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
         retry.skip.insert(*member);
         retry.crashed.emplace_back(*member, problem);
         close(out_fd);
-        if (assign(w, input)) return;
+        if (assign(w, input, part, parts)) return;
         out_fd = -1;
         problem = "no worker process would start";
     }
     w.out_fd = out_fd;
     w.input = input;
+    w.part = part;
+    w.parts = parts;
     finish(w, problem);
     close(out_fd);
     w.out_fd = -1;
@@ -363,32 +461,33 @@ void Loader::stop_all() {
     for (Worker& w : workers_) stop_worker(w, opts_.worker, w.busy);
 }
 
-void Loader::add_rows(const Input& in, int out_fd, const std::string& problem,
-                      const std::vector<std::pair<std::string, std::string>>& crashed) {
+// Appends the COPY rows of docs (documents of in) to sink.
+void Loader::write_rows(const Input& in, const std::vector<Document>& docs, Sink& sink) {
     std::string rows;
-    bool own_row = false;
-    auto count = [&](const Document& doc) {
+    for (const Document& doc : docs) {
         rows_++;
         if (doc.error) (doc.format && *doc.format == "unsupported" ? unsupported_ : errors_)++;
-    };
-    auto write_rows = [&]() {
-        if (rows.empty()) return;
-        if (pwrite(spool_fd_, rows.data(), rows.size(), static_cast<off_t>(spool_bytes_)) !=
-            static_cast<ssize_t>(rows.size()))
-            throw std::runtime_error(std::string("cannot write the spool file: ") + std::strerror(errno));
-        spool_bytes_ += rows.size();
-        rows.clear();
-    };
+        copy_row(in.source, doc, db_.has_uri(), rows);
+        sink.rows++;
+    }
+    if (rows.empty()) return;
+    if (pwrite(sink.fd, rows.data(), rows.size(), static_cast<off_t>(sink.bytes)) != static_cast<ssize_t>(rows.size()))
+        throw std::runtime_error(std::string("cannot write the spool file: ") + std::strerror(errno));
+    sink.bytes += rows.size();
+}
+
+// The rows of a worker's output (out_fd, -1 for none) and of the members that crashed earlier
+// workers (crashed) into sink, but the input's own row, which goes to own.
+Loader::OutputEnd Loader::convert(const Input& in, int out_fd, const Crashed& crashed, Sink& sink,
+                                  std::optional<Document>& own) {
+    std::vector<Document> docs;
     for (const auto& [member, error] : crashed) {
         Document doc;
         doc.member = member;
         doc.error = error;
-        count(doc);
-        copy_row(in.source, doc, db_.has_uri(), rows);
-        spool_rows_++;
+        docs.push_back(std::move(doc));
     }
-    std::optional<std::string> unfinished;
-    bool damaged = false;
+    OutputEnd end;
     struct stat st;
     if (out_fd >= 0 && fstat(out_fd, &st) == 0 && st.st_size > 0) {
         void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
@@ -396,37 +495,50 @@ void Loader::add_rows(const Input& in, int out_fd, const std::string& problem,
         FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
                            static_cast<size_t>(st.st_size));
         Document doc;
+        size_t bytes = 0;
         while (reader.next(doc)) {
             if (!doc.member) {
-                own_row = true;
                 // the input's own row: the key of the resume is the file's, not what the worker saw
                 doc.size = in.size;
                 doc.modified = in.modified;
+                own = std::move(doc);
+                continue;
             }
-            count(doc);
-            copy_row(in.source, doc, db_.has_uri(), rows);
-            spool_rows_++;
-            if (rows.size() > (1 << 22)) write_rows();
+            bytes += (doc.text ? doc.text->size() : 0) + (doc.html ? doc.html->size() : 0);
+            docs.push_back(std::move(doc));
+            if (bytes > (1 << 22)) {  // COPY text 4 MB at a time
+                write_rows(in, docs, sink);
+                docs.clear();
+                bytes = 0;
+            }
         }
-        unfinished = reader.unfinished();
-        damaged = reader.truncated();
+        end.unfinished = reader.unfinished();
+        end.damaged = reader.truncated();
         munmap(map, static_cast<size_t>(st.st_size));
     }
-    if (!own_row) {
-        Document doc;
-        doc.size = in.size;
-        doc.modified = in.modified;
-        std::string what = !in.error.empty() ? in.error
-                           : !problem.empty() ? problem
-                                              : "the extraction ended without a result";
-        if (unfinished) what += " while reading member " + *unfinished;
-        if (damaged) what += " (its output was cut short)";
-        doc.error = what;
-        count(doc);
-        copy_row(in.source, doc, db_.has_uri(), rows);
-        spool_rows_++;
-    }
-    write_rows();
+    write_rows(in, docs, sink);
+    return end;
+}
+
+// The input's own row when its output has none: why (problem, else the input's own error).
+Document Loader::failed_row(const Input& in, const std::string& problem, const OutputEnd& end) {
+    Document doc;
+    doc.size = in.size;
+    doc.modified = in.modified;
+    std::string what = !in.error.empty() ? in.error : !problem.empty() ? problem : "the extraction ended without a result";
+    if (end.unfinished) what += " while reading member " + *end.unfinished;
+    if (end.damaged) what += " (its output was cut short)";
+    doc.error = what;
+    return doc;
+}
+
+void Loader::add_rows(const Input& in, int out_fd, const std::string& problem, const Crashed& crashed) {
+    Sink sink{spool_fd_, spool_bytes_, 0};
+    std::optional<Document> own;
+    OutputEnd end = convert(in, out_fd, crashed, sink, own);
+    write_rows(in, {own ? *own : failed_row(in, problem, end)}, sink);
+    spool_bytes_ = sink.bytes;
+    spool_rows_ += sink.rows;
     if (in.seen == Seen::Changed) replace_.push_back(in.source);
     pending_inputs_++;
 }
@@ -482,8 +594,19 @@ int Loader::run() {
     auto busy = [&]() {
         return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
     };
-    while ((next < inputs_.size() || busy()) && !interrupted) {
+    while ((next < inputs_.size() || busy() || !part_queue_.empty()) && !interrupted) {
         for (Worker& w : workers_) {
+            while (!w.busy && !interrupted && !part_queue_.empty()) {
+                // the parts of a split input first: its rows wait for all of them
+                auto [i, part] = part_queue_.front();
+                part_queue_.pop_front();
+                if (!assign(w, i, part, splits_[i].parts)) {
+                    w.input = i;
+                    w.part = part;
+                    w.parts = splits_[i].parts;
+                    finish_part(w, "no worker process would start");
+                }
+            }
             while (!w.busy && next < inputs_.size() && !interrupted) {
                 Input& in = inputs_[next];
                 if (in.seen == Seen::Loaded) {
@@ -521,8 +644,9 @@ int Loader::run() {
             Worker& w = *polled[k];
             if (n > 0 && (fds[k].revents & (POLLIN | POLLHUP | POLLERR))) {
                 int status = 0;
-                if (read_reply(w, status)) finish(w, status_problem(status));
-                else finish_gone(w, false);  // crashed, or stopped by its CPU limit
+                if (!read_reply(w, status)) finish_gone(w, false);
+                else if (status == kStatusSplit && w.parts == 0) start_split(w);
+                else finish(w, status_problem(status));
             } else if (now >= w.deadline) {
                 w.timed_out = true;
                 finish_gone(w, true);

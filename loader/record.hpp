@@ -73,6 +73,8 @@ bool valid_utf8(std::string_view s);
 
 // Appends s escaped for COPY's text format (backslash, newline, carriage return, tab), or \N for NULL.
 void copy_field(const std::optional<std::string>& s, std::string& out);
+// The same for a text that is there (not NULL).
+void copy_text(std::string_view s, std::string& out);
 
 // A JSON object built key by key; values are escaped (and cleaned to UTF-8 without NUL, which jsonb
 // refuses).

@@ -203,7 +203,8 @@ std::unique_ptr<ByteSource> gunzip_source(std::unique_ptr<ByteSource> in) {
 std::string WarcRecord::header(const std::string& name) const { return find_header(headers, name); }
 std::string HttpResponse::header(const std::string& name) const { return find_header(headers, name); }
 
-void read_warc(ByteSource& in, size_t max_block, const std::function<void(WarcRecord&)>& each) {
+void read_warc(ByteSource& in, size_t max_block, const std::function<void(WarcRecord&)>& each,
+               const std::function<bool(const WarcRecord&)>& keep) {
     Reader r(in);
     std::string line;
     uint64_t count = 0;
@@ -228,7 +229,8 @@ void read_warc(ByteSource& in, size_t max_block, const std::function<void(WarcRe
             fail("a WARC record without a valid Content-Length");
         rec.length = std::stoull(length);
         rec.too_large = rec.length > max_block;
-        if (!r.block(rec.length, !rec.too_large, rec.block)) fail("a WARC record's block is cut short (Content-Length lies?)");
+        rec.skipped = keep && !keep(rec);
+        if (!r.block(rec.length, !rec.too_large && !rec.skipped, rec.block)) fail("a WARC record's block is cut short (Content-Length lies?)");
         // the block is followed by exactly CRLF CRLF: else its Content-Length lied
         std::string end;
         if (!r.block(4, true, end) || end != "\r\n\r\n") fail("a WARC record's block is not followed by CRLF CRLF (Content-Length lies?)");

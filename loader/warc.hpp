@@ -32,17 +32,21 @@ std::unique_ptr<ByteSource> gunzip_source(std::unique_ptr<ByteSource> in);
 
 struct WarcRecord {
     std::vector<std::pair<std::string, std::string>> headers;  // as written, in order
-    std::string block;                                        // empty when skipped (too large)
+    std::string block;                                        // empty when skipped (too large, or not kept)
     uint64_t length = 0;                                      // Content-Length
     bool too_large = false;
+    bool skipped = false;                                     // keep() said no: the block was not read
     std::string header(const std::string& name) const;        // case-insensitive, "" if absent
 };
 
 // Calls each(record) for every record of in; returns normally at the end of the stream, throws
 // FormatError (with how many records were read) at damage: a bad version line, a header line past
 // 64 kB, more than 1,000 headers, a missing or bad Content-Length, a block cut short or not followed
-// by CRLF CRLF.
-void read_warc(ByteSource& in, size_t max_block, const std::function<void(WarcRecord&)>& each);
+// by CRLF CRLF. keep, when given, is asked once a record's headers are read whether its block is
+// wanted: when not, the block is passed over (its framing checked all the same) and each() gets the
+// record with `skipped` set.
+void read_warc(ByteSource& in, size_t max_block, const std::function<void(WarcRecord&)>& each,
+               const std::function<bool(const WarcRecord&)>& keep = nullptr);
 
 // An HTTP response (a WARC response record's block): the status, the headers and the body, with
 // chunked transfer coding and gzip/deflate content coding undone (at most max_body bytes). false
