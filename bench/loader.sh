@@ -2,19 +2,23 @@
 # bench/loader.sh: ndd-load's speed and memory (issue 27), each against its reference in the same run:
 #   1. WARC.gz to table: ndd-load on a WARC.gz of the demo's web sample (test/data/make_crawl.py's
 #      pages as HTTP responses, a gzip member per record) against `zcat pages.copy.gz | psql -c
-#      "COPY ..."` of the same payload bytes (the pages' HTML, one row each);
+#      "COPY ..."` of the same payload bytes (the pages' HTML, one row each), into a table as a user
+#      makes it and into one with lz4 compression as ndd-load makes its own;
 #   2. PDF text: ndd-load on N PDF files against `pdftotext` on the same files (one process each,
 #      as a shell loop runs it);
 #   3. CPU per file and peak memory (GNU time's maximum resident set size, the main process or a
 #      worker, whichever is larger) on many small text files, and on a 2 GB file.
 # Against the cluster of the PG* environment (e.g. scripts/lib.sh's ndd_start_cluster); prints
 # figures, asserts nothing. Options (environment): NDD_BENCH_PDFS (default 300), NDD_BENCH_SMALL
-# (default 20000 small files; the issue's million scaled down on a shared machine).
+# (default 20000 small files; the issue's million scaled down on a shared machine), NDD_BENCH_JOBS
+# (ndd-load's -j on the WARC, default the number of cores: its records are shared among them),
+# NDD_BENCH_BEFORE (another ndd-load binary, e.g. an older commit's, timed on the WARC in each round).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LOAD=$ROOT/loader/ndd-load
 PDFS=${NDD_BENCH_PDFS:-300}
 SMALL=${NDD_BENCH_SMALL:-20000}
+JOBS=${NDD_BENCH_JOBS:-$(nproc)}
 make -s -C "$ROOT/loader" ndd-load
 work=$(mktemp -d /tmp/ndd-bench-loader.XXXXXX)
 db=ndd_bench_loader
@@ -49,13 +53,21 @@ for line in open(sys.argv[1], encoding="utf-8"):
     warc.write(gzip.compress(rec))
     copy.write(f[4] + "\n")  # the same payload, as COPY text
 PY
-psql -X -q -c "CREATE TABLE copied (html text)"
-echo "WARC.gz: $(wc -l <"$work/crawl.copy") records, $(du -m "$work/web.warc.gz" | cut -f1) MB compressed"
-for round in 1 2; do
-	psql -X -q -c "TRUNCATE copied" -c "DROP TABLE IF EXISTS warc"
+# the reference's table as a user makes it (pglz, PostgreSQL's default), and with lz4 as ndd-load
+# makes its own where the server has it (doc/loader.md, "The table"): the second is the fair match
+psql -X -q -c "CREATE TABLE copied (html text)" -c "CREATE TABLE copied_lz4 (html text COMPRESSION lz4)"
+echo "WARC.gz: $(wc -l <"$work/crawl.copy") records, $(du -m "$work/web.warc.gz" | cut -f1) MB compressed; ndd-load -j $JOBS"
+for round in 1 2 3; do
+	psql -X -q -c "TRUNCATE copied, copied_lz4" -c "DROP TABLE IF EXISTS warc"
 	t_copy=$(seconds bash -c "zcat '$work/pages.copy.gz' | psql -X -q -c 'COPY copied (html) FROM STDIN'")
-	t_load=$(seconds "$LOAD" -t warc -q "$work/web.warc.gz")
-	echo "round $round: zcat | psql COPY ${t_copy} s, ndd-load ${t_load} s: ndd-load at $(ratio "$t_copy" "$t_load")x COPY's speed"
+	t_load=$(seconds "$LOAD" -t warc -j "$JOBS" -q "$work/web.warc.gz")
+	t_lz4=$(seconds bash -c "zcat '$work/pages.copy.gz' | psql -X -q -c 'COPY copied_lz4 (html) FROM STDIN'")
+	echo "round $round: zcat | psql COPY ${t_copy} s (lz4 table: ${t_lz4} s), ndd-load ${t_load} s: ndd-load at $(ratio "$t_copy" "$t_load")x COPY's speed ($(ratio "$t_lz4" "$t_load")x against the lz4 table)"
+	if [ -n "${NDD_BENCH_BEFORE:-}" ]; then
+		psql -X -q -c "DROP TABLE IF EXISTS warc_before"
+		t_before=$(seconds "$NDD_BENCH_BEFORE" -t warc_before -j "$JOBS" -q "$work/web.warc.gz")
+		echo "  the ndd-load before ($NDD_BENCH_BEFORE): ${t_before} s: at $(ratio "$t_copy" "$t_before")x COPY's speed"
+	fi
 done
 echo "rows: COPY $(psql -X -At -c 'SELECT count(*) FROM copied'), ndd-load $(psql -X -At -c 'SELECT count(*) FROM warc WHERE uri IS NOT NULL') (+ the file's own row)"
 

@@ -388,17 +388,13 @@ void Loader::finish_part(Worker& w, const std::string& problem) {
     }
     w.busy = false;
     if (++split.done < split.parts) return;
-    // all parts are in: the input's rows to the spool, in one piece
-    std::vector<char> buf(1 << 20);
-    for (size_t done = 0; done < split.rows.bytes;) {
-        ssize_t n = pread(split.rows.fd, buf.data(), std::min(buf.size(), split.rows.bytes - done), static_cast<off_t>(done));
-        if (n <= 0 || pwrite(spool_fd_, buf.data(), static_cast<size_t>(n), static_cast<off_t>(spool_bytes_ + done)) != n)
-            throw std::runtime_error(std::string("cannot write the spool file: ") + std::strerror(errno));
-        done += static_cast<size_t>(n);
-    }
-    close(split.rows.fd);
-    spool_bytes_ += split.rows.bytes;
-    spool_rows_ += split.rows.rows;
+    // all parts are in: the batch so far is committed (it holds whole inputs), and the input's file
+    // of rows becomes the spool, its rows not copied again
+    flush();
+    close(spool_fd_);
+    spool_fd_ = split.rows.fd;
+    spool_bytes_ = split.rows.bytes;
+    spool_rows_ = split.rows.rows;
     Document own_row = split.own ? std::move(*split.own) : Document();
     own_row.size = in.size;
     own_row.modified = in.modified;

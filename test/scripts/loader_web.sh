@@ -84,6 +84,24 @@ check "ndd-load: the WARC loaded without error" "0" "$?"
 check "every page fetched and loaded with its uri, as HTML" "t" \
 	"$($PSQL -c "SELECT count(*) >= 1200 AND bool_and(format = 'html' AND (meta->>'http_status')::int = 200) FROM web WHERE uri LIKE 'http://%'")"
 
+# The same WARC (4 MB or more) extracted in parts by three workers (doc/loader.md, "Parallel
+# extraction"): the same rows as one worker's. Then with a crash inside one record of one part: that
+# record's row says so, every other record is loaded as before.
+columns="member, uri, format, size, hash, modified, title, text, html, meta, error"
+same_rows() { # same_rows TABLE [MEMBER]: rows of web missing from TABLE, rows of TABLE not in web (MEMBER left out), own rows of TABLE
+	$PSQL -F '|' -c "SELECT (SELECT count(*) FROM (SELECT $columns FROM web WHERE member IS DISTINCT FROM '${2:-}' EXCEPT SELECT $columns FROM $1) a),
+		(SELECT count(*) FROM (SELECT $columns FROM $1 WHERE member IS DISTINCT FROM '${2:-}' EXCEPT SELECT $columns FROM web) b),
+		(SELECT count(*) FROM $1 WHERE member IS NULL)"
+}
+[ "$(stat -c %s "$work/web.warc.gz")" -ge $((4 << 20)) ] || echo "FAIL: the WARC is smaller than the size that is split (4 MB)"
+"$ROOT/loader/ndd-load" -t web_parts -j 3 -q "$work/web.warc.gz"
+check "ndd-load -j 3: the WARC in three parts loads the rows one worker loads" "0|0|1" "$(same_rows web_parts)"
+victim=$($PSQL -c "SELECT member FROM web WHERE uri IS NOT NULL ORDER BY member OFFSET 100 LIMIT 1")
+NDD_LOAD_FAULT="crash:$victim" "$ROOT/loader/ndd-load" -t web_crash -j 2 -q "$work/web.warc.gz"
+check "ndd-load -j 2, a record crashing its part: exit status 3" "3" "$?"
+check "ndd-load -j 2, a record crashing its part: its row says so, the others as one worker loads them" "t|0|0|1" \
+	"$($PSQL -c "SELECT error ~ 'crashed' FROM web_crash WHERE member = '$victim'")|$(same_rows web_crash "$victim")"
+
 # the demo's pages, loaded by COPY, its query over them; the same query over the loaded WARC
 $PSQL <<SQL || fail=1
 CREATE TABLE pages (id bigserial PRIMARY KEY, url text NOT NULL, site text, page text, template text, html text NOT NULL);
