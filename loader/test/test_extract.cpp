@@ -251,3 +251,100 @@ TEST(Extract, MailMessageAndAttachment) {
     EXPECT_EQ(docs[2].member, "message-2!/.._notes.txt");
     EXPECT_EQ(docs[4].format, "mbox");
 }
+
+namespace {
+
+// The documents an Extractor writes for the input file holding data, extracting part `part` of
+// `parts` (split_into: Extractor::part); *whole is input()'s answer.
+std::vector<Document> extract_input(const std::string& data, uint32_t part, uint32_t parts, uint32_t split_into,
+                                    bool* whole = nullptr) {
+    FILE* in = std::tmpfile();
+    EXPECT_EQ(std::fwrite(data.data(), 1, data.size(), in), data.size());
+    std::fflush(in);
+    struct stat st;
+    fstat(fileno(in), &st);
+    FILE* f = std::tmpfile();
+    Extractor ex(magic(), {}, fileno(f));
+    ex.part(part, parts, split_into);
+    bool done = ex.input(fileno(in), "crawl.warc.gz", st);
+    if (whole) *whole = done;
+    std::fflush(f);
+    std::string out(static_cast<size_t>(std::ftell(f)), '\0');
+    std::rewind(f);
+    EXPECT_EQ(std::fread(out.data(), 1, out.size(), f), out.size());
+    std::fclose(f);
+    std::fclose(in);
+    std::vector<Document> docs;
+    FrameReader reader(out, out.size());
+    Document d;
+    while (reader.next(d)) docs.push_back(d);
+    return docs;
+}
+
+std::string gzip_member(const std::string& data) {
+    std::string out = make_archive({{"r", data}}, "raw", true);
+    return out;
+}
+
+std::string warc_record(const std::string& type, const std::string& uri, const std::string& block) {
+    return "WARC/1.0\r\nWARC-Type: " + type + "\r\nWARC-Target-URI: " + uri +
+           "\r\nWARC-Date: 2024-01-02T03:04:05Z\r\nContent-Type: application/http; msgtype=response\r\n"
+           "Content-Length: " + std::to_string(block.size()) + "\r\n\r\n" + block + "\r\n\r\n";
+}
+
+std::string http(const std::string& type, const std::string& body) {
+    return "HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\n\r\n" + body;
+}
+
+}  // namespace
+
+// A WARC extracted in parts (Extractor::part): the parts together give every record the whole
+// extraction gives, each once; part 0 alone writes the input's own row, the same row.
+TEST(Extract, WarcInPartsGivesTheWholeOnce) {
+    std::string warc;
+    for (int i = 0; i < 10; i++) {
+        std::string uri = "http://example.com/" + std::to_string(i);
+        warc += gzip_member(warc_record("request", uri, "GET / HTTP/1.1\r\n\r\n"));
+        warc += gzip_member(warc_record("response", uri,
+                                        http("text/html", "<title>page " + std::to_string(i) + "</title><p>text " +
+                                                              std::string(static_cast<size_t>(i) * 100, 'x'))));
+    }
+    auto key = [](const Document& d) { return d.member.value_or("(input)") + "|" + d.text.value_or("") + "|" + d.title.value_or("") + "|" + d.hash.value_or(""); };
+    std::multiset<std::string> whole, parts;
+    std::vector<Document> all = extract_input(warc, 0, 0, 1);
+    for (const Document& d : all) whole.insert(key(d));
+    ASSERT_EQ(all.size(), 11u);
+    for (uint32_t p = 0; p < 3; p++) {
+        std::vector<Document> docs = extract_input(warc, p, 3, 3);
+        for (const Document& d : docs) {
+            parts.insert(key(d));
+            if (!d.member) {
+                EXPECT_EQ(p, 0u);
+                EXPECT_EQ(d.meta, all.back().meta);  // records 10, other records 10
+            }
+        }
+    }
+    EXPECT_EQ(whole, parts);
+    // the whole input, split allowed: a WARC under Extractor::kSplitBytes is extracted at once, one
+    // of at least that size is answered "split" with nothing written
+    bool done = false;
+    EXPECT_EQ(extract_input(warc, 0, 0, 2, &done).size(), 11u);
+    EXPECT_TRUE(done);
+    std::string big = warc;
+    std::string filler = gzip_member(warc_record("resource", "http://example.com/big", std::string(1 << 20, 'a')));
+    while (big.size() < Extractor::kSplitBytes) big += filler;  // gzip makes 1 MB of one letter small: many of them
+    EXPECT_TRUE(extract_input(big, 0, 0, 2, &done).empty());
+    EXPECT_FALSE(done);
+}
+
+// A record declared HTML is HTML without libmagic, unless its head holds a binary data byte.
+TEST(Extract, WarcDeclaredHtmlIsTrustedUnlessBinary) {
+    std::string warc = gzip_member(warc_record("response", "http://a/", http("text/html; charset=utf-8", "plain words, no tag"))) +
+                       gzip_member(warc_record("response", "http://b/", http("text/html", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16))));
+    std::vector<Document> docs = extract_input(warc, 0, 0, 1);
+    ASSERT_EQ(docs.size(), 3u);
+    EXPECT_EQ(docs[0].format, "html");
+    EXPECT_NE(docs[0].meta->find("\"mime\": \"text/html\""), std::string::npos) << *docs[0].meta;
+    EXPECT_NE(docs[1].format, "html");
+    EXPECT_EQ(docs[1].meta->find("\"mime\": \"text/html\""), std::string::npos) << *docs[1].meta;
+}

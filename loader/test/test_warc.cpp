@@ -103,3 +103,27 @@ TEST(Warc, Dates) {
     EXPECT_EQ(warc_date("yesterday"), "");
     EXPECT_EQ(warc_date("2024-01-02T03:04:05Zx"), "");
 }
+
+// keep() decides from a record's headers whether its block is read: a block passed over is not
+// kept, but its framing is checked all the same and the records after it are read.
+TEST(Warc, KeepPassesOverBlocks) {
+    std::string data = record("request", "http://x/", "GET / HTTP/1.1\r\n\r\n") + record("response", "http://x/", kHttp) +
+                       record("response", "http://y/", kHttp);
+    for (bool gz : {false, true}) {
+        std::string bytes = gz ? gzip(data) : data;  // memory_source reads it in place
+        std::unique_ptr<ByteSource> src = memory_source(bytes);
+        if (gz) src = gunzip_source(std::move(src));
+        std::vector<WarcRecord> recs;
+        read_warc(*src, 1 << 20, [&](WarcRecord& r) { recs.push_back(r); },
+                  [](const WarcRecord& r) { return r.header("WARC-Target-URI") == "http://y/"; });
+        ASSERT_EQ(recs.size(), 3u);
+        EXPECT_TRUE(recs[0].skipped && recs[0].block.empty());
+        EXPECT_TRUE(recs[1].skipped && recs[1].block.empty());
+        EXPECT_FALSE(recs[2].skipped);
+        EXPECT_EQ(recs[2].block, kHttp);
+    }
+    // a lying Content-Length is found in a block passed over too
+    std::string lying = record("resource", "u", "0123456789", "5");
+    std::unique_ptr<ByteSource> src = memory_source(lying);
+    EXPECT_THROW(read_warc(*src, 1 << 20, [](WarcRecord&) {}, [](const WarcRecord&) { return false; }), FormatError);
+}
