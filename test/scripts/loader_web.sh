@@ -5,7 +5,9 @@
 # 127.0.0.1; https URLs served as http, no TLS), fetched by wget --warc-file, loaded by ndd-load, and
 # ndd_mirrors over the loaded pages (uri, simhash of ndd_html_content) must find the planted mirrors:
 # the same host pairs as the demo's query over the same pages loaded by COPY (scripts/demo.sh,
-# "mirrored sites"), and not the partial copy. Against the cluster of scripts/test.sh (PG*).
+# "mirrored sites"), and not the partial copy. The same WARC loaded in parts by three workers gives
+# the same rows (and with a crash inside one record, that record's error row). Against the cluster of
+# scripts/test.sh (PG*).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -96,6 +98,9 @@ same_rows() { # same_rows TABLE [MEMBER]: rows of web missing from TABLE, rows o
 [ "$(stat -c %s "$work/web.warc.gz")" -ge $((4 << 20)) ] || echo "FAIL: the WARC is smaller than the size that is split (4 MB)"
 "$ROOT/loader/ndd-load" -t web_parts -j 3 -q "$work/web.warc.gz"
 check "ndd-load -j 3: the WARC in three parts loads the rows one worker loads" "0|0|1" "$(same_rows web_parts)"
+rows=$($PSQL -c "SELECT count(*) FROM web_parts")
+"$ROOT/loader/ndd-load" -t web_parts -j 3 -q "$work/web.warc.gz"
+check "ndd-load -j 3 again: the WARC is loaded already, nothing twice" "0|$rows" "$?|$($PSQL -c "SELECT count(*) FROM web_parts")"
 victim=$($PSQL -c "SELECT member FROM web WHERE uri IS NOT NULL ORDER BY member OFFSET 100 LIMIT 1")
 NDD_LOAD_FAULT="crash:$victim" "$ROOT/loader/ndd-load" -t web_crash -j 2 -q "$work/web.warc.gz"
 check "ndd-load -j 2, a record crashing its part: exit status 3" "3" "$?"
