@@ -7,7 +7,8 @@
 #   2. PDF text: ndd-load on N PDF files against `pdftotext` on the same files (one process each,
 #      as a shell loop runs it);
 #   3. CPU per file and peak memory (GNU time's maximum resident set size, the main process or a
-#      worker, whichever is larger) on many small text files, and on a 2 GB file.
+#      worker, whichever is larger) on many small text files, on a 2 GB WARC.gz read to its end, and
+#      on a 2 GB file (refused by size).
 # Against the cluster of the PG* environment (e.g. scripts/lib.sh's ndd_start_cluster); prints
 # figures, asserts nothing. Options (environment): NDD_BENCH_PDFS (default 300), NDD_BENCH_SMALL
 # (default 20000 small files; the issue's million scaled down on a shared machine), NDD_BENCH_JOBS
@@ -95,6 +96,20 @@ echo "$SMALL small files: $(tail -1 "$work/time")"
 awk -v n="$SMALL" '{ printf "  CPU per file: %.2f ms\n", ($4 + $7) * 1000 / n }' <(tail -1 "$work/time")
 /usr/bin/time -f "%e s wall, %U s user, %S s system, peak %M kB" file "$work"/small/f00* >/dev/null 2>"$work/time.file" || true
 echo "  file(1) on the first $(ls "$work"/small/f00* | wc -l) of them: $(tail -1 "$work/time.file")"
+# a 2 GB WARC read to its end, record by record (2,048 resource records of 1 MB of zero bytes, a
+# gzip member each: 2 MB on disk): what a worker holds is one record, whatever the file's size
+python3 - "$work/huge.warc.gz" <<'PY'
+import gzip, sys
+block = bytes(1 << 20)
+with open(sys.argv[1], "wb") as out:
+    for i in range(2048):
+        head = ("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.com/zeros/%d\r\n"
+                "WARC-Date: 2024-01-02T03:04:05Z\r\nContent-Type: application/octet-stream\r\n"
+                "Content-Length: %d\r\n\r\n" % (i, len(block))).encode()
+        out.write(gzip.compress(head + block + b"\r\n\r\n", 1))
+PY
+/usr/bin/time -f "%e s wall, %U s user, %S s system, peak %M kB" "$LOAD" -t hugewarc -q -j "$JOBS" "$work/huge.warc.gz" 2>"$work/time" || true
+echo "a 2 GB WARC.gz ($(du -m "$work/huge.warc.gz" | cut -f1) MB on disk, 2,048 records of 1 MB, read to its end): $(tail -1 "$work/time"); rows $(psql -X -At -c 'SELECT count(*) FROM hugewarc')"
 truncate -s 2G "$work/huge.txt"  # sparse: the size counts, not the disk
 /usr/bin/time -f "%e s wall, %U s user, %S s system, peak %M kB" "$LOAD" -t huge -q "$work/huge.txt" 2>"$work/time" || true
 echo "a 2 GB file (past --max-size: its row says so, nothing read): $(tail -1 "$work/time")"
