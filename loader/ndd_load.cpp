@@ -2,7 +2,7 @@
 //    ndd-load: reads documents (files, directories, archives, standard input) and loads them into a
 //    table, one row per document (doc/loader.md, doc/ndd-load.1). The main process lists the inputs,
 //    asks the table which are loaded already, keeps a pool of --jobs worker processes (sandbox.hpp),
-//    each extracting one input at a time (extract.hpp), turns their frames into COPY rows in a spool file, and loads
+//    each extracting one input (or one part of a large WARC's records) at a time (extract.hpp), turns their frames into COPY rows in a spool file, and loads
 //    the spool by batches, each its own transaction, each holding whole inputs only: an interrupted
 //    run leaves no input half loaded, and the next run starts where it stopped.
 #include <dirent.h>
@@ -15,10 +15,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <deque>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
