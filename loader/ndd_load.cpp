@@ -2,9 +2,10 @@
 //    ndd-load: reads documents (files, directories, archives, standard input) and loads them into a
 //    table, one row per document (doc/loader.md, doc/ndd-load.1). The main process lists the inputs,
 //    asks the table which are loaded already, keeps a pool of --jobs worker processes (sandbox.hpp),
-//    each extracting one input (or one part of a large WARC's records) at a time (extract.hpp), turns their frames into COPY rows in a spool file, and loads
-//    the spool by batches, each its own transaction, each holding whole inputs only: an interrupted
-//    run leaves no input half loaded, and the next run starts where it stopped.
+//    each extracting one input (or one part of a large WARC's records) at a time (extract.hpp),
+//    turns their frames into COPY rows in a spool file, and loads the spool by batches, each its own
+//    transaction, each holding whole inputs only: an interrupted run leaves no input half loaded,
+//    and the next run starts where it stopped.
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
