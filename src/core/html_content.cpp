@@ -143,33 +143,52 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
         while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
         innermost[i] = open.empty() ? kNone32 : static_cast<uint32_t>(open.back());
     }
-    std::vector<double> score(nr, 0.0), prose(n + 1, 0.0);
-    // Prefix sums in 32 bits, as a page of tiny blocks has one block per 4 bytes: html_blocks
-    // keeps the text under 4 GB, and a code point takes at least a byte of it.
-    std::vector<uint32_t> teasers(n + 1, 0);  // linked headings before each block
-    for (size_t i = 0; i < n; i++) teasers[i + 1] = teasers[i] + linked_heading(doc.blocks[i]);
+    // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
+    // of blocks when needed rather than kept as whole-page prefix sums: a page of tiny blocks has
+    // one block per 4 bytes of page. The sums are integers (exact in a double), so they equal the
+    // prefix-sum differences they replace. The ranges summed are the chosen region and its
+    // ancestors (at most kClimb + 1) and the siblings (disjoint): linear.
+    std::vector<double> score(nr, 0.0);
+    std::vector<uint8_t> prose(n, 0);
     static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
     for (size_t i = 0; i < n; i++) {
         double s = prose_score(doc, doc.blocks[i]);
-        prose[i + 1] = prose[i] + s;
+        prose[i] = static_cast<uint8_t>(s);
         if (s == 0) continue;
         size_t r = innermost[i] == kNone32 ? kNone : innermost[i];
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
     }
-    std::vector<uint32_t> chars(n + 1, 0), links(n + 1, 0);
-    for (size_t i = 0; i < n; i++) {
-        chars[i + 1] = chars[i] + doc.blocks[i].chars;
-        links[i + 1] = links[i] + doc.blocks[i].link_chars;
+    auto prose_of = [&](size_t first, size_t last) {
+        uint64_t sum = 0;
+        for (size_t i = first; i < last; i++) sum += prose[i];
+        return static_cast<double>(sum);
+    };
+    // Code points and link code points of each region, per region rather than per block: each
+    // block counted in its innermost region, then each region's totals added to its parent's,
+    // children before parents (reverse preorder). Regions are properly nested, so a region's
+    // totals are those of its blocks [first, last).
+    std::vector<uint64_t> region_chars(nr, 0), region_links(nr, 0);
+    for (size_t i = 0; i < n; i++)
+        if (innermost[i] != kNone32) {
+            region_chars[innermost[i]] += doc.blocks[i].chars;
+            region_links[innermost[i]] += doc.blocks[i].link_chars;
+        }
+    for (size_t k2 = nr; k2-- > 0;) {
+        const size_t r = order[k2];
+        if (parent[r] != kNone) {
+            region_chars[parent[r]] += region_chars[r];
+            region_links[parent[r]] += region_links[r];
+        }
     }
-    auto region_ld = [&](const HtmlRegion& g) {
-        uint64_t c = chars[g.last] - chars[g.first];
-        return c ? static_cast<double>(links[g.last] - links[g.first]) / static_cast<double>(c) : 0.0;
+    auto region_ld = [&](size_t r) {
+        const uint64_t c = region_chars[r];
+        return c ? static_cast<double>(region_links[r]) / static_cast<double>(c) : 0.0;
     };
     size_t top = kNone;
     for (size_t r = 0; r < nr; r++) {
         if (score[r] == 0) continue;
         const HtmlRegion& g = doc.regions[r];
-        double ld = region_ld(g);
+        double ld = region_ld(r);
         // What the markup says weighs against the text's evidence (Readability's class weight):
         // only regions that hold prose are candidates at all.
         score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
@@ -194,9 +213,9 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
             const HtmlBlock& b = doc.blocks[i];
             if (linked_heading(b)) gain -= kTeaserWeight;
             else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
-            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i + 1] - prose[i];
+            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
         }
-        if (gain <= 0 || gain < kClimbShare * (prose[c.last] - prose[c.first])) break;
+        if (gain <= 0 || gain < kClimbShare * prose_of(c.first, c.last)) break;
         top = parent[top];
     }
     sel.assign(n, 0);
@@ -206,12 +225,18 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
         // holds its paragraphs in subsections), and must not be mostly links (teasers).
-        const double threshold = std::max(kSiblingMinScore, kSiblingShare * (prose[t.last] - prose[t.first]));
+        const double threshold = std::max(kSiblingMinScore, kSiblingShare * prose_of(t.first, t.last));
+        // linked headings (teaser titles) in blocks [first, last), counted up to 2
+        auto teasers = [&](size_t first, size_t last) {
+            int count = 0;
+            for (size_t i = first; i < last && count < 2; i++) count += linked_heading(doc.blocks[i]);
+            return count;
+        };
         for (size_t r = 0; r < nr; r++)
             if (r != top && parent[r] == up && doc.regions[r].hint >= 0 &&
-                teasers[doc.regions[r].last] - teasers[doc.regions[r].first] < 2 &&
-                prose[doc.regions[r].last] - prose[doc.regions[r].first] >= threshold &&
-                region_ld(doc.regions[r]) <= kBadLinkDensity)
+                teasers(doc.regions[r].first, doc.regions[r].last) < 2 &&
+                prose_of(doc.regions[r].first, doc.regions[r].last) >= threshold &&
+                region_ld(r) <= kBadLinkDensity)
                 for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = static_cast<uint32_t>(doc.regions[r].inner_depth);
         for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++)
             if (innermost[i] == up && doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
