@@ -238,6 +238,8 @@ struct Builder : HtmlSaxTarget {
     bool in_block = false;      // the current block has text
     bool pending_space = false;
     HtmlBlock cur;
+    // false: the text alone is wanted (html_text), no blocks nor regions are kept
+    bool keep_blocks = true;
     // an exception from a callback, rethrown after the parser returned
 
     const Frame& top() const {
@@ -251,7 +253,8 @@ struct Builder : HtmlSaxTarget {
             // text is at most 1 GB) is refused as memory that cannot be had
             if (doc.text.size() >= UINT32_MAX) throw std::bad_alloc();
             cur.begin = static_cast<uint32_t>(block_begin);
-            doc.blocks.push_back(cur);
+            cur.end = static_cast<uint32_t>(doc.text.size());
+            if (keep_blocks) doc.blocks.push_back(cur);
             doc.text.push_back('\n');
         }
         in_block = false;
@@ -370,6 +373,7 @@ struct Builder : HtmlSaxTarget {
         stack.pop_back();
         if ((f.flags & kBlock) && !f.skip) {
             end_block();
+            if (!keep_blocks) return;
             // Regions of two blocks or more (one block is no region to choose), and of the
             // elements holding the same blocks only the outermost (a wrapper div adds nothing):
             // the list stays well below the number of elements.
@@ -495,12 +499,10 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, 
     sax.initialized = XML_SAX2_MAGIC;  // so that serror is used
 
     Builder b;
+    b.keep_blocks = opt.blocks;
     b.doc.text.reserve(len / 4 + 64);
     html_sax_parse(html, len, &sax, b, poller, opt);
     b.end_block();
-    // The vector doubled while it grew: give back the unused half before the content model
-    // allocates its per-block arrays (a page of tiny blocks has one block per 4 bytes of page).
-    b.doc.blocks.shrink_to_fit();
     return std::move(b.doc);
 }
 

@@ -102,6 +102,10 @@ double prose_score(const HtmlDocument& doc, const HtmlBlock& b) {
            static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
 }
 
+// A nesting depth in 16 bits: the pre-pass caps depths at 512 (HtmlBlock::context_depth is
+// saturated the same way).
+uint16_t depth16(size_t depth) { return static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX)); }
+
 // The main region: a tree of the regions (each holds the blocks of one element), each block's
 // prose score given to its innermost region, half to the next one up, and a sixth, a ninth and a
 // twelfth to the three above (Readability's ancestors); a region's score is what it received,
@@ -111,12 +115,13 @@ double prose_score(const HtmlDocument& doc, const HtmlBlock& b) {
 // advertisement split into two elements). Returns, for each block, the nesting depth of the
 // innermost element of the selected region it belongs to (0: not selected), or an empty vector
 // when no region holds prose.
-std::vector<uint32_t> main_region(const HtmlDocument& doc) {
+std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
     const size_t nr = doc.regions.size();
-    // Per-block arrays in 32 bits (a page of tiny blocks has one per 4 bytes of page): depths are
-    // capped by the pre-pass, block and region counts are below the text's size (under 4 GB).
-    std::vector<uint32_t> sel;
+    // As few per-block arrays as can be, and small ones (a page of tiny blocks has one block per 4
+    // bytes of page): the selection in 16 bits (depths are capped by the pre-pass, at 512), the
+    // prose scores in a byte; each block's innermost region is known during the sweep below only.
+    std::vector<uint16_t> sel;
     if (nr == 0) return sel;
     // preorder: by first block, outer (longer) first; regions are properly nested
     std::vector<size_t> order(nr);
@@ -128,10 +133,21 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
         return a.depth < b.depth;
     });
     constexpr size_t kNone = static_cast<size_t>(-1);
-    constexpr uint32_t kNone32 = UINT32_MAX;
     std::vector<size_t> parent(nr, kNone);
-    std::vector<uint32_t> innermost(n, kNone32);
     std::vector<size_t> open;
+    // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
+    // of blocks when needed rather than kept as whole-page prefix sums: a page of tiny blocks has
+    // one block per 4 bytes of page. The sums are integers (exact in a double), so they equal the
+    // prefix-sum differences they replace. The ranges summed are the chosen region and its
+    // ancestors (at most kClimb + 1) and the siblings (disjoint): linear.
+    std::vector<double> score(nr, 0.0);
+    std::vector<uint8_t> prose(n, 0);
+    static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
+    // Code points and link code points of each region, per region rather than per block: each
+    // block counted in its innermost region, then each region's totals added to its parent's,
+    // children before parents (reverse preorder). Regions are properly nested, so a region's
+    // totals are those of its blocks [first, last).
+    std::vector<uint64_t> region_chars(nr, 0), region_links(nr, 0);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         while (k < nr && doc.regions[order[k]].first <= i) {
@@ -141,21 +157,16 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
             open.push_back(r);
         }
         while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
-        innermost[i] = open.empty() ? kNone32 : static_cast<uint32_t>(open.back());
-    }
-    // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
-    // of blocks when needed rather than kept as whole-page prefix sums: a page of tiny blocks has
-    // one block per 4 bytes of page. The sums are integers (exact in a double), so they equal the
-    // prefix-sum differences they replace. The ranges summed are the chosen region and its
-    // ancestors (at most kClimb + 1) and the siblings (disjoint): linear.
-    std::vector<double> score(nr, 0.0);
-    std::vector<uint8_t> prose(n, 0);
-    static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
-    for (size_t i = 0; i < n; i++) {
-        double s = prose_score(doc, doc.blocks[i]);
+        const size_t innermost = open.empty() ? kNone : open.back();
+        const HtmlBlock b = doc.blocks[i];
+        if (innermost != kNone) {
+            region_chars[innermost] += b.chars;
+            region_links[innermost] += b.link_chars;
+        }
+        double s = prose_score(doc, b);
         prose[i] = static_cast<uint8_t>(s);
         if (s == 0) continue;
-        size_t r = innermost[i] == kNone32 ? kNone : innermost[i];
+        size_t r = innermost;
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
     }
     auto prose_of = [&](size_t first, size_t last) {
@@ -163,16 +174,6 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
         for (size_t i = first; i < last; i++) sum += prose[i];
         return static_cast<double>(sum);
     };
-    // Code points and link code points of each region, per region rather than per block: each
-    // block counted in its innermost region, then each region's totals added to its parent's,
-    // children before parents (reverse preorder). Regions are properly nested, so a region's
-    // totals are those of its blocks [first, last).
-    std::vector<uint64_t> region_chars(nr, 0), region_links(nr, 0);
-    for (size_t i = 0; i < n; i++)
-        if (innermost[i] != kNone32) {
-            region_chars[innermost[i]] += doc.blocks[i].chars;
-            region_links[innermost[i]] += doc.blocks[i].link_chars;
-        }
     for (size_t k2 = nr; k2-- > 0;) {
         const size_t r = order[k2];
         if (parent[r] != kNone) {
@@ -220,7 +221,7 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
     }
     sel.assign(n, 0);
     const HtmlRegion& t = doc.regions[top];
-    for (size_t i = t.first; i < t.last; i++) sel[i] = static_cast<uint32_t>(t.inner_depth);
+    for (size_t i = t.first; i < t.last; i++) sel[i] = depth16(t.inner_depth);
     const size_t up = parent[top];
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
@@ -237,11 +238,20 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
                 teasers(doc.regions[r].first, doc.regions[r].last) < 2 &&
                 prose_of(doc.regions[r].first, doc.regions[r].last) >= threshold &&
                 region_ld(r) <= kBadLinkDensity)
-                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = static_cast<uint32_t>(doc.regions[r].inner_depth);
-        for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++)
-            if (innermost[i] == up && doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
+                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = depth16(doc.regions[r].inner_depth);
+        // the blocks `up` holds directly (its innermost region): those in none of its children,
+        // which are disjoint and, in preorder, in document order
+        std::vector<size_t> children;
+        for (size_t r : order)
+            if (parent[r] == up) children.push_back(r);
+        size_t c = 0;
+        for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++) {
+            while (c < children.size() && doc.regions[children[c]].last <= i) c++;
+            if (c < children.size() && doc.regions[children[c]].first <= i) continue;
+            if (doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
                 (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= doc.regions[up].inner_depth))
-                sel[i] = static_cast<uint32_t>(doc.regions[up].inner_depth);
+                sel[i] = depth16(doc.regions[up].inner_depth);
+        }
     }
     return sel;
 }
@@ -250,35 +260,33 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
 std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
     const size_t n = first.size();
     // Nearest class on each side, in O(n): `gb` skips short and near-good blocks (the nearest good
-    // or bad one), `any` skips short ones only. The page's edges count as bad.
-    std::vector<BlockClass> prev_gb(n), next_gb(n), prev_any(n), next_any(n);
+    // or bad one), `any` skips short ones only. The page's edges count as bad. The classes after
+    // each block are found backwards, both in one byte (gb in bits 0-1, any in bits 2-3); those
+    // before it on the way forwards.
+    std::vector<uint8_t> next(n);
     BlockClass gb = BlockClass::Bad, any = BlockClass::Bad;
-    for (size_t i = 0; i < n; i++) {
-        prev_gb[i] = gb;
-        prev_any[i] = any;
-        if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
-        if (first[i] != BlockClass::Short) any = first[i];
-    }
-    gb = any = BlockClass::Bad;
     for (size_t i = n; i-- > 0;) {
-        next_gb[i] = gb;
-        next_any[i] = any;
+        next[i] = static_cast<uint8_t>(static_cast<unsigned>(gb) | static_cast<unsigned>(any) << 2);
         if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
         if (first[i] != BlockClass::Short) any = first[i];
     }
     std::vector<BlockClass> out(first);
+    gb = any = BlockClass::Bad;
     for (size_t i = 0; i < n; i++) {
-        const BlockClass p = prev_gb[i], q = next_gb[i];
+        const BlockClass p = gb, q = static_cast<BlockClass>(next[i] & 3), prev_any = any,
+                         next_any = static_cast<BlockClass>(next[i] >> 2);
         if (first[i] == BlockClass::Short) {
             if (p == BlockClass::Good && q == BlockClass::Good) out[i] = BlockClass::Good;
             else if (p == BlockClass::Bad && q == BlockClass::Bad) out[i] = BlockClass::Bad;
-            else if ((p == BlockClass::Bad && prev_any[i] == BlockClass::NearGood) ||
-                     (q == BlockClass::Bad && next_any[i] == BlockClass::NearGood))
+            else if ((p == BlockClass::Bad && prev_any == BlockClass::NearGood) ||
+                     (q == BlockClass::Bad && next_any == BlockClass::NearGood))
                 out[i] = BlockClass::Good;
             else out[i] = BlockClass::Bad;
         } else if (first[i] == BlockClass::NearGood) {
             out[i] = (p == BlockClass::Bad && q == BlockClass::Bad) ? BlockClass::Bad : BlockClass::Good;
         }
+        if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
+        if (first[i] != BlockClass::Short) any = first[i];
     }
     return out;
 }
@@ -287,7 +295,7 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 
 std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
-    std::vector<uint32_t> sel = main_region(doc);
+    std::vector<uint16_t> sel = main_region(doc);
     std::vector<BlockClass> first(n), out;
     if (sel.empty()) {
         // no region holds prose: jusText's classification over the whole page
@@ -329,7 +337,9 @@ std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
 }
 
 std::string html_text(const char* html, size_t len, InterruptPoller& poller) {
-    HtmlDocument doc = html_blocks(html, len, poller);
+    HtmlFeedOptions opt;
+    opt.blocks = false;
+    HtmlDocument doc = html_blocks(html, len, poller, opt);
     std::string text = std::move(doc.text);  // the blocks each followed by '\n' already
     if (!text.empty()) text.pop_back();
     return text;
