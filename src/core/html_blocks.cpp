@@ -378,14 +378,16 @@ struct Builder : HtmlSaxTarget {
             // elements holding the same blocks only the outermost (a wrapper div adds nothing):
             // the list stays well below the number of elements.
             size_t last = doc.blocks.size();
+            const auto depth16 = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
             if (last >= f.first_block + 2) {
                 if (!doc.regions.empty() && doc.regions.back().first == f.first_block && doc.regions.back().last == last) {
                     HtmlRegion& r = doc.regions.back();
-                    r.depth = depth;
+                    r.depth = depth16;
                     r.hint = static_cast<int8_t>(std::clamp(r.hint + f.own_hint, -2, 2));
                     r.semantic = r.semantic || f.semantic;
                 } else {
-                    doc.regions.push_back({f.first_block, last, depth, depth, f.own_hint, f.semantic});
+                    doc.regions.push_back({static_cast<uint32_t>(f.first_block), static_cast<uint32_t>(last), depth16,
+                                           depth16, f.own_hint, f.semantic});
                 }
             }
         }

@@ -126,17 +126,20 @@ private:
 
 // A block-level element holding blocks [first, last) of the document, at nesting depth `depth`
 // (html_content.cpp picks the main region among them).
+// 16 bytes: a page can hold one region per two blocks (`<p>a<br>a` repeated). Block indices are
+// below 2^32 (as the text's offsets); depths are capped by the pre-pass (512), saturated at 65535.
 struct HtmlRegion {
-    size_t first;
-    size_t last;
-    size_t depth;        // of the outermost element holding exactly these blocks
-    size_t inner_depth;  // of the innermost one
+    uint32_t first;
+    uint32_t last;
+    uint16_t depth;        // of the outermost element holding exactly these blocks
+    uint16_t inner_depth;  // of the innermost one
     // What the element (and the wrappers that hold exactly the same blocks) says about itself:
     // the sum of its class/id/role hints (each -1, 0 or +1), and whether it is the page's own
     // statement of its main content (<article>, <main>, role="main", itemprop="articleBody").
     int8_t hint = 0;
     bool semantic = false;
 };
+static_assert(sizeof(HtmlRegion) == 16, "HtmlRegion is one per two blocks at worst: keep it small");
 
 struct HtmlDocument {
     std::string text;                 // the blocks, each followed by '\n'

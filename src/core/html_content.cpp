@@ -124,16 +124,17 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     std::vector<uint16_t> sel;
     if (nr == 0) return sel;
     // preorder: by first block, outer (longer) first; regions are properly nested
-    std::vector<size_t> order(nr);
-    for (size_t i = 0; i < nr; i++) order[i] = i;
+    // per-region arrays in 32 bits too (a page can hold one region per two blocks)
+    std::vector<uint32_t> order(nr);
+    for (size_t i = 0; i < nr; i++) order[i] = static_cast<uint32_t>(i);
     std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
         const HtmlRegion &a = doc.regions[x], &b = doc.regions[y];
         if (a.first != b.first) return a.first < b.first;
         if (a.last != b.last) return a.last > b.last;
         return a.depth < b.depth;
     });
-    constexpr size_t kNone = static_cast<size_t>(-1);
-    std::vector<size_t> parent(nr, kNone);
+    constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<uint32_t> parent(nr, kNone);
     std::vector<size_t> open;
     // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
     // of blocks when needed rather than kept as whole-page prefix sums: a page of tiny blocks has
@@ -147,13 +148,14 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     // block counted in its innermost region, then each region's totals added to its parent's,
     // children before parents (reverse preorder). Regions are properly nested, so a region's
     // totals are those of its blocks [first, last).
-    std::vector<uint64_t> region_chars(nr, 0), region_links(nr, 0);
+    // (32 bits: a region's code points are at most its text's bytes, under 4 GB)
+    std::vector<uint32_t> region_chars(nr, 0), region_links(nr, 0);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         while (k < nr && doc.regions[order[k]].first <= i) {
             size_t r = order[k++];
             while (!open.empty() && doc.regions[open.back()].last <= doc.regions[r].first) open.pop_back();
-            parent[r] = open.empty() ? kNone : open.back();
+            parent[r] = open.empty() ? kNone : static_cast<uint32_t>(open.back());
             open.push_back(r);
         }
         while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
@@ -182,7 +184,7 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         }
     }
     auto region_ld = [&](size_t r) {
-        const uint64_t c = region_chars[r];
+        const uint32_t c = region_chars[r];
         return c ? static_cast<double>(region_links[r]) / static_cast<double>(c) : 0.0;
     };
     size_t top = kNone;
