@@ -238,6 +238,8 @@ struct Builder : HtmlSaxTarget {
     bool in_block = false;      // the current block has text
     bool pending_space = false;
     HtmlBlock cur;
+    // false: the text alone is wanted (html_text), no blocks nor regions are kept
+    bool keep_blocks = true;
     // an exception from a callback, rethrown after the parser returned
 
     const Frame& top() const {
@@ -251,7 +253,8 @@ struct Builder : HtmlSaxTarget {
             // text is at most 1 GB) is refused as memory that cannot be had
             if (doc.text.size() >= UINT32_MAX) throw std::bad_alloc();
             cur.begin = static_cast<uint32_t>(block_begin);
-            doc.blocks.push_back(cur);
+            cur.end = static_cast<uint32_t>(doc.text.size());
+            if (keep_blocks) doc.blocks.push_back(cur);
             doc.text.push_back('\n');
         }
         in_block = false;
@@ -370,18 +373,21 @@ struct Builder : HtmlSaxTarget {
         stack.pop_back();
         if ((f.flags & kBlock) && !f.skip) {
             end_block();
+            if (!keep_blocks) return;
             // Regions of two blocks or more (one block is no region to choose), and of the
             // elements holding the same blocks only the outermost (a wrapper div adds nothing):
             // the list stays well below the number of elements.
             size_t last = doc.blocks.size();
+            const auto depth16 = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
             if (last >= f.first_block + 2) {
                 if (!doc.regions.empty() && doc.regions.back().first == f.first_block && doc.regions.back().last == last) {
                     HtmlRegion& r = doc.regions.back();
-                    r.depth = depth;
+                    r.depth = depth16;
                     r.hint = static_cast<int8_t>(std::clamp(r.hint + f.own_hint, -2, 2));
                     r.semantic = r.semantic || f.semantic;
                 } else {
-                    doc.regions.push_back({f.first_block, last, depth, depth, f.own_hint, f.semantic});
+                    doc.regions.push_back({static_cast<uint32_t>(f.first_block), static_cast<uint32_t>(last), depth16,
+                                           depth16, f.own_hint, f.semantic});
                 }
             }
         }
@@ -495,12 +501,10 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, 
     sax.initialized = XML_SAX2_MAGIC;  // so that serror is used
 
     Builder b;
+    b.keep_blocks = opt.blocks;
     b.doc.text.reserve(len / 4 + 64);
     html_sax_parse(html, len, &sax, b, poller, opt);
     b.end_block();
-    // The vector doubled while it grew: give back the unused half before the content model
-    // allocates its per-block arrays (a page of tiny blocks has one block per 4 bytes of page).
-    b.doc.blocks.shrink_to_fit();
     return std::move(b.doc);
 }
 

@@ -25,6 +25,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -36,12 +38,12 @@ namespace ndd {
 // What kind of element holds a block (the nearest block-level ancestor).
 enum class HtmlBlockKind : uint8_t { Other, Paragraph, Heading, ListItem, Cell, Pre };
 
-// One text block: text[begin, HtmlDocument::end(block)). 16 bytes, as a page of tiny blocks
-// (`<p>a` repeated: one block per 4 bytes of page) holds one per 4 bytes: offsets and counts are
-// 32-bit (html_blocks refuses a text beyond 4 GB; PostgreSQL's text is at most 1 GB, its text at
-// most 3 GB after U+FFFD replacement) and the end is derived from the next block's begin.
+// One text block: text[begin, end), its '\n' at text[end]. A value read from HtmlBlocks (which
+// stores it in 8 bytes): offsets and counts are 32-bit (html_blocks refuses a text beyond 4 GB;
+// PostgreSQL's text is at most 1 GB, its text at most 3 GB after U+FFFD replacement).
 struct HtmlBlock {
     uint32_t begin = 0;
+    uint32_t end = 0;
     uint32_t chars = 0;       // code points, single spaces included
     uint32_t link_chars = 0;  // code points inside <a href>
     // nesting depth of the element that set context (0: none); the pre-pass caps the depth at
@@ -53,32 +55,99 @@ struct HtmlBlock {
     int8_t context = 0;
     HtmlBlockKind kind = HtmlBlockKind::Other;
 };
-static_assert(sizeof(HtmlBlock) == 16, "HtmlBlock is one per 4 bytes of page at worst: keep it small");
+
+// The blocks of a page in document order, 8 bytes each: a page of tiny blocks (`<p>a` repeated)
+// holds one per 4 bytes of page, so that the blocks alone would be 4x the page at 16 bytes. A
+// block stores its end offset (its begin is the previous block's end + 1: each block is followed
+// by its '\n') and its other fields packed in 32 bits; a block with more than 255 code points
+// (or a context depth beyond 1023) keeps them in a side table instead, which holds at most one
+// entry per 256 bytes of text. The storage grows in chunks, never copied: a vector that doubles
+// holds 1.5x to 3x its size while it grows.
+class HtmlBlocks {
+public:
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+
+    HtmlBlock operator[](size_t i) const {
+        const Packed& p = at(i);
+        HtmlBlock b;
+        b.begin = i ? at(i - 1).end + 1 : 0;
+        b.end = p.end;
+        if (p.info & kWide) {
+            const HtmlBlock& w = wide_[p.info & ~kWide];
+            b.chars = w.chars;
+            b.link_chars = w.link_chars;
+            b.context_depth = w.context_depth;
+            b.context = w.context;
+            b.kind = w.kind;
+        } else {
+            b.chars = p.info & 0xFF;
+            b.link_chars = (p.info >> 8) & 0xFF;
+            b.context_depth = static_cast<uint16_t>((p.info >> 16) & 0x3FF);
+            b.context = static_cast<int8_t>(static_cast<int>((p.info >> 26) & 3) - 1);
+            b.kind = static_cast<HtmlBlockKind>((p.info >> 28) & 7);
+        }
+        return b;
+    }
+
+    // Appends b (its begin must follow the last block's end + 1; b.end is where its '\n' goes).
+    void push_back(const HtmlBlock& b) {
+        uint32_t info;
+        if (b.chars <= 0xFF && b.link_chars <= 0xFF && b.context_depth <= 0x3FF) {
+            info = b.chars | (b.link_chars << 8) | (static_cast<uint32_t>(b.context_depth) << 16) |
+                   (static_cast<uint32_t>(b.context + 1) << 26) | (static_cast<uint32_t>(b.kind) << 28);
+        } else {
+            if (wide_.size() >= kWide) throw std::bad_alloc();
+            info = kWide | static_cast<uint32_t>(wide_.size());
+            wide_.push_back(b);
+        }
+        if ((size_ & kChunkMask) == 0) chunks_.emplace_back(new Packed[kChunk]);
+        chunks_[size_ >> kChunkBits][size_ & kChunkMask] = Packed{b.end, info};
+        size_++;
+    }
+
+private:
+    struct Packed {
+        uint32_t end;
+        // chars (8 bits), link_chars (8), context_depth (10), context + 1 (2), kind (3), and the
+        // top bit: set when the bits below are an index into wide_ instead
+        uint32_t info;
+    };
+    static constexpr uint32_t kWide = 0x80000000u;
+    static constexpr size_t kChunkBits = 15;  // 32,768 blocks, 256 kB a chunk
+    static constexpr size_t kChunk = size_t(1) << kChunkBits;
+    static constexpr size_t kChunkMask = kChunk - 1;
+    std::vector<std::unique_ptr<Packed[]>> chunks_;
+    std::vector<HtmlBlock> wide_;
+    size_t size_ = 0;
+
+    const Packed& at(size_t i) const { return chunks_[i >> kChunkBits][i & kChunkMask]; }
+};
 
 // A block-level element holding blocks [first, last) of the document, at nesting depth `depth`
 // (html_content.cpp picks the main region among them).
+// 16 bytes: a page can hold one region per two blocks (`<p>a<br>a` repeated). Block indices are
+// below 2^32 (as the text's offsets); depths are capped by the pre-pass (512), saturated at 65535.
 struct HtmlRegion {
-    size_t first;
-    size_t last;
-    size_t depth;        // of the outermost element holding exactly these blocks
-    size_t inner_depth;  // of the innermost one
+    uint32_t first;
+    uint32_t last;
+    uint16_t depth;        // of the outermost element holding exactly these blocks
+    uint16_t inner_depth;  // of the innermost one
     // What the element (and the wrappers that hold exactly the same blocks) says about itself:
     // the sum of its class/id/role hints (each -1, 0 or +1), and whether it is the page's own
     // statement of its main content (<article>, <main>, role="main", itemprop="articleBody").
     int8_t hint = 0;
     bool semantic = false;
 };
+static_assert(sizeof(HtmlRegion) == 16, "HtmlRegion is one per two blocks at worst: keep it small");
 
 struct HtmlDocument {
     std::string text;                 // the blocks, each followed by '\n'
-    std::vector<HtmlBlock> blocks;    // in document order
+    HtmlBlocks blocks;                // in document order
     std::vector<HtmlRegion> regions;  // the block-level elements that hold at least one block
 
     // End of a block in text (its '\n' follows): the next block begins right after that '\n'.
-    size_t end(const HtmlBlock& b) const {
-        const size_t i = static_cast<size_t>(&b - blocks.data());
-        return (i + 1 < blocks.size() ? blocks[i + 1].begin : text.size()) - 1;
-    }
+    size_t end(const HtmlBlock& b) const { return b.end; }
 };
 
 // Parses html (len bytes, any content) into its blocks. Throws Cancelled when the interrupt
@@ -92,6 +161,7 @@ struct HtmlFeedOptions {
     HtmlPrepassLimits limits;
     size_t piece = 65536;
     size_t first_piece = 0;  // 0: piece
+    bool blocks = true;      // false: HtmlDocument::text alone, no blocks nor regions (html_text)
 };
 HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, const HtmlFeedOptions& options);
 

@@ -102,6 +102,10 @@ double prose_score(const HtmlDocument& doc, const HtmlBlock& b) {
            static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
 }
 
+// A nesting depth in 16 bits: the pre-pass caps depths at 512 (HtmlBlock::context_depth is
+// saturated the same way).
+uint16_t depth16(size_t depth) { return static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX)); }
+
 // The main region: a tree of the regions (each holds the blocks of one element), each block's
 // prose score given to its innermost region, half to the next one up, and a sixth, a ninth and a
 // twelfth to the three above (Readability's ancestors); a region's score is what it received,
@@ -111,65 +115,83 @@ double prose_score(const HtmlDocument& doc, const HtmlBlock& b) {
 // advertisement split into two elements). Returns, for each block, the nesting depth of the
 // innermost element of the selected region it belongs to (0: not selected), or an empty vector
 // when no region holds prose.
-std::vector<uint32_t> main_region(const HtmlDocument& doc) {
+std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
     const size_t nr = doc.regions.size();
-    // Per-block arrays in 32 bits (a page of tiny blocks has one per 4 bytes of page): depths are
-    // capped by the pre-pass, block and region counts are below the text's size (under 4 GB).
-    std::vector<uint32_t> sel;
+    // As few per-block arrays as can be, and small ones (a page of tiny blocks has one block per 4
+    // bytes of page): the selection in 16 bits (depths are capped by the pre-pass, at 512), the
+    // prose scores in a byte; each block's innermost region is known during the sweep below only.
+    std::vector<uint16_t> sel;
     if (nr == 0) return sel;
     // preorder: by first block, outer (longer) first; regions are properly nested
-    std::vector<size_t> order(nr);
-    for (size_t i = 0; i < nr; i++) order[i] = i;
+    // per-region arrays in 32 bits too (a page can hold one region per two blocks)
+    std::vector<uint32_t> order(nr);
+    for (size_t i = 0; i < nr; i++) order[i] = static_cast<uint32_t>(i);
     std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
         const HtmlRegion &a = doc.regions[x], &b = doc.regions[y];
         if (a.first != b.first) return a.first < b.first;
         if (a.last != b.last) return a.last > b.last;
         return a.depth < b.depth;
     });
-    constexpr size_t kNone = static_cast<size_t>(-1);
-    constexpr uint32_t kNone32 = UINT32_MAX;
-    std::vector<size_t> parent(nr, kNone);
-    std::vector<uint32_t> innermost(n, kNone32);
+    constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<uint32_t> parent(nr, kNone);
     std::vector<size_t> open;
+    // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
+    // of blocks when needed rather than kept as whole-page prefix sums: a page of tiny blocks has
+    // one block per 4 bytes of page. The sums are integers (exact in a double), so they equal the
+    // prefix-sum differences they replace. The ranges summed are the chosen region and its
+    // ancestors (at most kClimb + 1) and the siblings (disjoint): linear.
+    std::vector<double> score(nr, 0.0);
+    std::vector<uint8_t> prose(n, 0);
+    static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
+    // Code points and link code points of each region, per region rather than per block: each
+    // block counted in its innermost region, then each region's totals added to its parent's,
+    // children before parents (reverse preorder). Regions are properly nested, so a region's
+    // totals are those of its blocks [first, last).
+    // (32 bits: a region's code points are at most its text's bytes, under 4 GB)
+    std::vector<uint32_t> region_chars(nr, 0), region_links(nr, 0);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         while (k < nr && doc.regions[order[k]].first <= i) {
             size_t r = order[k++];
             while (!open.empty() && doc.regions[open.back()].last <= doc.regions[r].first) open.pop_back();
-            parent[r] = open.empty() ? kNone : open.back();
+            parent[r] = open.empty() ? kNone : static_cast<uint32_t>(open.back());
             open.push_back(r);
         }
         while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
-        innermost[i] = open.empty() ? kNone32 : static_cast<uint32_t>(open.back());
-    }
-    std::vector<double> score(nr, 0.0), prose(n + 1, 0.0);
-    // Prefix sums in 32 bits, as a page of tiny blocks has one block per 4 bytes: html_blocks
-    // keeps the text under 4 GB, and a code point takes at least a byte of it.
-    std::vector<uint32_t> teasers(n + 1, 0);  // linked headings before each block
-    for (size_t i = 0; i < n; i++) teasers[i + 1] = teasers[i] + linked_heading(doc.blocks[i]);
-    static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
-    for (size_t i = 0; i < n; i++) {
-        double s = prose_score(doc, doc.blocks[i]);
-        prose[i + 1] = prose[i] + s;
+        const size_t innermost = open.empty() ? kNone : open.back();
+        const HtmlBlock b = doc.blocks[i];
+        if (innermost != kNone) {
+            region_chars[innermost] += b.chars;
+            region_links[innermost] += b.link_chars;
+        }
+        double s = prose_score(doc, b);
+        prose[i] = static_cast<uint8_t>(s);
         if (s == 0) continue;
-        size_t r = innermost[i] == kNone32 ? kNone : innermost[i];
+        size_t r = innermost;
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
     }
-    std::vector<uint32_t> chars(n + 1, 0), links(n + 1, 0);
-    for (size_t i = 0; i < n; i++) {
-        chars[i + 1] = chars[i] + doc.blocks[i].chars;
-        links[i + 1] = links[i] + doc.blocks[i].link_chars;
+    auto prose_of = [&](size_t first, size_t last) {
+        uint64_t sum = 0;
+        for (size_t i = first; i < last; i++) sum += prose[i];
+        return static_cast<double>(sum);
+    };
+    for (size_t k2 = nr; k2-- > 0;) {
+        const size_t r = order[k2];
+        if (parent[r] != kNone) {
+            region_chars[parent[r]] += region_chars[r];
+            region_links[parent[r]] += region_links[r];
+        }
     }
-    auto region_ld = [&](const HtmlRegion& g) {
-        uint64_t c = chars[g.last] - chars[g.first];
-        return c ? static_cast<double>(links[g.last] - links[g.first]) / static_cast<double>(c) : 0.0;
+    auto region_ld = [&](size_t r) {
+        const uint32_t c = region_chars[r];
+        return c ? static_cast<double>(region_links[r]) / static_cast<double>(c) : 0.0;
     };
     size_t top = kNone;
     for (size_t r = 0; r < nr; r++) {
         if (score[r] == 0) continue;
         const HtmlRegion& g = doc.regions[r];
-        double ld = region_ld(g);
+        double ld = region_ld(r);
         // What the markup says weighs against the text's evidence (Readability's class weight):
         // only regions that hold prose are candidates at all.
         score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
@@ -194,29 +216,44 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
             const HtmlBlock& b = doc.blocks[i];
             if (linked_heading(b)) gain -= kTeaserWeight;
             else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
-            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i + 1] - prose[i];
+            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
         }
-        if (gain <= 0 || gain < kClimbShare * (prose[c.last] - prose[c.first])) break;
+        if (gain <= 0 || gain < kClimbShare * prose_of(c.first, c.last)) break;
         top = parent[top];
     }
     sel.assign(n, 0);
     const HtmlRegion& t = doc.regions[top];
-    for (size_t i = t.first; i < t.last; i++) sel[i] = static_cast<uint32_t>(t.inner_depth);
+    for (size_t i = t.first; i < t.last; i++) sel[i] = depth16(t.inner_depth);
     const size_t up = parent[top];
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
         // holds its paragraphs in subsections), and must not be mostly links (teasers).
-        const double threshold = std::max(kSiblingMinScore, kSiblingShare * (prose[t.last] - prose[t.first]));
+        const double threshold = std::max(kSiblingMinScore, kSiblingShare * prose_of(t.first, t.last));
+        // linked headings (teaser titles) in blocks [first, last), counted up to 2
+        auto teasers = [&](size_t first, size_t last) {
+            int count = 0;
+            for (size_t i = first; i < last && count < 2; i++) count += linked_heading(doc.blocks[i]);
+            return count;
+        };
         for (size_t r = 0; r < nr; r++)
             if (r != top && parent[r] == up && doc.regions[r].hint >= 0 &&
-                teasers[doc.regions[r].last] - teasers[doc.regions[r].first] < 2 &&
-                prose[doc.regions[r].last] - prose[doc.regions[r].first] >= threshold &&
-                region_ld(doc.regions[r]) <= kBadLinkDensity)
-                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = static_cast<uint32_t>(doc.regions[r].inner_depth);
-        for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++)
-            if (innermost[i] == up && doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
+                teasers(doc.regions[r].first, doc.regions[r].last) < 2 &&
+                prose_of(doc.regions[r].first, doc.regions[r].last) >= threshold &&
+                region_ld(r) <= kBadLinkDensity)
+                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = depth16(doc.regions[r].inner_depth);
+        // the blocks `up` holds directly (its innermost region): those in none of its children,
+        // which are disjoint and, in preorder, in document order
+        std::vector<size_t> children;
+        for (size_t r : order)
+            if (parent[r] == up) children.push_back(r);
+        size_t c = 0;
+        for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++) {
+            while (c < children.size() && doc.regions[children[c]].last <= i) c++;
+            if (c < children.size() && doc.regions[children[c]].first <= i) continue;
+            if (doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
                 (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= doc.regions[up].inner_depth))
-                sel[i] = static_cast<uint32_t>(doc.regions[up].inner_depth);
+                sel[i] = depth16(doc.regions[up].inner_depth);
+        }
     }
     return sel;
 }
@@ -225,35 +262,33 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
 std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
     const size_t n = first.size();
     // Nearest class on each side, in O(n): `gb` skips short and near-good blocks (the nearest good
-    // or bad one), `any` skips short ones only. The page's edges count as bad.
-    std::vector<BlockClass> prev_gb(n), next_gb(n), prev_any(n), next_any(n);
+    // or bad one), `any` skips short ones only. The page's edges count as bad. The classes after
+    // each block are found backwards, both in one byte (gb in bits 0-1, any in bits 2-3); those
+    // before it on the way forwards.
+    std::vector<uint8_t> next(n);
     BlockClass gb = BlockClass::Bad, any = BlockClass::Bad;
-    for (size_t i = 0; i < n; i++) {
-        prev_gb[i] = gb;
-        prev_any[i] = any;
-        if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
-        if (first[i] != BlockClass::Short) any = first[i];
-    }
-    gb = any = BlockClass::Bad;
     for (size_t i = n; i-- > 0;) {
-        next_gb[i] = gb;
-        next_any[i] = any;
+        next[i] = static_cast<uint8_t>(static_cast<unsigned>(gb) | static_cast<unsigned>(any) << 2);
         if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
         if (first[i] != BlockClass::Short) any = first[i];
     }
     std::vector<BlockClass> out(first);
+    gb = any = BlockClass::Bad;
     for (size_t i = 0; i < n; i++) {
-        const BlockClass p = prev_gb[i], q = next_gb[i];
+        const BlockClass p = gb, q = static_cast<BlockClass>(next[i] & 3), prev_any = any,
+                         next_any = static_cast<BlockClass>(next[i] >> 2);
         if (first[i] == BlockClass::Short) {
             if (p == BlockClass::Good && q == BlockClass::Good) out[i] = BlockClass::Good;
             else if (p == BlockClass::Bad && q == BlockClass::Bad) out[i] = BlockClass::Bad;
-            else if ((p == BlockClass::Bad && prev_any[i] == BlockClass::NearGood) ||
-                     (q == BlockClass::Bad && next_any[i] == BlockClass::NearGood))
+            else if ((p == BlockClass::Bad && prev_any == BlockClass::NearGood) ||
+                     (q == BlockClass::Bad && next_any == BlockClass::NearGood))
                 out[i] = BlockClass::Good;
             else out[i] = BlockClass::Bad;
         } else if (first[i] == BlockClass::NearGood) {
             out[i] = (p == BlockClass::Bad && q == BlockClass::Bad) ? BlockClass::Bad : BlockClass::Good;
         }
+        if (first[i] == BlockClass::Good || first[i] == BlockClass::Bad) gb = first[i];
+        if (first[i] != BlockClass::Short) any = first[i];
     }
     return out;
 }
@@ -262,7 +297,7 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 
 std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
-    std::vector<uint32_t> sel = main_region(doc);
+    std::vector<uint16_t> sel = main_region(doc);
     std::vector<BlockClass> first(n), out;
     if (sel.empty()) {
         // no region holds prose: jusText's classification over the whole page
@@ -304,7 +339,9 @@ std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
 }
 
 std::string html_text(const char* html, size_t len, InterruptPoller& poller) {
-    HtmlDocument doc = html_blocks(html, len, poller);
+    HtmlFeedOptions opt;
+    opt.blocks = false;
+    HtmlDocument doc = html_blocks(html, len, poller, opt);
     std::string text = std::move(doc.text);  // the blocks each followed by '\n' already
     if (!text.empty()) text.pop_back();
     return text;

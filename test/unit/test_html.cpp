@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "html_api.h"
 #include "html_content.hpp"
@@ -272,4 +273,76 @@ TEST(HtmlMeta, Cancelled) {
     ASSERT_EQ(ndd_html_extract_meta("<title>t</title>", 16, test_alloc, &out, lens, nullptr), NDD_OK);
     EXPECT_EQ(std::string(out, lens[NDD_HTML_META_TITLE]), "t");
     std::free(out);
+}
+
+// ---- the blocks' storage (issue 31, finding 4: memory on pages of tiny blocks) ----
+
+// HtmlBlocks keeps 8 bytes a block, small fields packed and large ones in a side table: every
+// field reads back as written, across chunk boundaries and on both sides of every packing limit.
+TEST(HtmlBlocksStorage, FieldsReadBackAsWritten) {
+    std::srand(31);
+    ndd::HtmlBlocks blocks;
+    std::vector<ndd::HtmlBlock> want;
+    uint32_t pos = 0;
+    const uint32_t chars_choice[] = {0, 1, 254, 255, 256, 257, 70000};
+    const uint16_t depth_choice[] = {0, 1, 512, 1022, 1023, 1024, 65535};
+    for (int i = 0; i < 100000; i++) {  // three chunks of 32,768 and some
+        ndd::HtmlBlock b;
+        b.begin = pos;
+        b.chars = std::rand() % 4 ? static_cast<uint32_t>(std::rand() % 300) : chars_choice[std::rand() % 7];
+        b.link_chars = b.chars ? static_cast<uint32_t>(std::rand()) % (b.chars + 1) : 0;
+        b.end = pos + b.chars + static_cast<uint32_t>(std::rand() % 3);
+        b.context_depth = std::rand() % 4 ? static_cast<uint16_t>(std::rand() % 600) : depth_choice[std::rand() % 7];
+        b.context = static_cast<int8_t>(std::rand() % 3 - 1);
+        b.kind = static_cast<ndd::HtmlBlockKind>(std::rand() % 6);
+        blocks.push_back(b);
+        want.push_back(b);
+        pos = b.end + 1;
+    }
+    ASSERT_EQ(blocks.size(), want.size());
+    for (size_t i = 0; i < want.size(); i++) {
+        const ndd::HtmlBlock b = blocks[i];
+        ASSERT_EQ(b.begin, want[i].begin) << i;
+        ASSERT_EQ(b.end, want[i].end) << i;
+        ASSERT_EQ(b.chars, want[i].chars) << i;
+        ASSERT_EQ(b.link_chars, want[i].link_chars) << i;
+        ASSERT_EQ(b.context_depth, want[i].context_depth) << i;
+        ASSERT_EQ(b.context, want[i].context) << i;
+        ASSERT_EQ(b.kind, want[i].kind) << i;
+    }
+}
+
+// Over generated pages: each block is text[begin, end) with its '\n' at end, its code points
+// counted in chars; and the text alone (html_text's parse, which keeps no blocks) is the same text.
+TEST(HtmlBlocksStorage, BlocksCoverTheTextAndTextAloneIsTheSame) {
+    std::srand(4);
+    const char* pieces[] = {"<p>", "</p>", "<div class=\"nav\">", "</div>", "<a href=x>", "</a>", "<br>", "<li>",
+                            "<h2>", "</h2>", " ", "word", "\xC3\xA9t\xC3\xA9", "&amp;", "<article>", "</article>",
+                            "<span>", "</span>", "<td>", "<pre>", "</pre>"};
+    for (int page = 0; page < 300; page++) {
+        std::string html;
+        const int n = 1 + std::rand() % 400;
+        for (int i = 0; i < n; i++) html += pieces[std::rand() % (sizeof pieces / sizeof pieces[0])];
+        if (page % 7 == 0) html += repeat("long words of text ", 30);  // blocks beyond 255 code points
+        ndd::InterruptPoller p(nullptr);
+        ndd::HtmlDocument doc = ndd::html_blocks(html.data(), html.size(), p);
+        size_t expect_begin = 0;
+        for (size_t i = 0; i < doc.blocks.size(); i++) {
+            const ndd::HtmlBlock b = doc.blocks[i];
+            ASSERT_EQ(b.begin, expect_begin) << html;
+            ASSERT_LT(b.begin, b.end) << html;
+            ASSERT_EQ(doc.text[b.end], '\n') << html;
+            size_t cps = 0;
+            for (size_t j = b.begin; j < b.end; j++) cps += (static_cast<unsigned char>(doc.text[j]) & 0xC0) != 0x80;
+            ASSERT_EQ(b.chars, cps) << html;
+            ASSERT_LE(b.link_chars, b.chars) << html;
+            expect_begin = b.end + 1;
+        }
+        ASSERT_EQ(expect_begin, doc.text.size()) << html;
+        ndd::HtmlFeedOptions opt;
+        opt.blocks = false;
+        ndd::HtmlDocument alone = ndd::html_blocks(html.data(), html.size(), p, opt);
+        ASSERT_EQ(alone.text, doc.text) << html;
+        ASSERT_TRUE(alone.blocks.empty() && alone.regions.empty()) << html;
+    }
 }
