@@ -141,10 +141,35 @@ struct HtmlRegion {
 };
 static_assert(sizeof(HtmlRegion) == 16, "HtmlRegion is one per two blocks at worst: keep it small");
 
+// The regions of a page in the order their elements end (postorder: a region after the regions it
+// holds, siblings in document order; `last` never decreases), stored as HtmlBlocks stores blocks:
+// in chunks that grow without copying (a vector that doubles holds 1.5x to 3x its size while it
+// grows, and a page of `<p>a<br>a` holds a region per 9 bytes).
+class HtmlRegions {
+public:
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const HtmlRegion& operator[](size_t i) const { return chunks_[i >> kChunkBits][i & kChunkMask]; }
+    HtmlRegion& back() { return chunks_[(size_ - 1) >> kChunkBits][(size_ - 1) & kChunkMask]; }
+    const HtmlRegion& back() const { return (*this)[size_ - 1]; }
+    void push_back(const HtmlRegion& r) {
+        if ((size_ & kChunkMask) == 0) chunks_.emplace_back(new HtmlRegion[kChunk]);
+        chunks_[size_ >> kChunkBits][size_ & kChunkMask] = r;
+        size_++;
+    }
+
+private:
+    static constexpr size_t kChunkBits = 14;  // 16,384 regions, 256 kB a chunk
+    static constexpr size_t kChunk = size_t(1) << kChunkBits;
+    static constexpr size_t kChunkMask = kChunk - 1;
+    std::vector<std::unique_ptr<HtmlRegion[]>> chunks_;
+    size_t size_ = 0;
+};
+
 struct HtmlDocument {
     std::string text;                 // the blocks, each followed by '\n'
     HtmlBlocks blocks;                // in document order
-    std::vector<HtmlRegion> regions;  // the block-level elements that hold at least one block
+    HtmlRegions regions;              // the block-level elements that hold at least two blocks
 
     // End of a block in text (its '\n' follows): the next block begins right after that '\n'.
     size_t end(const HtmlBlock& b) const { return b.end; }

@@ -3,6 +3,8 @@
 #include "html_content.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <memory>
 
 namespace ndd {
 
@@ -106,6 +108,93 @@ double prose_score(const HtmlDocument& doc, const HtmlBlock& b) {
 // saturated the same way).
 uint16_t depth16(size_t depth) { return static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX)); }
 
+constexpr uint32_t kNoRegion = UINT32_MAX;
+
+// Visits the regions and the blocks of a page backwards, from the last block to the first, with a
+// stack of the regions open at each block (at most the nesting depth): on_region(r, parent) for
+// each region, its parent (kNoRegion: none) known; on_block(i, innermost) for each block, the
+// innermost region holding it (kNoRegion: none). The regions are stored in postorder
+// (html_blocks.hpp), so that backwards they come outer first and by decreasing `last`, as a
+// backward sweep meets them: no sorted index of the regions is needed (4 bytes a region).
+template <class OnRegion, class OnBlock>
+void sweep_regions(const HtmlDocument& doc, OnRegion on_region, OnBlock on_block) {
+    const HtmlRegions& rg = doc.regions;
+    std::vector<uint32_t> open;
+    size_t k = rg.size();
+    for (size_t i = doc.blocks.size(); i-- > 0;) {
+        while (!open.empty() && rg[open.back()].first > i) open.pop_back();
+        // Every region still open holds block i, and so does each one pushed here: they nest, and
+        // the regions pushed earlier end later (or at the same block, and are the outer ones).
+        while (k > 0 && rg[k - 1].last > i) {
+            const uint32_t r = static_cast<uint32_t>(--k);
+            on_region(r, open.empty() ? kNoRegion : open.back());
+            open.push_back(r);
+        }
+        on_block(i, open.empty() ? kNoRegion : open.back());
+    }
+}
+
+// A per-region array computed on first use (by fill): a page of tiny blocks that holds no prose
+// never needs the regions' parents nor their text totals, and a region can be one per 9 bytes of
+// page (`<p>a<br>a`).
+template <class T>
+class LazyRegionArray {
+public:
+    template <class Fill>
+    explicit LazyRegionArray(Fill fill) : fill_(fill) {}
+    T operator[](size_t r) const {
+        if (!filled_) {
+            fill_(values_);
+            filled_ = true;
+        }
+        return values_[r];
+    }
+
+private:
+    std::function<void(std::vector<T>&)> fill_;
+    mutable std::vector<T> values_;
+    mutable bool filled_ = false;
+};
+
+// Region scores, zero until written, stored in chunks allocated on first write: regions score
+// only from prose within five levels below them, so a page of tiny blocks holds no chunk at all.
+class RegionScores {
+    static constexpr size_t kChunkBits = 12;
+    static constexpr size_t kChunk = size_t(1) << kChunkBits;
+
+public:
+    explicit RegionScores(size_t n) : chunks_((n + kChunk - 1) >> kChunkBits) {}
+    class Ref {
+    public:
+        Ref(RegionScores& s, size_t r) : s_(s), r_(r) {}
+        operator double() const {
+            const auto& c = s_.chunks_[r_ >> kChunkBits];
+            return c ? c[r_ & (kChunk - 1)] : 0.0;
+        }
+        Ref& operator=(double v) {
+            s_.slot(r_) = v;
+            return *this;
+        }
+        Ref& operator+=(double v) {
+            s_.slot(r_) += v;
+            return *this;
+        }
+
+    private:
+        RegionScores& s_;
+        size_t r_;
+    };
+    Ref operator[](size_t r) { return Ref(*this, r); }
+
+private:
+    std::vector<std::unique_ptr<double[]>> chunks_;
+    double& slot(size_t r) {
+        auto& c = chunks_[r >> kChunkBits];
+        if (!c) c.reset(new double[kChunk]());
+        return c[r & (kChunk - 1)];
+    }
+};
+
 // The main region: a tree of the regions (each holds the blocks of one element), each block's
 // prose score given to its innermost region, half to the next one up, and a sixth, a ninth and a
 // twelfth to the three above (Readability's ancestors); a region's score is what it received,
@@ -123,68 +212,66 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     // prose scores in a byte; each block's innermost region is known during the sweep below only.
     std::vector<uint16_t> sel;
     if (nr == 0) return sel;
-    // preorder: by first block, outer (longer) first; regions are properly nested
-    // per-region arrays in 32 bits too (a page can hold one region per two blocks)
-    std::vector<uint32_t> order(nr);
-    for (size_t i = 0; i < nr; i++) order[i] = static_cast<uint32_t>(i);
-    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-        const HtmlRegion &a = doc.regions[x], &b = doc.regions[y];
-        if (a.first != b.first) return a.first < b.first;
-        if (a.last != b.last) return a.last > b.last;
-        return a.depth < b.depth;
+    constexpr uint32_t kNone = kNoRegion;
+    // Per-region arrays in 32 bits (a page can hold one region per two blocks), the parents and
+    // the text totals computed only when first read (sweep_regions), the scores in chunks
+    // allocated on first write: a page of tiny blocks without prose holds none of them.
+    LazyRegionArray<uint32_t> parent([&](std::vector<uint32_t>& p) {
+        p.assign(nr, kNone);
+        sweep_regions(doc, [&](uint32_t r, uint32_t up) { p[r] = up; }, [](size_t, uint32_t) {});
     });
-    constexpr uint32_t kNone = UINT32_MAX;
-    std::vector<uint32_t> parent(nr, kNone);
-    std::vector<size_t> open;
     // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
     // of blocks when needed rather than kept as whole-page prefix sums: a page of tiny blocks has
     // one block per 4 bytes of page. The sums are integers (exact in a double), so they equal the
     // prefix-sum differences they replace. The ranges summed are the chosen region and its
     // ancestors (at most kClimb + 1) and the siblings (disjoint): linear.
-    std::vector<double> score(nr, 0.0);
+    RegionScores score(nr);
     std::vector<uint8_t> prose(n, 0);
     static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
-    // Code points and link code points of each region, per region rather than per block: each
-    // block counted in its innermost region, then each region's totals added to its parent's,
-    // children before parents (reverse preorder). Regions are properly nested, so a region's
-    // totals are those of its blocks [first, last).
-    // (32 bits: a region's code points are at most its text's bytes, under 4 GB)
-    std::vector<uint32_t> region_chars(nr, 0), region_links(nr, 0);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        while (k < nr && doc.regions[order[k]].first <= i) {
-            size_t r = order[k++];
-            while (!open.empty() && doc.regions[open.back()].last <= doc.regions[r].first) open.pop_back();
-            parent[r] = open.empty() ? kNone : static_cast<uint32_t>(open.back());
-            open.push_back(r);
-        }
-        while (!open.empty() && doc.regions[open.back()].last <= i) open.pop_back();
-        const size_t innermost = open.empty() ? kNone : open.back();
-        const HtmlBlock b = doc.blocks[i];
-        if (innermost != kNone) {
-            region_chars[innermost] += b.chars;
-            region_links[innermost] += b.link_chars;
-        }
-        double s = prose_score(doc, b);
+    // The innermost region of each block that holds prose, found by a backward sweep (last block
+    // first); the scores are then added in document order, as they always were (the sums of
+    // doubles depend on their order).
+    std::vector<uint32_t> prose_region;
+    sweep_regions(doc, [](uint32_t, uint32_t) {}, [&](size_t i, uint32_t innermost) {
+        const double s = prose_score(doc, doc.blocks[i]);
         prose[i] = static_cast<uint8_t>(s);
-        if (s == 0) continue;
-        size_t r = innermost;
+        if (s != 0) prose_region.push_back(innermost);
+    });
+    for (size_t i = 0, j = prose_region.size(); i < n; i++) {
+        if (prose[i] == 0) continue;
+        const double s = prose[i];
+        size_t r = prose_region[--j];
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
     }
+    std::vector<uint32_t>().swap(prose_region);
     auto prose_of = [&](size_t first, size_t last) {
         uint64_t sum = 0;
         for (size_t i = first; i < last; i++) sum += prose[i];
         return static_cast<double>(sum);
     };
-    for (size_t k2 = nr; k2-- > 0;) {
-        const size_t r = order[k2];
-        if (parent[r] != kNone) {
-            region_chars[parent[r]] += region_chars[r];
+    // Code points and link code points of each region, per region rather than per block: each
+    // block counted in its innermost region, then each region's totals added to its parent's,
+    // children before parents (the regions' postorder). Regions are properly nested, so a
+    // region's totals are those of its blocks [first, last).
+    // (32 bits: a region's code points are at most its text's bytes, under 4 GB)
+    std::vector<uint32_t> region_links;
+    LazyRegionArray<uint32_t> region_chars([&](std::vector<uint32_t>& chars) {
+        chars.assign(nr, 0);
+        region_links.assign(nr, 0);
+        sweep_regions(doc, [](uint32_t, uint32_t) {}, [&](size_t i, uint32_t innermost) {
+            if (innermost == kNone) return;
+            const HtmlBlock b = doc.blocks[i];
+            chars[innermost] += b.chars;
+            region_links[innermost] += b.link_chars;
+        });
+        for (size_t r = 0; r < nr; r++) {
+            if (parent[r] == kNone) continue;
+            chars[parent[r]] += chars[r];
             region_links[parent[r]] += region_links[r];
         }
-    }
+    });
     auto region_ld = [&](size_t r) {
-        const uint32_t c = region_chars[r];
+        const uint32_t c = region_chars[r];  // first: fills region_links too
         return c ? static_cast<double>(region_links[r]) / static_cast<double>(c) : 0.0;
     };
     size_t top = kNone;
@@ -242,14 +329,17 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
                 region_ld(r) <= kBadLinkDensity)
                 for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = depth16(doc.regions[r].inner_depth);
         // the blocks `up` holds directly (its innermost region): those in none of its children,
-        // which are disjoint and, in preorder, in document order
-        std::vector<size_t> children;
-        for (size_t r : order)
-            if (parent[r] == up) children.push_back(r);
-        size_t c = 0;
+        // which are disjoint and, in postorder, in document order: c walks the regions to each
+        // child of `up` in turn (kNone: no child left)
+        size_t next = 0;
+        auto next_child = [&]() {
+            while (next < nr && parent[next] != up) next++;
+            return next < nr ? next++ : static_cast<size_t>(kNone);
+        };
+        size_t c = next_child();
         for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++) {
-            while (c < children.size() && doc.regions[children[c]].last <= i) c++;
-            if (c < children.size() && doc.regions[children[c]].first <= i) continue;
+            while (c != kNone && doc.regions[c].last <= i) c = next_child();
+            if (c != kNone && doc.regions[c].first <= i) continue;
             if (doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
                 (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= doc.regions[up].inner_depth))
                 sel[i] = depth16(doc.regions[up].inner_depth);

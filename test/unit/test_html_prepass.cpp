@@ -150,7 +150,7 @@ TEST(HtmlPrepass, DepthBounded) {
     std::string page = repeat("<div><p>x", 3000);
     ndd::HtmlDocument doc = ndd::html_blocks(page.data(), page.size(), p);
     size_t deepest = 0;
-    for (const auto& r : doc.regions) deepest = std::max<size_t>(deepest, r.depth);
+    for (size_t i = 0; i < doc.regions.size(); i++) deepest = std::max<size_t>(deepest, doc.regions[i].depth);
     EXPECT_LE(deepest, 512u);
     EXPECT_EQ(std::count(doc.text.begin(), doc.text.end(), 'x'), 3000);
     // stray end tags against the deepest stack still parse
