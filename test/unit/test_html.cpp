@@ -346,3 +346,40 @@ TEST(HtmlBlocksStorage, BlocksCoverTheTextAndTextAloneIsTheSame) {
         ASSERT_TRUE(alone.blocks.empty() && alone.regions.empty()) << html;
     }
 }
+
+// The regions are stored in postorder, as the content step's backward sweep (html_content.cpp,
+// sweep_regions) assumes: each holds two blocks or more, they nest or are disjoint, no two hold
+// the same blocks, `last` never decreases and a region comes after every region it holds; over
+// generated pages and one of 10,000 regions (past the storage's chunks of 4,096).
+TEST(HtmlRegionsStorage, PostorderOfNestedRegions) {
+    std::srand(31);
+    const char* pieces[] = {"<p>", "</p>", "<div>", "</div>", "<section class=\"content\">", "</section>", "<br>", "<li>",
+                            "<ul>", "</ul>", "a", "word, word", "<article>", "</article>", "<td>", "<tr>", "<table>",
+                            "</table>", "<nav>", "</nav>"};
+    for (int page = 0; page < 301; page++) {
+        std::string html;
+        if (page == 300) {
+            html = repeat("<p>a<br>a", 10000);
+        } else {
+            const int n = 1 + std::rand() % 600;
+            for (int i = 0; i < n; i++) html += pieces[std::rand() % (sizeof pieces / sizeof pieces[0])];
+        }
+        ndd::InterruptPoller p(nullptr);
+        ndd::HtmlDocument doc = ndd::html_blocks(html.data(), html.size(), p);
+        const ndd::HtmlRegions& rg = doc.regions;
+        if (page == 300) ASSERT_EQ(rg.size(), 10000u);
+        for (size_t i = 0; i < rg.size(); i++) {
+            ASSERT_LE(rg[i].first + 2, rg[i].last) << html;
+            ASSERT_LE(rg[i].last, doc.blocks.size()) << html;
+            if (page == 300) ASSERT_EQ(rg[i].first, 2 * i) << i;
+            if (i > 0) ASSERT_LE(rg[i - 1].last, rg[i].last) << html;
+            // every earlier region is inside this one or wholly before it (for small pages, all)
+            for (size_t j = (page == 300 ? i : 0); j < i; j++) {
+                const bool inside = rg[i].first <= rg[j].first && rg[j].last <= rg[i].last;
+                const bool before = rg[j].last <= rg[i].first;
+                ASSERT_TRUE(inside || before) << html;
+                ASSERT_FALSE(rg[i].first == rg[j].first && rg[i].last == rg[j].last) << html;
+            }
+        }
+    }
+}
