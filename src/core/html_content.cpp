@@ -23,6 +23,8 @@ constexpr uint64_t kSiblingChars = 80;
 constexpr double kHintWeight = 25.0;
 constexpr size_t kClimb = 5;  // Readability's ancestor levels
 constexpr double kClimbShare = 0.25;
+// a boilerplate-marked element holding this share of the main region's prose is its wrapper
+constexpr double kWrapperShare = 0.9;
 constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
@@ -221,6 +223,36 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
     return sel;
 }
 
+// The blocks of the main region that a boilerplate class or tag of an element inside the region
+// marks (a share bar, a byline box, the comments), weighed against the text: an element that
+// holds nearly all the region's prose (kWrapperShare of it, or all but less than Readability's
+// minimum sibling score outside it) is the article's own wrapper, whatever its class says (<div class="entry
+// share">: a plugin's word beside the theme's), and marks nothing. A gallery of captioned slides
+// beside a real article is no wrapper. The blocks of one marked element are consecutive and share
+// its depth.
+std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint32_t>& sel) {
+    const size_t n = doc.blocks.size();
+    std::vector<bool> marked(n, false);
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sel[i]) total += prose_score(doc, doc.blocks[i]);
+    for (size_t i = 0; i < n;) {
+        const HtmlBlock& b = doc.blocks[i];
+        if (!sel[i] || b.context >= 0 || b.context_depth <= sel[i]) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        double prose = 0;
+        for (; j < n && sel[j] && doc.blocks[j].context < 0 && doc.blocks[j].context_depth == b.context_depth; j++)
+            prose += prose_score(doc, doc.blocks[j]);
+        const bool wrapper = prose > 0 && (prose >= kWrapperShare * total || total - prose < kSiblingMinScore);
+        for (size_t k = i; k < j; k++) marked[k] = !wrapper;
+        i = j;
+    }
+    return marked;
+}
+
 // Step 2 over the classes of step 1: short and near-good blocks decided by their neighbours.
 std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
     const size_t n = first.size();
@@ -276,11 +308,10 @@ std::vector<BlockClass> html_classify(const HtmlDocument& doc) {
         // nothing, since the region was chosen on its text. When that leaves no good block, the
         // classes inside the region were wrong about the whole article (paragraphs inside an
         // "ad-wrapper"), and the region's blocks are classified without them.
+        const std::vector<bool> marked = marked_boilerplate(doc, sel);
         for (bool classes : {true, false}) {
             for (size_t i = 0; i < n; i++)
-                first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars,
-                                                  classes && doc.blocks[i].context < 0 && doc.blocks[i].context_depth > sel[i])
-                                  : BlockClass::Bad;
+                first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars, classes && marked[i]) : BlockClass::Bad;
             out = neighbours(first);
             if (std::find(out.begin(), out.end(), BlockClass::Good) != out.end()) break;
         }

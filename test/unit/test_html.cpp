@@ -180,6 +180,20 @@ TEST(HtmlContentIssue29, BoilerplateWordsInLayoutClassesDoNotVetoTheArticle) {
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
+// (2) A boilerplate word on the element that wraps the whole article inside the chosen region (a
+// plugin's "share" beside the theme's "entry") is outweighed by the prose it holds; a marked element
+// beside the article's own paragraphs (a gallery of captioned slides) stays left out.
+TEST(HtmlContentIssue29, BoilerplateWordOnTheArticlesWrapperInsideTheRegion) {
+    std::string page = kNav + "<article><h1>Bridge to close</h1><div class=\"entry themeform share\">" + kNews +
+                       "</div></article><footer><p>(c) The Paper</p></footer>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+    std::string gallery = "<div class=\"gallery-widget\">";
+    for (int i = 0; i < 4; i++) gallery += "<h3>Slide " + std::to_string(i) + "</h3><p>" + kLong + "</p>";
+    gallery += "</div>";
+    page = kNav + "<article><h1>Bridge to close</h1>" + kNews + "<p>" + kLong + "</p>" + gallery + "</article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText + "\n" + kLong);
+}
+
 // (3) Short-paragraph news beats a teaser list with longer excerpts and a long reader comment.
 TEST(HtmlContentIssue29, ShortParagraphNewsIsTheMainContent) {
     std::string teasers;
