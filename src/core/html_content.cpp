@@ -175,7 +175,7 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
         // What the markup says weighs against the text's evidence (Readability's class weight):
         // only regions that hold prose are candidates at all.
         score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
-        if (g.depth <= 1 || score[r] <= 0) continue;  // <html> is no candidate (Readability)
+        if (g.inner_depth <= 1 || score[r] <= 0) continue;  // <html> alone is no candidate (Readability)
         if (top == kNone || score[r] > score[top]) top = r;
     }
     if (top == kNone) return sel;
@@ -188,7 +188,7 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
     // so that this stays linear.
     for (size_t level = 0; level < kClimb && parent[top] != kNone; level++) {
         const HtmlRegion &c = doc.regions[top], &a = doc.regions[parent[top]];
-        if (a.depth <= 1) break;
+        if (a.inner_depth <= 1) break;
         double gain = 0;
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
