@@ -156,6 +156,12 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
         prose[i + 1] = prose[i] + s;
         if (s == 0) continue;
         size_t r = innermost[i] == kNone32 ? kNone : innermost[i];
+        // A block alone in an element that a boilerplate word or tag marks (a comment of one
+        // paragraph, a caption, a widget's line: the element holds no region of its own) gives
+        // its prose to no candidate: Readability strips such elements before it scores, and the
+        // comments below a short article made the page around them its best candidate. A marked
+        // element of several blocks is a region and weighs its word against its text.
+        if (r != kNone && doc.blocks[i].context < 0 && doc.blocks[i].context_depth > doc.regions[r].inner_depth) continue;
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
     }
     std::vector<uint32_t> chars(n + 1, 0), links(n + 1, 0);
@@ -173,8 +179,11 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
         const HtmlRegion& g = doc.regions[r];
         double ld = region_ld(g);
         // What the markup says weighs against the text's evidence (Readability's class weight):
-        // only regions that hold prose are candidates at all.
-        score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
+        // only regions that hold prose are candidates at all. Wrappers that hold the same blocks
+        // are one region and say one thing: <div id="content"><div class="post"> is no likelier
+        // the article than the <div class="entry-content"> inside it (their words summed made the
+        // post with its author box and byline win over its own text).
+        score[r] = (score[r] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
         if (g.inner_depth <= 1 || score[r] <= 0) continue;  // <html> alone is no candidate (Readability)
         if (top == kNone || score[r] > score[top]) top = r;
     }
@@ -188,7 +197,7 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
     // so that this stays linear.
     for (size_t level = 0; level < kClimb && parent[top] != kNone; level++) {
         const HtmlRegion &c = doc.regions[top], &a = doc.regions[parent[top]];
-        if (a.inner_depth <= 1) break;
+        if (a.depth <= 1) break;  // not into the element that holds the whole page under <html>
         double gain = 0;
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
