@@ -234,11 +234,10 @@ std::vector<uint32_t> main_region(const HtmlDocument& doc) {
 
 // The blocks of the main region that a boilerplate class or tag of an element inside the region
 // marks (a share bar, a byline box, the comments), weighed against the text: an element that
-// holds nearly all the region's prose (kWrapperShare of it, or all but less than Readability's
-// minimum sibling score outside it) is the article's own wrapper, whatever its class says (<div class="entry
-// share">: a plugin's word beside the theme's), and marks nothing. A gallery of captioned slides
-// beside a real article is no wrapper. The blocks of one marked element are consecutive and share
-// its depth.
+// holds nearly all the region's prose (kWrapperShare of it) is the article's own wrapper, whatever
+// its class says (<div class="entry share">: a plugin's word beside the theme's), and marks
+// nothing. A gallery of captioned slides beside a real article is no wrapper. The blocks of one
+// marked element are consecutive and share its depth (adjacent marked siblings count as one).
 std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint32_t>& sel) {
     const size_t n = doc.blocks.size();
     std::vector<bool> marked(n, false);
@@ -255,7 +254,7 @@ std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<
         double prose = 0;
         for (; j < n && sel[j] && doc.blocks[j].context < 0 && doc.blocks[j].context_depth == b.context_depth; j++)
             prose += prose_score(doc, doc.blocks[j]);
-        const bool wrapper = prose > 0 && (prose >= kWrapperShare * total || total - prose < kSiblingMinScore);
+        const bool wrapper = prose > 0 && prose >= kWrapperShare * total;
         for (size_t k = i; k < j; k++) marked[k] = !wrapper;
         i = j;
     }
