@@ -275,7 +275,7 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
 // its class says (<div class="entry share">: a plugin's word beside the theme's), and marks
 // nothing. A gallery of captioned slides beside a real article is no wrapper. The blocks of one
 // marked element are consecutive and share its depth (adjacent marked siblings count as one).
-std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint32_t>& sel) {
+std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint16_t>& sel) {
     const size_t n = doc.blocks.size();
     std::vector<bool> marked(n, false);
     double total = 0;
