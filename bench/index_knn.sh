@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/index_knn.sh: KNN (ORDER BY fp <~> q LIMIT 10) and large radii (simhash64 <= 8 and <= 16,
+# bench/index_knn.sh: KNN (ORDER BY fp <~> q LIMIT 10) and radii (simhash64 <= 3 (the layout's), <= 8 and <= 16,
 # fp128 <= 18) through USING ndd against a sequential scan (+ sort), on the same rows in the same
 # run, for random queries (no near neighbour) and planted ones (an original whose 1..3-bit copies
 # are in the table). Prints the median server execution time (EXPLAIN ANALYZE, TIMING OFF) over
@@ -64,6 +64,7 @@ run() { # label, table, query table, type, SQL with :q
 	done
 }
 run "simhash64 KNN LIMIT 10" k64 q64 simhash64 "SELECT id FROM k64 ORDER BY fp <~> :q::simhash64 LIMIT 10"
+run "simhash64 radius 3" k64 q64 simhash64 "SELECT id FROM k64 WHERE fp <~> :q::simhash64 <= 3"
 run "simhash64 radius 8" k64 q64 simhash64 "SELECT id FROM k64 WHERE fp <~> :q::simhash64 <= 8"
 run "simhash64 radius 16" k64 q64 simhash64 "SELECT id FROM k64 WHERE fp <~> :q::simhash64 <= 16"
 run "fp128 KNN LIMIT 10" k128 q128 fp128 "SELECT id FROM k128 ORDER BY fp <~> :q::fp128 LIMIT 10"
