@@ -16,8 +16,8 @@ SEED=${NDD_PROPERTY_SEED:-$(awk 'BEGIN { srand(); printf "%.4f", rand() }')}
 echo "seed $SEED (NDD_PROPERTY_SEED=$SEED reproduces this run)"
 fail=0
 $PSQL <<SQL
-CREATE EXTENSION IF NOT EXISTS ndd;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS ndd;
 DROP TABLE IF EXISTS rp64, rp128, rp64g, rp128g, rpq CASCADE;
 SELECT setseed($SEED);
 -- 40k uniform, 15k copies of 12 values, 15k in 30 clusters (each bit flipped with p = 1/16)
