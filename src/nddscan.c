@@ -1151,6 +1151,7 @@ plan_first_source(IndexScanDesc scan)
 			so->knn_e[t] = -1;
 		so->knn_proven = -1;
 		knn_reset_maps(so);
+		knn_clear_items(so);
 	}
 	else
 		so->source = SRC_FULL;
@@ -1180,9 +1181,6 @@ next_batch(IndexScanDesc scan)
 
 	if (!so->planned)
 		plan_first_source(scan);
-	/* no ordering in a bitmap: KNN's probes become one full pass */
-	if (so->source == SRC_KNN)
-		so->source = SRC_FULL;
 	while (so->source != SRC_DONE)
 	{
 		NddSourceKind was = so->source;
@@ -1295,6 +1293,9 @@ ndd_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	int64		found = 0;
 
 	plan_first_source(scan);
+	/* no ordering in a bitmap: KNN's probes become one full pass */
+	if (so->source == SRC_KNN)
+		so->source = SRC_FULL;
 	while (so->source != SRC_DONE)
 	{
 		/* a pass over again only adds TIDs the bitmap has */
