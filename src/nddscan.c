@@ -29,6 +29,8 @@
  */
 #include "nddam.h"
 
+#include <math.h>
+
 #include "lib/qunique.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
@@ -93,6 +95,7 @@ typedef struct NddScanOpaqueData
 	/* KNN's probes (SRC_KNN): one table's radius grows by one at each step */
 	int			knn_e[NDD_LAYOUT_MAX_TABLES];	/* the probe radius of each table, -1: none */
 	int			knn_proven;		/* every row within this distance has been read */
+	int64		knn_returned;	/* rows the probes have returned */
 	uint64	  **knn_read;		/* per view * ntables + table: bitmap of the primary pages read */
 	bool		knn_step_valid[NDD_LAYOUT_MAX_TABLES];	/* knn_step_* below is that table's */
 	double		knn_step_cost[NDD_LAYOUT_MAX_TABLES];	/* new pages of its next step */
@@ -972,6 +975,45 @@ knn_read_balls(IndexScanDesc scan)
 	return true;
 }
 
+/* Rows a KNN scan is taken to want when it says nothing: LIMIT 10, the usual query. */
+#define NDD_KNN_EXPECTED_ROWS	10
+
+/*
+ * Primary pages the probes would have read, over every view and table, once they prove radius r
+ * (the split of ndd_layout_radius_split; a ball of radius e over the bits a view's page map
+ * resolves, as the cost estimate counts it).
+ */
+static double
+knn_pages_to_prove(NddScanOpaque so, int r)
+{
+	const NddLayout *layout = &so->meta.layout;
+	int			lo;
+	int			extra;
+	int			s;
+	int			t;
+	double		pages = 0;
+
+	if (r >= layout->bits)
+		return so->full_pages * layout->ntables;
+	ndd_layout_radius_split(layout, r, &lo, &extra);
+	for (s = 0; s < so->views.n; s++)
+	{
+		double		npages = ndd_view_pages(&so->views.v[s]);
+		int			w = ndd_bits_for(so->views.v[s].npages);
+
+		for (t = 0; t < layout->ntables; t++)
+		{
+			int			e = lo + (t < extra ? 1 : 0);
+			int			width = Min(Min((int) layout->key_bits[t], 64), w);
+
+			if (e >= 0)
+				pages += Min(npages, (double) ndd_ball_volume(width, e) *
+							 Max(1.0, npages / pow(2.0, width)));
+		}
+	}
+	return pages;
+}
+
 /* The top-n starts over: nothing collected, nothing dropped. */
 static void
 knn_clear_items(NddScanOpaque so)
@@ -1050,6 +1092,7 @@ knn_probe_batch(IndexScanDesc scan)
 			so->nready = n;
 			so->has_lower = true;
 			so->lower = bound;
+			so->knn_returned += n;
 			return true;
 		}
 		if (so->knn_proven >= layout->bits)
@@ -1084,6 +1127,18 @@ knn_probe_batch(IndexScanDesc scan)
 			if (best < 0 || so->knn_step_cost[t] < so->knn_step_cost[best])
 				best = t;
 		}
+		/*
+		 * A pass over table 0 when the next step would take the probes past one, or when the rows
+		 * found already say that proving the usual LIMIT's last row would (the NDD_KNN_EXPECTED_ROWS-th
+		 * nearest row seen so far bounds that row's distance): the probes would only add to the
+		 * pass they end in. Far neighbours (random 128-bit queries on a million rows) then cost
+		 * one pass, not two.
+		 */
+		if (so->knn_returned + so->nitems >= NDD_KNN_EXPECTED_ROWS &&
+			so->knn_returned < NDD_KNN_EXPECTED_ROWS &&
+			knn_pages_to_prove(so, (int) (so->items[NDD_KNN_EXPECTED_ROWS - so->knn_returned - 1] >> 48)) >=
+			so->full_pages)
+			so->knn_step_cost[best] = get_float8_infinity();
 		if (so->probed_pages + so->knn_step_cost[best] >= so->full_pages)
 		{
 			/* one pass over table 0 reads less: it returns every row above lower */
@@ -1150,6 +1205,7 @@ plan_first_source(IndexScanDesc scan)
 		for (t = 0; t < so->meta.layout.ntables; t++)
 			so->knn_e[t] = -1;
 		so->knn_proven = -1;
+		so->knn_returned = 0;
 		knn_reset_maps(so);
 		knn_clear_items(so);
 	}
