@@ -1129,16 +1129,26 @@ knn_probe_batch(IndexScanDesc scan)
 		}
 		/*
 		 * A pass over table 0 when the next step would take the probes past one, or when the rows
-		 * found already say that proving the usual LIMIT's last row would (the NDD_KNN_EXPECTED_ROWS-th
-		 * nearest row seen so far bounds that row's distance): the probes would only add to the
-		 * pass they end in. Far neighbours (random 128-bit queries on a million rows) then cost
-		 * one pass, not two.
+		 * seen already say that proving the usual LIMIT's last row would: the probes would only
+		 * add to the pass they end in. The estimate of that row's distance: the smallest d at
+		 * which the rows seen within d, scaled from the pages read to a whole table, reach the
+		 * rows still wanted. Far neighbours (random 128-bit queries on a million rows) then cost
+		 * one pass, not two; a wrong guess costs one pass, what the probes would end in anyway.
 		 */
-		if (so->knn_returned + so->nitems >= NDD_KNN_EXPECTED_ROWS &&
-			so->knn_returned < NDD_KNN_EXPECTED_ROWS &&
-			knn_pages_to_prove(so, (int) (so->items[NDD_KNN_EXPECTED_ROWS - so->knn_returned - 1] >> 48)) >=
-			so->full_pages)
-			so->knn_step_cost[best] = get_float8_infinity();
+		if (so->knn_returned < NDD_KNN_EXPECTED_ROWS && so->probed_pages > 0)
+		{
+			double		scale = so->full_pages / so->probed_pages;
+			int64		need = NDD_KNN_EXPECTED_ROWS - so->knn_returned;
+			int			i;
+
+			for (i = 0; i < so->nitems; i++)
+				if ((i + 1) * scale >= need)
+				{
+					if (knn_pages_to_prove(so, (int) (so->items[i] >> 48)) >= so->full_pages)
+						so->knn_step_cost[best] = get_float8_infinity();
+					break;
+				}
+		}
 		if (so->probed_pages + so->knn_step_cost[best] >= so->full_pages)
 		{
 			/* one pass over table 0 reads less: it returns every row above lower */
