@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/index_knn.sh: KNN (ORDER BY fp <~> q LIMIT 10) and large radii (simhash64 <= 8 and <= 16,
+# bench/index_knn.sh: KNN (ORDER BY fp <~> q LIMIT 10) and radii (simhash64 <= 3 (the layout's), <= 8 and <= 16,
 # fp128 <= 18) through USING ndd against a sequential scan (+ sort), on the same rows in the same
 # run, for random queries (no near neighbour) and planted ones (an original whose 1..3-bit copies
 # are in the table). Prints the median server execution time (EXPLAIN ANALYZE, TIMING OFF) over
@@ -10,10 +10,15 @@
 #   bench/index_knn.sh [rows]           default 1000000; starts its own throwaway cluster
 #   NDD_NO_INSTALL=1                    use the installed extension as it is
 #   NDD_KNN_QUERIES=n                   queries of each kind (default 20)
+#   NDD_KNN_BEFORE=path/ndd.so          also time every index query with that build of the library
+#                                       (same on-disk format: another commit's `make` output),
+#                                       alternating with the installed one on the same rows: each
+#                                       psql call is a new backend, which loads the file in place
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 N=${1:-1000000}
 Q=${NDD_KNN_QUERIES:-20}
+BEFORE=${NDD_KNN_BEFORE:-}
 ndd_bench_cluster "shared_buffers=4GB" "max_wal_size=4GB" "maintenance_work_mem=512MB" "max_parallel_workers_per_gather=0"
 ndd_bench_machine "$N rows, $Q queries of each kind"
 
@@ -53,17 +58,39 @@ BEGIN
 END \$\$;
 SQL
 echo "index: $($PSQL -c "SELECT pg_size_pretty(pg_relation_size('k64_fp')) || ' (simhash64), ' || pg_size_pretty(pg_relation_size('k128_fp')) || ' (fp128)'")"
-printf '%-34s %-8s %12s %12s %8s\n' query kind ndd_ms scan_ms ratio
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
+if [ -n "$BEFORE" ]; then
+	LIBDIR=$("$NDD_PGBIN/pg_config" --pkglibdir)
+	AFTER=$(mktemp -d)/ndd.so
+	cp "$LIBDIR/ndd.so" "$AFTER"
+	# the file a new backend loads: replaced whole (a rename), never rewritten under a reader
+	use_lib() { cp "$1" "$LIBDIR/ndd.so.new" && mv "$LIBDIR/ndd.so.new" "$LIBDIR/ndd.so"; }
+	trap 'use_lib "$AFTER"; ndd_stop_cluster' EXIT
+	echo "before: $BEFORE ($(md5sum <"$BEFORE" | cut -c1-8)), after: the installed build ($(md5sum <"$AFTER" | cut -c1-8))"
+	printf '%-34s %-8s %12s %12s %12s %8s %8s\n' query kind ndd_ms before_ms scan_ms ratio before
+else
+	printf '%-34s %-8s %12s %12s %8s\n' query kind ndd_ms scan_ms ratio
+fi
 run() { # label, table, query table, type, SQL with :q
-	local kind i s
+	local kind i b s
 	$PSQL -c "SELECT pg_prewarm('$2') + pg_prewarm('${2}_fp')" >/dev/null
 	for kind in random planted; do
 		i=$($PSQL -c "SELECT round(med_ms(\$s\$$5\$s\$, '$3', '$kind', false)::numeric, 3)")
+		if [ -n "$BEFORE" ]; then
+			use_lib "$BEFORE"
+			b=$($PSQL -c "SELECT round(med_ms(\$s\$$5\$s\$, '$3', '$kind', false)::numeric, 3)")
+			use_lib "$AFTER"
+		fi
 		s=$($PSQL -c "SELECT round(med_ms(\$s\$$5\$s\$, '$3', '$kind', true)::numeric, 3)")
-		printf '%-34s %-8s %12s %12s %8s\n' "$1" "$kind" "$i" "$s" "$(awk -v a="$i" -v b="$s" 'BEGIN { printf "%.1fx", b / a }')"
+		if [ -n "$BEFORE" ]; then
+			printf '%-34s %-8s %12s %12s %12s %8s %8s\n' "$1" "$kind" "$i" "$b" "$s" "$(ratio "$i" "$s")" "$(ratio "$b" "$s")"
+		else
+			printf '%-34s %-8s %12s %12s %8s\n' "$1" "$kind" "$i" "$s" "$(ratio "$i" "$s")"
+		fi
 	done
 }
 run "simhash64 KNN LIMIT 10" k64 q64 simhash64 "SELECT id FROM k64 ORDER BY fp <~> :q::simhash64 LIMIT 10"
+run "simhash64 radius 3" k64 q64 simhash64 "SELECT id FROM k64 WHERE fp <~> :q::simhash64 <= 3"
 run "simhash64 radius 8" k64 q64 simhash64 "SELECT id FROM k64 WHERE fp <~> :q::simhash64 <= 8"
 run "simhash64 radius 16" k64 q64 simhash64 "SELECT id FROM k64 WHERE fp <~> :q::simhash64 <= 16"
 run "fp128 KNN LIMIT 10" k128 q128 fp128 "SELECT id FROM k128 ORDER BY fp <~> :q::fp128 LIMIT 10"

@@ -325,6 +325,7 @@ extern void ndd_page_init(Page page, uint8 kind, const NddFormat *f);
 extern int	ndd_page_nentries(Page page, const NddFormat *f);
 extern bool ndd_page_has_room(Page page, const NddFormat *f);
 extern bool ndd_format_fits(const NddFormat *f, BlockNumber block, OffsetNumber offset);
+extern bool ndd_entry_fits(Page page, const NddFormat *f, const NddEntry *e);
 extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 							BlockNumber block, OffsetNumber offset);
 extern void ndd_primary_init(Page page, uint32 generation, const NddFormat *f);
@@ -335,13 +336,6 @@ extern bool ndd_views_equal(const NddMetaPageData *a, const NddMetaPageData *b);
 extern BlockNumber ndd_primary_block(const NddMapView *mv, int table, uint32 page);
 extern void ndd_moved_pages(const NddMetaPageData *meta, uint32 old_page, uint64 *lo, uint64 *hi,
 							uint32 *first, uint32 *last);
-
-/* Can entry e go on page, of format f, as it is: room, and fields wide enough for its TID? */
-static inline bool
-ndd_entry_fits(Page page, const NddFormat *f, const NddEntry *e)
-{
-	return ndd_page_has_room(page, f) && ndd_format_fits(f, e->block, e->offset);
-}
 
 /* ---- nddchain.c: walking, appending to and removing from a chain; new pages ---- */
 extern void ndd_lock_buffer(Relation index, Buffer buf, int mode);

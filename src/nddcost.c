@@ -132,24 +132,32 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	}
 	else
 	{
-		int			e = ndd_layout_key_radius(&meta.layout, radius);
+		/*
+		 * Multi-index hashing's split of the radius over the tables, as the scan probes it:
+		 * `extra` tables within lo + 1 bits, the others within lo (-1: not probed). A probe of
+		 * radius e reads about the pages of a ball of radius e over the bits the page map
+		 * resolves (its prefixes are longer, but the longer bits pick among a page's keys).
+		 */
+		int			lo;
+		int			extra;
 		double		probes = 0;
 		double		overflow = table_pages / primaries;	/* average chain length */
-
 		double		npages = meta.npages;
-		int			w = ndd_bits_for((uint64) npages) + 1;
+		int			w = ndd_bits_for((uint64) npages);
 		int			t;
 
-		if (e == 0)
-			probes = ntables * overflow;
-		else
-			for (t = 0; t < ntables; t++)
-			{
-				int			width = Min(Min(meta.layout.key_bits[t], 64), w);
+		ndd_layout_radius_split(&meta.layout, radius, &lo, &extra);
+		for (t = 0; t < ntables; t++)
+		{
+			int			e = lo + (t < extra ? 1 : 0);
+			int			width = Min(Min(meta.layout.key_bits[t], 64), w);
 
+			if (e == 0)
+				probes += overflow;
+			else if (e > 0)
 				probes += (double) ndd_ball_volume(width, e) * overflow *
 					Max(1.0, npages / pow(2.0, width));
-			}
+		}
 		if (probes >= table_pages)
 		{
 			pages = table_pages;

@@ -512,6 +512,17 @@ ndd_format_fits(const NddFormat *f, BlockNumber block, OffsetNumber offset)
 	return ndd_bits_for(block) <= f->block_bits && ndd_bits_for(offset) <= f->offset_bits;
 }
 
+/*
+ * Can entry e go on page, of format f, as it is: room, and fields wide enough for its TID? Here
+ * beside the two tests it combines, not inline in nddam.h: a header's inline helper that calls
+ * this file's functions would tie every file that includes it to this one unseen.
+ */
+bool
+ndd_entry_fits(Page page, const NddFormat *f, const NddEntry *e)
+{
+	return ndd_page_has_room(page, f) && ndd_format_fits(f, e->block, e->offset);
+}
+
 /* Appends one entry; the caller checked has_room and fits. */
 void
 ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,

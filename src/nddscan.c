@@ -5,10 +5,14 @@
  *	  `ORDER BY fp <~> q` (strategy 2, KNN).
  *
  * Where the candidates come from (the "source" of a pass):
- *  - PROBE: for each table, the buckets whose entries can hold a match. For r <= the layout
- *    radius that is the one key range of q's key in each table (pigeonhole: a match shares a full
- *    key with q in at least one table). For larger r every key prefix within
- *    e = ndd_layout_key_radius(r) bits of q's is probed (generalized pigeonhole).
+ *  - PROBE: for each table t, the buckets whose entries can hold a match: every key prefix within
+ *    e[t] bits of q's, where the e[t] are multi-index hashing's split of r over the tables
+ *    (ndd_layout_radius_split: for r <= the layout radius, q's own key in each table, the
+ *    pigeonhole; above it, e.g. (4, 3, 3, 3) for r = 16 on four tables, the tables that get the
+ *    larger radius chosen by the pages they would read).
+ *  - KNN: for ORDER BY without a WHERE key, probes that grow one table's radius by one at a time,
+ *    the table whose next shell of keys reads the fewest new pages; after each step every row
+ *    within the proven radius (ndd_layout_proven_radius) has been read and is returned.
  *  - FULL: every entry of table 0, when the probes would read more (every row is in every table).
  *  - NULLS: the NULL chain, for scans without a WHERE key (KNN returns NULL rows last).
  * Every candidate is checked against every ball by its full Hamming distance here, so the scan is
@@ -17,19 +21,22 @@
  * Results are keys (distance << 48 | heap block << 16 | offset): sorted, they give KNN order (and
  * heap order for plain searches). A pass keeps the smallest keys above the last one returned, at
  * most work_mem's worth; when a pass had to drop keys, another pass over the same source follows.
- * Memory stays bounded whatever the number of matches. KNN without a WHERE key first probes the
- * layout radius around q (the near duplicates, usually the whole answer), then passes over table 0
- * for everything further.
+ * Memory stays bounded whatever the number of matches. KNN without a WHERE key widens its probes
+ * while they read fewer pages than one pass over table 0, then passes over table 0 for everything
+ * further.
  *
  *-------------------------------------------------------------------------
  */
 #include "nddam.h"
+
+#include <math.h>
 
 #include "lib/qunique.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
+#include "utils/float.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -42,6 +49,7 @@ typedef struct NddPoint
 typedef enum NddSourceKind
 {
 	SRC_PROBE,
+	SRC_KNN,
 	SRC_FULL,
 	SRC_NULLS,
 	SRC_DONE
@@ -76,20 +84,28 @@ typedef struct NddScanOpaqueData
 	/* the plan of the current source */
 	bool		planned;
 	NddSourceKind source;
-	int			max_dist;		/* KNN first stage: only distances <= this; else -1 */
-	bool		knn_probe_stage;	/* the source is one of KNN's probe stages */
 	NddPoint   *center;			/* what the probes are centered on */
 	int			probe_radius;
 	double		plan_pages;		/* primary pages the current PROBE plan reads */
-	double		probed_pages;	/* primary pages KNN's probe stages have read so far */
+	double		probed_pages;	/* primary pages KNN's probes have read so far */
 	double		full_pages;		/* primary pages of table 0 over every view: a full pass */
 	NddRange ***ranges;			/* per view and table */
 	int		  **nranges;
-	bool	   *seg_full;		/* per view: PROBE reads its table 0 whole instead */
+
+	/* KNN's probes (SRC_KNN): one table's radius grows by one at each step */
+	int			knn_e[NDD_LAYOUT_MAX_TABLES];	/* the probe radius of each table, -1: none */
+	int			knn_proven;		/* every row within this distance has been read */
+	int64		knn_returned;	/* rows the probes have returned */
+	uint64	  **knn_read;		/* per view * ntables + table: bitmap of the primary pages read */
+	bool		knn_step_valid[NDD_LAYOUT_MAX_TABLES];	/* knn_step_* below is that table's */
+	double		knn_step_cost[NDD_LAYOUT_MAX_TABLES];	/* new pages of its next step */
+	uint32	  **knn_step_pages;	/* per view * ntables + table: the pages of its next step */
+	int		   *knn_step_n;
 
 	/* the results of the current pass */
 	uint64	   *items;
 	int			nitems;
+	int			nready;			/* items[0..nready) are returned; KNN's probes keep the rest */
 	int			nalloc;			/* items allocated: grows by doubling up to cap */
 	int			cap;			/* items a pass keeps: grows for ordered scans up to cap_max */
 	int			cap_max;		/* work_mem's worth of items */
@@ -234,7 +250,7 @@ ndd_rescan(IndexScanDesc scan, ScanKey scankey, int nscankeys, ScanKey orderbys,
 	so->planned = false;
 	so->items = NULL;
 	so->nalloc = 0;
-	so->nitems = so->pos = 0;
+	so->nitems = so->nready = so->pos = 0;
 	so->cap_max = (int) Min((int64) work_mem * 1024L / sizeof(uint64), (int64) (MaxAllocSize / sizeof(uint64)));
 	so->cap_max = Max(so->cap_max, 1024);
 
@@ -264,34 +280,34 @@ full_pass_pages(const NddViews *views)
 	return pages;
 }
 
-/*
- * The page ranges of table t of view s to probe for keys within e bits of center's key (false:
- * too many).
- */
-static bool
-plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint64 limit)
+/* The width of the key prefixes a probe of view mv's table t enumerates for radius e > 0. */
+static int
+probe_width(const NddScanOpaque so, const NddMapView *mv, int t)
 {
-	const NddMapView *mv = &so->views.v[s];
-	int			kb = Min(64, (int) so->meta.layout.key_bits[t]);
-	int			w;
-	uint64		nprefix;
-	uint64	   *prefixes;
-	size_t		n = 0;
-	size_t		i;
-	NddRange   *ranges;
-	int			nr = 0;
+	/*
+	 * The page map resolves about log2(npages) bits of a head. Longer prefixes than that still
+	 * pay: a short prefix within e bits of q's stands for all its extensions, most of them further
+	 * than e, and their pages are read for nothing (at 10M rows, whole 16-bit keys read 10 % fewer
+	 * pages than prefixes one bit past the page map). Three bits past it is the whole key of the
+	 * default layouts at any size up to billions of rows, while keys of several blocks (26 bits
+	 * and more) stay bounded in what a probe enumerates.
+	 */
+	return Min(Min(64, (int) so->meta.layout.key_bits[t]), ndd_bits_for(mv->npages) + 3);
+}
 
-	if (e == 0)
-		w = kb;
-	else
-		w = Min(kb, ndd_bits_for(mv->npages) + 1);
-	nprefix = ndd_ball_volume(w, e);
-	if (nprefix > limit)
-		return false;
-	prefixes = palloc(sizeof(uint64) * nprefix);
-	ndd_raise_status(ndd_prefix_ball(w == 64 ? head : head >> (64 - w), w, e, prefixes, nprefix, &n),
-					 "the probes of an ndd scan");
-	ranges = palloc(sizeof(NddRange) * Max(n, 1));
+/*
+ * The page ranges of view mv holding the heads whose first w bits are one of prefixes[0..n)
+ * (in increasing order), touching ranges merged. Returns their number; *pages, the pages they
+ * hold.
+ */
+static int
+prefix_ranges(const NddMapView *mv, const uint64 *prefixes, size_t n, int w, NddRange *ranges,
+			  uint64 *pages)
+{
+	int			nr = 0;
+	size_t		i;
+
+	*pages = 0;
 	for (i = 0; i < n; i++)
 	{
 		uint64		lo = w == 64 ? prefixes[i] : prefixes[i] << (64 - w);
@@ -317,24 +333,61 @@ plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint
 			nr++;
 		}
 	}
+	for (i = 0; i < (size_t) nr; i++)
+		*pages += ranges[i].last - ranges[i].first + 1;
+	return nr;
+}
+
+/*
+ * The page ranges of view s's table t to probe for keys within e bits of head's (e >= 0), into
+ * *ranges / *nranges, and the pages they hold into *pages; false when that takes more than limit
+ * prefixes.
+ */
+static bool
+plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint64 limit,
+				  NddRange **ranges, int *nranges, uint64 *pages)
+{
+	const NddMapView *mv = &so->views.v[s];
+	int			w = e == 0 ? Min(64, (int) so->meta.layout.key_bits[t]) : probe_width(so, mv, t);
+	uint64		nprefix;
+	uint64	   *prefixes;
+	size_t		n = 0;
+
+	nprefix = ndd_ball_volume(w, e);
+	if (nprefix > limit)
+		return false;
+	prefixes = palloc(sizeof(uint64) * nprefix);
+	ndd_raise_status(ndd_prefix_ball(w == 64 ? head : head >> (64 - w), w, e, prefixes, nprefix, &n),
+					 "the probes of an ndd scan");
+	*ranges = palloc(sizeof(NddRange) * Max(n, 1));
+	*nranges = prefix_ranges(mv, prefixes, n, w, *ranges, pages);
 	pfree(prefixes);
-	so->ranges[s][t] = ranges;
-	so->nranges[s][t] = nr;
 	return true;
 }
 
 /*
- * Chooses PROBE around center with radius r, or FULL when probing would read more. Under PROBE,
- * each view is probed, or read whole (its table 0) where that is cheaper.
+ * Chooses PROBE around center with radius r, or FULL when probing would read more. Multi-index
+ * hashing's split (ndd_layout_radius_split) gives every table the probe radius lo and `extra` of
+ * them lo + 1: those whose larger probe adds the fewest pages, over every view. The radii are the
+ * same in every view, since a row's entries lie in different views in different tables.
  */
 static void
 plan_source(NddScanOpaque so, NddPoint *center, int r)
 {
 	const NddMetaPageData *meta = &so->meta;
 	int			ntables = meta->layout.ntables;
-	int			e;
+	int			lo;
+	int			extra;
 	int			s;
-	bool		any_probe = false;
+	int			t;
+	int			i;
+	bool		feasible = true;
+	double		cost_lo[NDD_LAYOUT_MAX_TABLES];
+	double		cost_hi[NDD_LAYOUT_MAX_TABLES];
+	bool		wide[NDD_LAYOUT_MAX_TABLES];
+	int			maxe;
+	NddRange ***ranges_hi;
+	int		  **nranges_hi;
 	MemoryContext old;
 
 	so->source = SRC_FULL;
@@ -345,38 +398,69 @@ plan_source(NddScanOpaque so, NddPoint *center, int r)
 		return;
 	/* in the scan's context, reset by every rescan: an inner scan of a join plans once per outer row */
 	old = MemoryContextSwitchTo(so->cxt);
-	e = ndd_layout_key_radius(&meta->layout, r);
+	ndd_layout_radius_split(&meta->layout, r, &lo, &extra);
 	so->ranges = palloc0(sizeof(NddRange **) * so->views.n);
 	so->nranges = palloc0(sizeof(int *) * so->views.n);
-	so->seg_full = palloc0(sizeof(bool) * so->views.n);
-	for (s = 0; s < so->views.n; s++)
+	ranges_hi = palloc0(sizeof(NddRange **) * so->views.n);
+	nranges_hi = palloc0(sizeof(int *) * so->views.n);
+	memset(cost_lo, 0, sizeof(cost_lo));
+	memset(cost_hi, 0, sizeof(cost_hi));
+	for (s = 0; s < so->views.n && feasible; s++)
 	{
-		uint32		npages = ndd_view_pages(&so->views.v[s]);
-		uint64		pages = 0;
-		int			t;
+		uint64		limit = ndd_view_pages(&so->views.v[s]);
 
 		so->ranges[s] = palloc0(sizeof(NddRange *) * ntables);
 		so->nranges[s] = palloc0(sizeof(int) * ntables);
-		for (t = 0; t < ntables && !so->seg_full[s]; t++)
+		ranges_hi[s] = palloc0(sizeof(NddRange *) * ntables);
+		nranges_hi[s] = palloc0(sizeof(int) * ntables);
+		for (t = 0; t < ntables && feasible; t++)
 		{
-			int			i;
+			uint64		pages = 0;
 
-			if (!plan_table_ranges(so, s, t, center->perm[t][0], e, npages))
-				so->seg_full[s] = true;
-			else
-			{
-				for (i = 0; i < so->nranges[s][t]; i++)
-					pages += so->ranges[s][t][i].last - so->ranges[s][t][i].first + 1;
-				if (pages >= npages && e > 0)
-					so->seg_full[s] = true;	/* one whole table is cheaper */
-			}
-			if (so->seg_full[s])
-				pages = npages;
+			if (lo >= 0 &&
+				!plan_table_ranges(so, s, t, center->perm[t][0], lo, limit,
+								   &so->ranges[s][t], &so->nranges[s][t], &pages))
+				feasible = false;
+			cost_lo[t] += pages;
+			pages = 0;
+			if (extra > 0 && feasible &&
+				!plan_table_ranges(so, s, t, center->perm[t][0], lo + 1, limit,
+								   &ranges_hi[s][t], &nranges_hi[s][t], &pages))
+				feasible = false;
+			cost_hi[t] += pages;
 		}
-		any_probe |= !so->seg_full[s];
-		so->plan_pages += so->seg_full[s] ? npages : (double) pages;
 	}
-	if (any_probe)
+	if (!feasible)
+	{
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	/* the extra tables: the smallest growth first (selection: ntables is small) */
+	memset(wide, 0, sizeof(wide));
+	for (i = 0; i < extra; i++)
+	{
+		int			best = -1;
+
+		for (t = 0; t < ntables; t++)
+			if (!wide[t] && (best < 0 || cost_hi[t] - cost_lo[t] < cost_hi[best] - cost_lo[best]))
+				best = t;
+		wide[best] = true;
+	}
+	maxe = extra > 0 ? lo + 1 : lo;
+	for (t = 0; t < ntables; t++)
+	{
+		so->plan_pages += wide[t] ? cost_hi[t] : cost_lo[t];
+		for (s = 0; s < so->views.n; s++)
+		{
+			if (wide[t])
+			{
+				so->ranges[s][t] = ranges_hi[s][t];
+				so->nranges[s][t] = nranges_hi[s][t];
+			}
+		}
+	}
+	/* one whole table is cheaper (radii up to the layout's always probe: one page per table) */
+	if (!(so->plan_pages >= so->full_pages && maxe > 0))
 		so->source = SRC_PROBE;
 	MemoryContextSwitchTo(old);
 }
@@ -416,6 +500,52 @@ collect(NddScanOpaque so, uint64 key)
 	}
 }
 
+/* Entries a page can hold at most (the smallest entry is 8 bytes). */
+#define NDD_MAX_PAGE_ENTRIES	(NDD_PAGE_CAPACITY_BYTES / 8 + 1)
+
+/*
+ * The hot loop of most scans, for one centre (one WHERE ball, or the ORDER BY point): the indexes
+ * of the page's n entries within limit bits of c, with their distances, into idx/dist; returns
+ * their number. Nothing but the page is read or written in the loop (no scan state the compiler
+ * must reload after every store), the append is branch-free, and `wide` is a constant in each
+ * inlined copy, so the 64-bit loop carries no test of it.
+ */
+static pg_attribute_always_inline int
+filter_entries(const char *ptr, int n, const NddFormat *f, uint64 low, bool wide,
+			   const uint64 c[2], int limit, uint16 *idx, uint8 *dist)
+{
+	const int	shift = f->offset_bits + f->block_bits;
+	const uint64 dmask = ndd_mask(f->delta_bits);
+	const int	step = f->entry_bytes;
+	const int	tail_at = f->entry_bytes - 8;
+	const uint64 c0 = c[0];
+	const uint64 c1 = c[1];
+	int			m = 0;
+	int			i;
+
+	for (i = 0; i < n; i++, ptr += step)
+	{
+		unsigned __int128 v;
+		uint64		head;
+		int			d;
+
+		memcpy(&v, ptr, sizeof(v));
+		head = low + ((uint64) (v >> shift) & dmask);
+		d = ndd_popcount64(head ^ c0);
+		if (wide)
+		{
+			uint64		tail;
+
+			memcpy(&tail, ptr + tail_at, sizeof(tail));
+			d += ndd_popcount64(tail ^ c1);
+		}
+		idx[m] = (uint16) i;
+		dist[m] = (uint8) d;
+		m += d <= limit;
+	}
+	return m;
+}
+
 /*
  * Checks the entries of one chain (the bucket of view mv's table t starting at primary page p,
  * or the NULL chain when t < 0) and reports each qualifying one to the TID bitmap or the
@@ -444,15 +574,51 @@ scan_chain(IndexScanDesc scan, const NddMapView *mv, int t, uint32 p, TIDBitmap 
 		int			n;
 		int			i;
 		const char *ptr;
+		bool		wide;
+
+		if (t >= 0 && so->nballs + (ord != NULL) == 1)
+		{
+			/* one centre: the common case, through the tight loop */
+			const uint64 *c = ord ? ord : so->balls[0].perm[t];
+			int			limit = ord ? (tbm ? (int) so->meta.layout.bits : (int) Min(so->upper >> 48, 255))
+				: so->radius[0];
+			uint16		idx[NDD_MAX_PAGE_ENTRIES];
+			uint8		dist[NDD_MAX_PAGE_ENTRIES];
+			int			m;
+
+			n = ndd_page_nentries(page, &f);
+			ptr = (const char *) page + MAXALIGN(SizeOfPageHeaderData);
+			m = f.wide ? filter_entries(ptr, n, &f, low, true, c, limit, idx, dist)
+				: filter_entries(ptr, n, &f, low, false, c, limit, idx, dist);
+			for (i = 0; i < m; i++)
+			{
+				BlockNumber block;
+				OffsetNumber offset;
+
+				ndd_entry_tid(ndd_entry_bits(ptr + (Size) idx[i] * f.entry_bytes), &f, &block, &offset);
+				if (offset == InvalidOffsetNumber || offset > MaxHeapTuplesPerPage)
+					ndd_corrupt(index, "an entry has an invalid heap TID", BufferGetBlockNumber(chain.cur));
+				found++;
+				if (tbm)
+				{
+					ItemPointerData tid;
+
+					ItemPointerSet(&tid, block, offset);
+					tbm_add_tuples(tbm, &tid, 1, false);
+				}
+				else
+					collect(so, make_key(ord ? dist[i] : 0, block, offset));
+			}
+			continue;
+		}
 
 		/*
-		 * The hot loop of every scan (a KNN pass reads every entry of a table): the fingerprint
-		 * is tested first, straight from the entry's bits, and the TID is decoded only for the
-		 * few entries that pass. Entries further than the pass's current top-n bound (keys above
-		 * upper are dropped anyway) are skipped before building a key.
+		 * Several centres (WHERE balls, or a ball and the ORDER BY point), or the NULL chain: the
+		 * fingerprint is tested first, straight from the entry's bits, and the TID is decoded
+		 * only for the few entries that pass. Entries further than the pass's current top-n bound
+		 * (keys above upper are dropped anyway) are skipped before building a key.
 		 */
-		bool		wide = f.wide;
-
+		wide = f.wide;
 		n = ndd_page_nentries(page, &f);
 		ptr = (const char *) page + MAXALIGN(SizeOfPageHeaderData);
 		for (i = 0; i < n; i++, ptr += f.entry_bytes)
@@ -485,8 +651,7 @@ scan_chain(IndexScanDesc scan, const NddMapView *mv, int t, uint32 p, TIDBitmap 
 				if (ord)
 				{
 					dist = ndd_popcount64(head ^ ord[0]) + (wide ? ndd_popcount64(tail ^ ord[1]) : 0);
-					if ((so->max_dist >= 0 && dist > so->max_dist) ||
-						(tbm == NULL && (uint64) dist > (so->upper >> 48)))
+					if (tbm == NULL && (uint64) dist > (so->upper >> 48))
 						continue;
 				}
 			}
@@ -592,12 +757,6 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm, int64 *found)
 		switch (so->source)
 		{
 			case SRC_PROBE:
-				if (so->seg_full[s])
-				{
-					if (!scan_table0(scan, mv, tbm, found))
-						return false;
-					break;
-				}
 				for (t = 0; t < so->meta.layout.ntables; t++)
 				{
 					int			i;
@@ -612,6 +771,7 @@ run_source(IndexScanDesc scan, TIDBitmap *tbm, int64 *found)
 				if (!scan_table0(scan, mv, tbm, found))
 					return false;
 				break;
+			case SRC_KNN:
 			case SRC_NULLS:
 			case SRC_DONE:
 				break;
@@ -638,42 +798,399 @@ reread_map(IndexScanDesc scan)
 	MemoryContextSwitchTo(old);
 }
 
-/*
- * Plans KNN's probe stage of radius r (README.index.md, "Scans"): the rows at distances up to r
- * above those already returned, from the probes of radius r, as long as the probe stages so far
- * and this one read fewer pages than one pass over table 0; else that pass, for every distance
- * left. The stages widen the key radius one bit at a time, so their costs grow geometrically and
- * the whole costs at most about twice the cheaper of the probes that find the answer and the pass.
- */
-static void
-plan_knn_stage(NddScanOpaque so, int r)
+/* KNN's read bitmap of view s's table t. */
+static inline uint64 *
+knn_read_map(NddScanOpaque so, int s, int t)
 {
-	so->knn_probe_stage = false;
-	so->max_dist = -1;
-	if (r < so->meta.layout.bits)
-	{
-		plan_source(so, so->order, r);
-		if (so->source == SRC_PROBE && so->probed_pages + so->plan_pages < so->full_pages)
-		{
-			so->knn_probe_stage = true;
-			so->max_dist = r;
-			so->probed_pages += so->plan_pages;
-			return;
-		}
-	}
-	so->source = SRC_FULL;
+	return so->knn_read[s * so->meta.layout.ntables + t];
 }
 
-/* The widest radius whose probes use a key radius one more than radius r's. */
-static int
-next_stage_radius(const NddLayout *layout, int r)
+static inline bool
+knn_page_read(const uint64 *map, const NddMapView *mv, uint32 p)
 {
-	int			e = ndd_layout_key_radius(layout, r);
+	uint32		i = p - mv->first_page;
 
-	r++;
-	while (r < layout->bits && ndd_layout_key_radius(layout, r + 1) <= e + 1)
-		r++;
-	return r;
+	return (map[i / 64] >> (i % 64)) & 1;
+}
+
+static inline void
+knn_mark_read(uint64 *map, const NddMapView *mv, uint32 p)
+{
+	uint32		i = p - mv->first_page;
+
+	map[i / 64] |= UINT64CONST(1) << (i % 64);
+}
+
+/* Empty read bitmaps and step caches for the current views (after a rescan or a map change). */
+static void
+knn_reset_maps(NddScanOpaque so)
+{
+	int			ntables = so->meta.layout.ntables;
+	int			s;
+	int			t;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+
+	so->knn_read = palloc(sizeof(uint64 *) * so->views.n * ntables);
+	so->knn_step_pages = palloc0(sizeof(uint32 *) * so->views.n * ntables);
+	so->knn_step_n = palloc0(sizeof(int) * so->views.n * ntables);
+	for (s = 0; s < so->views.n; s++)
+		for (t = 0; t < ntables; t++)
+			so->knn_read[s * ntables + t] =
+				palloc0(sizeof(uint64) * ((ndd_view_pages(&so->views.v[s]) + 63) / 64));
+	for (t = 0; t < ntables; t++)
+		so->knn_step_valid[t] = false;
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The pages of table t's next KNN step (its probe radius one more: the keys at exactly that
+ * distance from q's) that no step has read yet, in every view, and how many they are (or
+ * get_float8_infinity() when the shell is too large to enumerate: a full pass is cheaper then).
+ */
+static void
+knn_plan_step(NddScanOpaque so, int t)
+{
+	int			ntables = so->meta.layout.ntables;
+	int			e = so->knn_e[t] + 1;
+	int			s;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+
+	so->knn_step_valid[t] = true;
+	so->knn_step_cost[t] = 0;
+	for (s = 0; s < so->views.n; s++)
+	{
+		const NddMapView *mv = &so->views.v[s];
+		int			w = probe_width(so, mv, t);
+		uint64		head = so->order->perm[t][0];
+		uint64		nshell = ndd_shell_volume(w, e);
+		const uint64 *map = knn_read_map(so, s, t);
+		uint64	   *prefixes;
+		NddRange   *ranges;
+		uint32	   *pages;
+		uint64		npages;
+		size_t		n = 0;
+		int			nr;
+		int			np = 0;
+		int			i;
+
+		if (so->knn_step_pages[s * ntables + t])
+			pfree(so->knn_step_pages[s * ntables + t]);
+		so->knn_step_pages[s * ntables + t] = NULL;
+		so->knn_step_n[s * ntables + t] = 0;
+		if (nshell > 2 * (uint64) ndd_view_pages(mv))
+		{
+			so->knn_step_cost[t] = get_float8_infinity();
+			break;
+		}
+		prefixes = palloc(sizeof(uint64) * Max(nshell, 1));
+		ndd_raise_status(ndd_prefix_shell(w == 64 ? head : head >> (64 - w), w, e, prefixes,
+										  Max(nshell, 1), &n),
+						 "the probes of an ndd scan");
+		ranges = palloc(sizeof(NddRange) * Max(n, 1));
+		nr = prefix_ranges(mv, prefixes, n, w, ranges, &npages);
+		pfree(prefixes);
+		pages = palloc(sizeof(uint32) * Max(npages, 1));
+		for (i = 0; i < nr; i++)
+		{
+			uint32		p;
+
+			for (p = ranges[i].first; p <= ranges[i].last; p++)
+				if (!knn_page_read(map, mv, p))
+					pages[np++] = p;
+		}
+		pfree(ranges);
+		so->knn_step_pages[s * ntables + t] = pages;
+		so->knn_step_n[s * ntables + t] = np;
+		so->knn_step_cost[t] += np;
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Reads every page within the probe radii knn_e of every table, afresh: after the map changed
+ * under a step, or when the top-n dropped keys within the proven radius. Returns false when the
+ * map changed again.
+ */
+static bool
+knn_read_balls(IndexScanDesc scan)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	int			ntables = so->meta.layout.ntables;
+	int			s;
+	int			t;
+	int64		found = 0;
+	MemoryContext old = MemoryContextSwitchTo(so->cxt);
+
+	knn_reset_maps(so);
+	for (s = 0; s < so->views.n; s++)
+	{
+		const NddMapView *mv = &so->views.v[s];
+
+		for (t = 0; t < ntables; t++)
+		{
+			uint64	   *map = knn_read_map(so, s, t);
+			NddRange   *ranges;
+			int			nr;
+			uint64		pages;
+			int			i;
+			int			e;
+
+			if (so->knn_e[t] < 0)
+				continue;
+			/* the union of the shells 0..e of the prefixes the steps enumerated */
+			e = so->knn_e[t];
+			{
+				int			w = probe_width(so, mv, t);
+				uint64		head = so->order->perm[t][0];
+				uint64		nprefix = ndd_ball_volume(w, e);
+				uint64	   *prefixes = palloc(sizeof(uint64) * nprefix);
+				size_t		n = 0;
+
+				ndd_raise_status(ndd_prefix_ball(w == 64 ? head : head >> (64 - w), w, e, prefixes,
+												 nprefix, &n),
+								 "the probes of an ndd scan");
+				ranges = palloc(sizeof(NddRange) * Max(n, 1));
+				nr = prefix_ranges(mv, prefixes, n, w, ranges, &pages);
+				pfree(prefixes);
+			}
+			so->probed_pages += pages;
+			for (i = 0; i < nr; i++)
+			{
+				uint32		p;
+
+				for (p = ranges[i].first; p <= ranges[i].last; p++)
+				{
+					knn_mark_read(map, mv, p);
+					if (!scan_bucket(scan, mv, t, p, NULL, &found))
+					{
+						MemoryContextSwitchTo(old);
+						return false;
+					}
+				}
+			}
+			pfree(ranges);
+		}
+	}
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
+/* Rows a KNN scan is taken to want when it says nothing: LIMIT 10, the usual query. */
+#define NDD_KNN_EXPECTED_ROWS	10
+
+/*
+ * Primary pages the probes would have read, over every view and table, once they prove radius r
+ * (the split of ndd_layout_radius_split; a ball of radius e over the bits a view's page map
+ * resolves, as the cost estimate counts it).
+ */
+static double
+knn_pages_to_prove(NddScanOpaque so, int r)
+{
+	const NddLayout *layout = &so->meta.layout;
+	int			lo;
+	int			extra;
+	int			s;
+	int			t;
+	double		pages = 0;
+
+	if (r >= layout->bits)
+		return so->full_pages * layout->ntables;
+	ndd_layout_radius_split(layout, r, &lo, &extra);
+	for (s = 0; s < so->views.n; s++)
+	{
+		double		npages = ndd_view_pages(&so->views.v[s]);
+		int			w = ndd_bits_for(so->views.v[s].npages);
+
+		for (t = 0; t < layout->ntables; t++)
+		{
+			int			e = lo + (t < extra ? 1 : 0);
+			int			width = Min(Min((int) layout->key_bits[t], 64), w);
+
+			if (e >= 0)
+				pages += Min(npages, (double) ndd_ball_volume(width, e) *
+							 Max(1.0, npages / pow(2.0, width)));
+		}
+	}
+	return pages;
+}
+
+/* The top-n starts over: nothing collected, nothing dropped. */
+static void
+knn_clear_items(NddScanOpaque so)
+{
+	so->nitems = so->nready = so->pos = 0;
+	so->upper = PG_UINT64_MAX;
+	so->truncated = false;
+}
+
+/* Reads the balls again until the map holds still under the reading. */
+static void
+knn_reread(IndexScanDesc scan)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+
+	for (;;)
+	{
+		knn_clear_items(so);
+		if (knn_read_balls(scan))
+			break;
+		reread_map(scan);
+	}
+	pg_qsort(so->items, so->nitems, sizeof(uint64), cmp_key);
+	so->nitems = (int) qunique(so->items, so->nitems, sizeof(uint64), cmp_key);
+}
+
+/*
+ * KNN's probes (README.index.md, "Scans"): makes items[0..nready) the next rows in distance
+ * order and returns true, or returns false when the probes are over (so->source says what
+ * follows: a pass over table 0 for the rows further than what was returned, or the NULL rows).
+ *
+ * items holds the smallest keys above lower of every page read so far (a top-n: at most cap,
+ * dropping those above upper when it fills). After each step every row within knn_proven has
+ * been read, so the kept keys up to that distance (and up to upper, if keys were dropped) are
+ * final: they are returned. A step is taken only while the pages of every step so far and this one
+ * stay below one pass over table 0.
+ */
+static bool
+knn_probe_batch(IndexScanDesc scan)
+{
+	NddScanOpaque so = (NddScanOpaque) scan->opaque;
+	const NddLayout *layout = &so->meta.layout;
+	int			ntables = layout->ntables;
+
+	/* what the previous batch returned leaves the top-n */
+	if (so->nready > 0)
+	{
+		memmove(so->items, so->items + so->nready, sizeof(uint64) * (so->nitems - so->nready));
+		so->nitems -= so->nready;
+		so->nready = so->pos = 0;
+	}
+	for (;;)
+	{
+		uint64		proven_key;
+		uint64		bound;
+		int			n;
+		int			best = -1;
+		int			mine = INT_MAX;
+		int			t;
+		int			s;
+		int64		found = 0;
+		bool		moved = false;
+
+		/* the largest key every row up to which has been read (0: none, no TID has offset 0) */
+		if (so->knn_proven >= layout->bits)
+			proven_key = PG_UINT64_MAX;
+		else if (so->knn_proven < 0)
+			proven_key = 0;
+		else
+			proven_key = make_key(so->knn_proven, 0, 0) | KEY_TID_MASK;
+		bound = so->truncated ? Min(proven_key, so->upper) : proven_key;
+		for (n = 0; n < so->nitems && so->items[n] <= bound; n++)
+			;
+		if (n > 0)
+		{
+			so->nready = n;
+			so->has_lower = true;
+			so->lower = bound;
+			so->knn_returned += n;
+			return true;
+		}
+		if (so->knn_proven >= layout->bits)
+		{
+			/* every row has been read and returned */
+			so->source = SRC_NULLS;
+			so->has_lower = false;
+			knn_clear_items(so);
+			return false;
+		}
+		if (so->truncated && so->upper < proven_key)
+		{
+			/*
+			 * Keys within the proven radius were dropped: read the same pages again for the keys
+			 * above the last one returned, keeping eight times more.
+			 */
+			so->cap = (int) Min((int64) so->cap * 8, (int64) so->cap_max);
+			knn_reread(scan);
+			continue;
+		}
+
+		/* the next step: the table whose next shell reads the fewest new pages */
+		for (t = 0; t < ntables; t++)
+			mine = Min(mine, so->knn_e[t]);
+		for (t = 0; t < ntables; t++)
+		{
+			/* layouts of several blocks per key prove more only as the smallest radius grows */
+			if (layout->nblocks - layout->radius != 1 && so->knn_e[t] != mine)
+				continue;
+			if (!so->knn_step_valid[t])
+				knn_plan_step(so, t);
+			if (best < 0 || so->knn_step_cost[t] < so->knn_step_cost[best])
+				best = t;
+		}
+		/*
+		 * A pass over table 0 when the next step would take the probes past one, or when the rows
+		 * seen already say that proving the usual LIMIT's last row would: the probes would only
+		 * add to the pass they end in. The estimate of that row's distance: the smallest d at
+		 * which the rows seen within d, scaled from the pages read to a whole table, reach the
+		 * rows still wanted. Far neighbours (random 128-bit queries on a million rows) then cost
+		 * one pass, not two; a wrong guess costs one pass, what the probes would end in anyway.
+		 */
+		if (so->knn_returned < NDD_KNN_EXPECTED_ROWS && so->probed_pages > 0)
+		{
+			double		scale = so->full_pages / so->probed_pages;
+			int64		need = NDD_KNN_EXPECTED_ROWS - so->knn_returned;
+			int			i;
+
+			for (i = 0; i < so->nitems; i++)
+				if ((i + 1) * scale >= need)
+				{
+					if (knn_pages_to_prove(so, (int) (so->items[i] >> 48)) >= so->full_pages)
+						so->knn_step_cost[best] = get_float8_infinity();
+					break;
+				}
+		}
+		if (so->probed_pages + so->knn_step_cost[best] >= so->full_pages)
+		{
+			/* one pass over table 0 reads less: it returns every row above lower */
+			so->source = SRC_FULL;
+			knn_clear_items(so);
+			return false;
+		}
+
+		/* the step: its pages in every view */
+		so->knn_e[best]++;
+		so->knn_step_valid[best] = false;
+		so->probed_pages += so->knn_step_cost[best];
+		for (s = 0; s < so->views.n && !moved; s++)
+		{
+			const NddMapView *mv = &so->views.v[s];
+			uint64	   *map = knn_read_map(so, s, best);
+			const uint32 *pages = so->knn_step_pages[s * ntables + best];
+			int			i;
+
+			for (i = 0; i < so->knn_step_n[s * ntables + best]; i++)
+			{
+				knn_mark_read(map, mv, pages[i]);
+				if (!scan_bucket(scan, mv, best, pages[i], NULL, &found))
+				{
+					moved = true;
+					break;
+				}
+			}
+		}
+		if (moved)
+		{
+			/* the map changed under the step: read every probe so far in the new map */
+			reread_map(scan);
+			knn_reread(scan);
+		}
+		else
+		{
+			pg_qsort(so->items, so->nitems, sizeof(uint64), cmp_key);
+			so->nitems = (int) qunique(so->items, so->nitems, sizeof(uint64), cmp_key);
+		}
+		so->knn_proven = ndd_layout_proven_radius(layout, so->knn_e);
+	}
 }
 
 /* Sets up the first source of a scan. */
@@ -685,16 +1202,22 @@ plan_first_source(IndexScanDesc scan)
 	so->planned = true;
 	/* pg_stat_user_indexes.idx_scan: one per scan (or rescan) that reads the index */
 	ndd_count_index_search(scan);
-	so->max_dist = -1;
-	so->knn_probe_stage = false;
 	if (so->empty)
 		so->source = SRC_DONE;
 	else if (so->nballs > 0)
 		plan_source(so, &so->balls[so->driving], so->radius[so->driving]);
 	else if (so->order)
 	{
-		/* KNN: the near duplicates first, from the probes of the layout radius */
-		plan_knn_stage(so, so->meta.layout.radius);
+		int			t;
+
+		/* KNN: probes that grow from nothing, one table and one bit at a time */
+		so->source = SRC_KNN;
+		for (t = 0; t < so->meta.layout.ntables; t++)
+			so->knn_e[t] = -1;
+		so->knn_proven = -1;
+		so->knn_returned = 0;
+		knn_reset_maps(so);
+		knn_clear_items(so);
 	}
 	else
 		so->source = SRC_FULL;
@@ -706,14 +1229,6 @@ next_source(IndexScanDesc scan)
 {
 	NddScanOpaque so = (NddScanOpaque) scan->opaque;
 
-	if (so->knn_probe_stage)
-	{
-		/* every row within probe_radius has been returned: widen */
-		so->has_lower = true;
-		so->lower = make_key(so->probe_radius, 0, 0) | KEY_TID_MASK;
-		plan_knn_stage(so, next_stage_radius(&so->meta.layout, so->probe_radius));
-		return;
-	}
 	if (so->source != SRC_NULLS && scan->numberOfKeys == 0)
 	{
 		/* a scan without WHERE keys returns every row: the NULL rows come last */
@@ -741,6 +1256,15 @@ next_batch(IndexScanDesc scan)
 			so->nalloc = Min(so->cap, 256);
 			so->items = MemoryContextAllocHuge(so->cxt, sizeof(uint64) * (Size) so->nalloc);
 		}
+		if (so->source == SRC_KNN)
+		{
+			if (knn_probe_batch(scan))
+			{
+				so->items_source = SRC_KNN;
+				return true;
+			}
+			continue;
+		}
 		for (;;)
 		{
 			int64		found = 0;
@@ -755,6 +1279,7 @@ next_batch(IndexScanDesc scan)
 		}
 		pg_qsort(so->items, so->nitems, sizeof(uint64), cmp_key);
 		so->nitems = (int) qunique(so->items, so->nitems, sizeof(uint64), cmp_key);
+		so->nready = so->nitems;
 		if (so->truncated)
 		{
 			/* the next pass over this source resumes after the last key returned, keeping more */
@@ -782,7 +1307,7 @@ ndd_gettuple(IndexScanDesc scan, ScanDirection dir)
 	if (dir != ForwardScanDirection)
 		elog(ERROR, "ndd indexes support only forward scans");
 
-	if (so->pos >= so->nitems && !next_batch(scan))
+	if (so->pos >= so->nready && !next_batch(scan))
 		return false;
 	key = so->items[so->pos++];
 	ItemPointerSet(&scan->xs_heaptid, (BlockNumber) ((key >> 16) & 0xFFFFFFFF),
@@ -834,19 +1359,14 @@ ndd_getbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	int64		found = 0;
 
 	plan_first_source(scan);
+	/* no ordering in a bitmap: KNN's probes become one full pass */
+	if (so->source == SRC_KNN)
+		so->source = SRC_FULL;
 	while (so->source != SRC_DONE)
 	{
 		/* a pass over again only adds TIDs the bitmap has */
 		while (!run_source(scan, tbm, &found))
 			reread_map(scan);
-		/* no ordering in a bitmap: the KNN stages collapse into one full pass */
-		if (so->knn_probe_stage)
-		{
-			so->knn_probe_stage = false;
-			so->max_dist = -1;
-			so->source = SRC_FULL;
-			continue;
-		}
 		if (so->source != SRC_NULLS && scan->numberOfKeys == 0)
 			so->source = SRC_NULLS;
 		else

@@ -30,6 +30,8 @@ constexpr uint64_t kSiblingChars = 80;
 constexpr double kHintWeight = 25.0;
 constexpr size_t kClimb = 5;  // Readability's ancestor levels
 constexpr double kClimbShare = 0.25;
+// a boilerplate-marked element holding this share of the main region's prose is its wrapper
+constexpr double kWrapperShare = 0.9;
 constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
@@ -255,6 +257,13 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         if (prose[i] == 0) continue;
         const double s = prose[i];
         size_t r = prose_region[--j];
+        const HtmlBlock b = doc.blocks[i];
+        // A block alone in an element that a boilerplate word or tag marks (a comment of one
+        // paragraph, a caption, a widget's line: the element holds no region of its own) gives
+        // its prose to no candidate: Readability strips such elements before it scores, and the
+        // comments below a short article made the page around them its best candidate. A marked
+        // element of several blocks is a region and weighs its word against its text.
+        if (r != kNone && b.context < 0 && b.context_depth > doc.regions[r].inner_depth) continue;
         for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
     }
     std::vector<uint32_t>().swap(prose_region);
@@ -294,9 +303,12 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         const HtmlRegion& g = doc.regions[r];
         double ld = region_ld(r);
         // What the markup says weighs against the text's evidence (Readability's class weight):
-        // only regions that hold prose are candidates at all.
-        score[r] = (score[r] + kHintWeight * (g.hint + (g.semantic ? 1 : 0))) * (1.0 - ld);
-        if (g.depth <= 1 || score[r] <= 0) continue;  // <html> is no candidate (Readability)
+        // only regions that hold prose are candidates at all. Wrappers that hold the same blocks
+        // are one region and say one thing: <div id="content"><div class="post"> is no likelier
+        // the article than the <div class="entry-content"> inside it (their words summed made the
+        // post with its author box and byline win over its own text).
+        score[r] = (score[r] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
+        if (g.inner_depth <= 1 || score[r] <= 0) continue;  // <html> alone is no candidate (Readability)
         if (top == kNone || score[r] > score[top]) top = r;
     }
     if (top == kNone) return sel;
@@ -309,7 +321,7 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     // so that this stays linear.
     for (size_t level = 0; level < kClimb && parent[top] != kNone; level++) {
         const HtmlRegion &c = doc.regions[top], &a = doc.regions[parent[top]];
-        if (a.depth <= 1) break;
+        if (a.depth <= 1) break;  // not into the element that holds the whole page under <html>
         double gain = 0;
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
@@ -360,6 +372,35 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         }
     }
     return sel;
+}
+
+// The blocks of the main region that a boilerplate class or tag of an element inside the region
+// marks (a share bar, a byline box, the comments), weighed against the text: an element that
+// holds nearly all the region's prose (kWrapperShare of it) is the article's own wrapper, whatever
+// its class says (<div class="entry share">: a plugin's word beside the theme's), and marks
+// nothing. A gallery of captioned slides beside a real article is no wrapper. The blocks of one
+// marked element are consecutive and share its depth (adjacent marked siblings count as one).
+std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint16_t>& sel) {
+    const size_t n = doc.blocks.size();
+    std::vector<bool> marked(n, false);
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sel[i]) total += prose_score(doc, doc.blocks[i]);
+    for (size_t i = 0; i < n;) {
+        const HtmlBlock& b = doc.blocks[i];
+        if (!sel[i] || b.context >= 0 || b.context_depth <= sel[i]) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        double prose = 0;
+        for (; j < n && sel[j] && doc.blocks[j].context < 0 && doc.blocks[j].context_depth == b.context_depth; j++)
+            prose += prose_score(doc, doc.blocks[j]);
+        const bool wrapper = prose > 0 && prose >= kWrapperShare * total;
+        for (size_t k = i; k < j; k++) marked[k] = !wrapper;
+        i = j;
+    }
+    return marked;
 }
 
 // Step 2 over the classes of step 1: short and near-good blocks decided by their neighbours.
@@ -418,11 +459,10 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
         // nothing, since the region was chosen on its text. When that leaves no good block, the
         // classes inside the region were wrong about the whole article (paragraphs inside an
         // "ad-wrapper"), and the region's blocks are classified without them.
+        const std::vector<bool> marked = marked_boilerplate(doc, sel);
         for (bool classes : {true, false}) {
             for (size_t i = 0; i < n; i++)
-                first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars,
-                                                  classes && doc.blocks[i].context < 0 && doc.blocks[i].context_depth > sel[i])
-                                  : BlockClass::Bad;
+                first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars, classes && marked[i]) : BlockClass::Bad;
             out = neighbours(first);
             if (std::find(out.begin(), out.end(), BlockClass::Good) != out.end()) break;
         }

@@ -81,6 +81,27 @@ NDD_API uint64_t ndd_layout_key(const NddLayout *layout, int table, const uint64
  */
 NDD_API int ndd_layout_key_radius(const NddLayout *layout, int k);
 
+/*
+ * Multi-index hashing's generalized pigeonhole (Norouzi, Punjani and Fleet) over the tables: the
+ * largest radius r such that every fingerprint within r bits of q has, in some table t, a key
+ * within e[t] bits of q's key (e[t] = -1: table t is not probed at all); -1 when no table is
+ * probed, the layout's bits when the probes cover every key of some table. Where every key is a
+ * single block (nblocks = radius + 1, the default layouts) a fingerprint outside every probe
+ * differs in at least e[t] + 1 bits in each block t, so r = sum(e[t] + 1) - 1: the radius grows by
+ * one for each table whose probe radius grows by one. Other layouts get the uniform bound: the
+ * largest r whose ndd_layout_key_radius is at most the smallest e[t].
+ */
+NDD_API int ndd_layout_proven_radius(const NddLayout *layout, const int e[]);
+
+/*
+ * The cheapest probe radii for a query of radius r (0 <= r < bits) by the same rule: every table
+ * probes keys within *lo bits (-1: not at all) and *extra tables of the caller's choice within
+ * *lo + 1, and ndd_layout_proven_radius of that is at least r. Single-block keys: the r + 1 bits
+ * spread over the tables ((4, 3, 3, 3) for r = 16 on four tables, where the uniform bound probes
+ * 4 everywhere); other layouts: *lo = ndd_layout_key_radius(r), *extra = 0.
+ */
+NDD_API void ndd_layout_radius_split(const NddLayout *layout, int r, int *lo, int *extra);
+
 
 /*
  * The permuted fingerprint of table t: the table's key blocks in block order, then the remaining
@@ -107,6 +128,14 @@ NDD_API uint64_t ndd_ball_volume(int width, int radius);
  */
 NDD_API NddStatus ndd_prefix_ball(uint64_t center, int width, int radius, uint64_t *out, size_t cap,
 								  size_t *count);
+
+/*
+ * Like ndd_prefix_ball, the width-bit values at exactly radius bits from center (C(width, radius)
+ * of them, ndd_shell_volume), in increasing order: what a probe adds when its radius grows by one.
+ */
+NDD_API uint64_t ndd_shell_volume(int width, int radius);
+NDD_API NddStatus ndd_prefix_shell(uint64_t center, int width, int radius, uint64_t *out, size_t cap,
+								   size_t *count);
 
 /*
  * The page map of the index: a table's primary pages split the 64-bit space of permuted-fingerprint

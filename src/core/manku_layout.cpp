@@ -107,6 +107,37 @@ extern "C" int ndd_layout_key_radius(const NddLayout* l, int k) {
     return q * m + (over > 0 ? over : 0);
 }
 
+// Every key a single block: the sum rule of layout_api.h applies.
+static bool single_block_keys(const NddLayout* l) { return l->nblocks - l->radius == 1; }
+
+extern "C" int ndd_layout_proven_radius(const NddLayout* l, const int e[]) {
+    if (single_block_keys(l)) {
+        int sum = 0;
+        for (int t = 0; t < l->ntables; t++) {
+            if (e[t] >= l->key_bits[t]) return l->bits;  // every key of table t is probed
+            if (e[t] >= 0) sum += e[t] + 1;
+        }
+        return sum - 1;
+    }
+    int lo = l->bits;
+    for (int t = 0; t < l->ntables; t++) lo = e[t] < lo ? e[t] : lo;
+    if (lo < 0) return -1;
+    int r = l->radius;
+    while (r < l->bits && ndd_layout_key_radius(l, r + 1) <= lo) r++;
+    return r;
+}
+
+extern "C" void ndd_layout_radius_split(const NddLayout* l, int r, int* lo, int* extra) {
+    if (!single_block_keys(l)) {
+        *lo = ndd_layout_key_radius(l, r);
+        *extra = 0;
+        return;
+    }
+    // r + 1 "misses" spread as evenly as possible: (r + 1) % T tables get one more
+    *lo = (r + 1) / l->ntables - 1;
+    *extra = (r + 1) % l->ntables;
+}
+
 static_assert(sizeof(NddLayout) % 4 == 0, "NddLayout is stored verbatim in index metapages");
 
 ndd::BlockPermutation ndd::block_permutation(const NddLayout& l, int table) {

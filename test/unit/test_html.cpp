@@ -181,6 +181,53 @@ TEST(HtmlContentIssue29, BoilerplateWordsInLayoutClassesDoNotVetoTheArticle) {
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
+// (2) A boilerplate word on the element that wraps the whole article inside the chosen region (a
+// plugin's "share" beside the theme's "entry") is outweighed by the prose it holds; a marked element
+// beside the article's own paragraphs (a gallery of captioned slides) stays left out.
+TEST(HtmlContentIssue29, BoilerplateWordOnTheArticlesWrapperInsideTheRegion) {
+    std::string page = kNav + "<article><h1>Bridge to close</h1><div class=\"entry themeform share\">" + kNews +
+                       "</div></article><footer><p>(c) The Paper</p></footer>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+    std::string gallery = "<div class=\"gallery-widget\">";
+    for (int i = 0; i < 4; i++) gallery += "<h3>Slide " + std::to_string(i) + "</h3><p>" + kLong + "</p>";
+    gallery += "</div>";
+    page = kNav + "<article><h1>Bridge to close</h1>" + kNews + "<p>" + kLong + "</p>" + gallery + "</article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText + "\n" + kLong);
+}
+
+// (2) Content words on stacked wrappers (#content > .post) count once: the post's own text
+// (.entry-content) is the article, not the post with its author box.
+TEST(HtmlContentIssue29, StackedWrapperWordsCountOnce) {
+    std::string page = kNav + "<div id=content><div class=\"post hentry\"><h2>Bridge to close</h2>"
+                       "<div class=entry-content>" + kNews + repeat("<p>" + kLong + "</p>", 4) + "</div><div class=author-info><h3>About Anna</h3><p>Anna "
+                       "writes about food, books and everything in between from a small house by a lake, and has been "
+                       "blogging since 2009, when her first daughter was born.</p></div></div></div>";
+    std::string c = content(page);
+    EXPECT_EQ(c.substr(0, 16 + kNewsText.size()), "Bridge to close\n" + kNewsText);
+    EXPECT_NE(c.find(kLong), std::string::npos);
+    EXPECT_EQ(c.find("About Anna"), std::string::npos);
+}
+
+// A page that is nothing but its article (a documentation page under <body>, a bare article): the
+// element holding the whole page is a candidate, so the result is the article, not one of its
+// definitions.
+TEST(HtmlContentIssue29, BareArticleUnderBodyIsTheWholeArticle) {
+    std::string page = "<html><body><section><h1>mod: utilities</h1><p>There are a couple of useful utilities "
+                       "provided in this module, listed below.</p>";
+    std::string expected = "mod: utilities\nThere are a couple of useful utilities provided in this module, listed below.";
+    for (int i = 0; i < 4; i++) {
+        std::string name = "mod.f" + std::to_string(i) + "(x)";
+        std::string para = "Return the value of x, converted in the way number " + std::to_string(i) +
+                           " converts it, or raise an error when it cannot, as the other functions do.";
+        page += "<dl><dt>" + name + "</dt><dd><p>" + para + "</p><p>New in version 3." + std::to_string(i) + ".</p></dd></dl>";
+        expected += "\n" + name + "\n" + para + "\nNew in version 3." + std::to_string(i) + ".";
+    }
+    page += "<p>The remaining functions are part of the legacy interface, and new code should not use them.</p>"
+            "</section></body></html>";
+    expected += "\nThe remaining functions are part of the legacy interface, and new code should not use them.";
+    EXPECT_EQ(content(page), expected);
+}
+
 // (3) Short-paragraph news beats a teaser list with longer excerpts and a long reader comment.
 TEST(HtmlContentIssue29, ShortParagraphNewsIsTheMainContent) {
     std::string teasers;

@@ -117,6 +117,33 @@ TEST(IndexMath, PrefixBallIsExactlyTheBall) {
     EXPECT_EQ(ndd_prefix_ball(0, 65, 1, small, 4, &n), NDD_INVALID_ARGUMENT);
 }
 
+TEST(IndexMath, PrefixShellIsExactlyTheSphere) {
+    std::mt19937_64 rng(6);
+    for (int width : {0, 1, 5, 12}) {
+        for (int radius : {0, 1, 2, 3, 12}) {
+            uint64_t center = rng() & ((1ULL << width) - 1);
+            std::vector<uint64_t> out(ndd_shell_volume(width, radius) + 1);
+            size_t n = 0;
+            ASSERT_EQ(ndd_prefix_shell(center, width, radius, out.data(), out.size(), &n), NDD_OK);
+            ASSERT_EQ(n, ndd_shell_volume(width, radius));
+            std::set<uint64_t> got(out.begin(), out.begin() + n);
+            ASSERT_EQ(got.size(), n);
+            for (uint64_t v = 0; v < (1ULL << width); v++)
+                ASSERT_EQ(got.count(v) == 1, __builtin_popcountll(v ^ center) == radius);
+            for (size_t i = 1; i < n; i++) ASSERT_LT(out[i - 1], out[i]);
+            // the shells up to r make the ball
+            uint64_t sum = 0;
+            for (int r = 0; r <= radius; r++) sum += ndd_shell_volume(width, r);
+            ASSERT_EQ(sum, ndd_ball_volume(width, radius));
+        }
+    }
+    uint64_t small[4];
+    size_t n = 0;
+    EXPECT_EQ(ndd_prefix_shell(0, 16, 2, small, 4, &n), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_prefix_shell(0, 65, 1, small, 4, &n), NDD_INVALID_ARGUMENT);
+    EXPECT_EQ(ndd_shell_volume(16, 17), 0u);
+}
+
 TEST(IndexMath, PageMapCoversTheSpaceInOrder) {
     std::mt19937_64 rng(9);
     for (uint32_t np : {1u, 2u, 3u, 7u, 1000u, 16340u, 65536u, 4000000u}) {

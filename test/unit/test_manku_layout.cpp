@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 
 #include "layout_api.h"
 
@@ -173,4 +174,74 @@ TEST(MankuLayout, KeyRadiusBoundsBeyondTheLayout) {
             ASSERT_LE(best, e) << "k=" << k;
         }
     }
+}
+
+// Multi-index hashing's rule: any pair within the proven radius of probe radii e shares, in some
+// table t, a key within e[t] bits; and for single-block keys the bound is tight (a pair one bit
+// further, spread e[t] + 1 bits per block, escapes every probe).
+TEST(MankuLayout, ProvenRadiusHoldsAndIsTight) {
+    std::mt19937_64 rng(11);
+    for (auto [bits, k, blocks] : {std::tuple{64, 3, 0}, std::tuple{128, 7, 0}, std::tuple{64, 3, 5},
+                                   std::tuple{64, 4, 0}}) {
+        NddLayout l = make(bits, k, blocks);
+        for (int rep = 0; rep < 300; rep++) {
+            int e[NDD_LAYOUT_MAX_TABLES];
+            for (int t = 0; t < l.ntables; t++) e[t] = static_cast<int>(rng() % 7) - 1;
+            int r = ndd_layout_proven_radius(&l, e);
+            ASSERT_GE(r, -1);
+            ASSERT_LT(r, bits);
+            for (int pair = 0; pair < 20 && r >= 0; pair++) {
+                uint64_t a[2] = {rng(), bits == 128 ? rng() : 0}, b[2] = {a[0], a[1]};
+                int flips = static_cast<int>(rng() % (r + 1));
+                for (int f = 0; f < flips; f++) {
+                    int bit = static_cast<int>(rng() % bits);
+                    b[bit / 64] ^= 1ULL << (bit % 64);
+                }
+                bool found = false;
+                for (int t = 0; t < l.ntables && !found; t++) {
+                    int d = popcount_key(ndd_layout_key(&l, t, a, 64) ^ ndd_layout_key(&l, t, b, 64));
+                    if (l.key_bits[t] > 64) {
+                        uint64_t ua[2], ub[2];
+                        ndd_layout_permute(&l, t, a, ua);
+                        ndd_layout_permute(&l, t, b, ub);
+                        d = popcount_key(ua[0] ^ ub[0]) +
+                            popcount_key((ua[1] ^ ub[1]) >> (128 - l.key_bits[t]));
+                    }
+                    found = d <= e[t];
+                }
+                ASSERT_TRUE(found) << "bits=" << bits << " r=" << r;
+            }
+            if (l.nblocks - l.radius == 1) {
+                // the escaping pair: e[t] + 1 flips in block t (0 for tables not probed)
+                uint64_t a[2] = {0, 0}, b[2] = {0, 0};
+                int dist = 0;
+                for (int t = 0; t < l.ntables; t++) {
+                    int b0 = -1;
+                    for (int bl = 0; bl < l.nblocks; bl++)
+                        if (l.table_blocks[t] & (1u << bl)) b0 = bl;
+                    for (int f = 0; f < e[t] + 1; f++) {
+                        int bit = l.block_start[b0] + f;
+                        b[bit / 64] |= 1ULL << (63 - bit % 64);
+                        dist++;
+                    }
+                }
+                ASSERT_EQ(dist, r + 1);
+                for (int t = 0; t < l.ntables; t++)
+                    ASSERT_GT(popcount_key(ndd_layout_key(&l, t, a, 64) ^ ndd_layout_key(&l, t, b, 64)), e[t]);
+            }
+        }
+        // the split reaches every radius, never probing more than the uniform bound
+        for (int r = 0; r < bits; r++) {
+            int lo, extra, e[NDD_LAYOUT_MAX_TABLES];
+            ndd_layout_radius_split(&l, r, &lo, &extra);
+            ASSERT_LE(lo + (extra > 0), ndd_layout_key_radius(&l, r)) << "r=" << r;
+            for (int t = 0; t < l.ntables; t++) e[t] = lo + (t < extra ? 1 : 0);
+            ASSERT_GE(ndd_layout_proven_radius(&l, e), r) << "r=" << r;
+        }
+    }
+    NddLayout l = make(64, 3);
+    int e16[4] = {4, 3, 3, 3}, none[4] = {-1, -1, -1, -1}, full[4] = {16, -1, -1, -1};
+    EXPECT_EQ(ndd_layout_proven_radius(&l, e16), 16);
+    EXPECT_EQ(ndd_layout_proven_radius(&l, none), -1);
+    EXPECT_EQ(ndd_layout_proven_radius(&l, full), 64);
 }
