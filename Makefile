@@ -63,6 +63,11 @@ PG_CONFIG  ?= pg_config
 PGXS       := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies (unless PostgreSQL was configured with --enable-depend), and an
+# object compiled against an older struct links without complaint and crashes (html_blocks.hpp's
+# chunk size did): every object depends on every header of ours. Coarse, and always correct.
+$(OBJS): $(wildcard src/*.h src/core/*.h src/core/*.hpp)
+
 $(DATA_built): $(SCRIPT_PARTS)
 	cat $^ > $@
 
