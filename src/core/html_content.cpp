@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <functional>
 #include <memory>
 
 #ifdef __GLIBC__
@@ -127,18 +126,25 @@ void release_free_memory() {
 }
 
 // Visits the regions and the blocks of a page backwards, from the last block to the first, with a
-// stack of the regions open at each block (at most the nesting depth): on_region(r, parent) for
-// each region, its parent (kNoRegion: none) known; on_block(i, innermost) for each block, the
-// innermost region holding it (kNoRegion: none). The regions are stored in postorder
-// (html_blocks.hpp), so that backwards they come outer first and by decreasing `last`, as a
-// backward sweep meets them: no sorted index of the regions is needed (4 bytes a region).
-template <class OnRegion, class OnBlock>
-void sweep_regions(const HtmlDocument& doc, OnRegion on_region, OnBlock on_block) {
+// stack of the regions open at each block (at most the nesting depth; each entry the parent of
+// the one above it): on_region(r, parent) for each region as the sweep enters it, its parent
+// (kNoRegion: none) known; on_block(i, open) for each block, `open` the regions holding it,
+// innermost last; on_close(r) for each region as the sweep leaves it (past its first block), its
+// parent then open.back(). The regions are stored in postorder (html_blocks.hpp), so that
+// backwards they come outer first and by decreasing `last`, as a backward sweep meets them: no
+// sorted index of the regions is needed.
+template <class OnRegion, class OnBlock, class OnClose>
+void sweep_regions(const HtmlDocument& doc, OnRegion on_region, OnBlock on_block, OnClose on_close) {
     const HtmlRegions& rg = doc.regions;
     std::vector<uint32_t> open;
+    auto close = [&]() {
+        const uint32_t r = open.back();
+        open.pop_back();
+        on_close(r, open);
+    };
     size_t k = rg.size();
     for (size_t i = doc.blocks.size(); i-- > 0;) {
-        while (!open.empty() && rg[open.back()].first > i) open.pop_back();
+        while (!open.empty() && rg[open.back()].first > i) close();
         // Every region still open holds block i, and so does each one pushed here: they nest, and
         // the regions pushed earlier end later (or at the same block, and are the outer ones).
         while (k > 0 && rg[k - 1].last > i) {
@@ -146,69 +152,45 @@ void sweep_regions(const HtmlDocument& doc, OnRegion on_region, OnBlock on_block
             on_region(r, open.empty() ? kNoRegion : open.back());
             open.push_back(r);
         }
-        on_block(i, open.empty() ? kNoRegion : open.back());
+        on_block(i, open);
     }
+    while (!open.empty()) close();
 }
 
-// A per-region array computed on first use (by fill): a page of tiny blocks that holds no prose
-// never needs the regions' parents nor their text totals, and a region can be one per 9 bytes of
-// page (`<p>a<br>a`).
-template <class T>
-class LazyRegionArray {
+// A set of regions numbered in region order, for per-region state held by its members only: a
+// page can hold one region per two blocks (`<p>a<br>a`, a region per 9 bytes of page), of which
+// only those within five levels above a block of prose ever score. A bit per region, and the
+// members' count before each 64 regions (1.5 bits a region in all).
+class RegionSubset {
 public:
-    template <class Fill>
-    explicit LazyRegionArray(Fill fill) : fill_(fill) {}
-    T operator[](size_t r) const {
-        if (!filled_) {
-            fill_(values_);
-            filled_ = true;
+    explicit RegionSubset(size_t nr) : bits_((nr + 63) / 64, 0) {}
+    void add(size_t r) { bits_[r >> 6] |= uint64_t(1) << (r & 63); }
+    bool has(size_t r) const { return (bits_[r >> 6] >> (r & 63)) & 1; }
+    // Numbers the members (after the last add); returns their count.
+    size_t seal() {
+        rank_.resize(bits_.size());
+        uint32_t m = 0;
+        for (size_t w = 0; w < bits_.size(); w++) {
+            rank_[w] = m;
+            m += static_cast<uint32_t>(__builtin_popcountll(bits_[w]));
         }
-        return values_[r];
+        return m;
+    }
+    // The number of member r (has(r) must hold): the members before it.
+    size_t index(size_t r) const {
+        return rank_[r >> 6] + static_cast<size_t>(__builtin_popcountll(bits_[r >> 6] & ((uint64_t(1) << (r & 63)) - 1)));
+    }
+    // f(r, index) for each member, in region order.
+    template <class F>
+    void for_each(F f) const {
+        size_t x = 0;
+        for (size_t w = 0; w < bits_.size(); w++)
+            for (uint64_t b = bits_[w]; b; b &= b - 1) f(w * 64 + static_cast<size_t>(__builtin_ctzll(b)), x++);
     }
 
 private:
-    std::function<void(std::vector<T>&)> fill_;
-    mutable std::vector<T> values_;
-    mutable bool filled_ = false;
-};
-
-// Region scores, zero until written, stored in chunks allocated on first write: regions score
-// only from prose within five levels below them, so a page of tiny blocks holds no chunk at all.
-class RegionScores {
-    static constexpr size_t kChunkBits = 12;
-    static constexpr size_t kChunk = size_t(1) << kChunkBits;
-
-public:
-    explicit RegionScores(size_t n) : chunks_((n + kChunk - 1) >> kChunkBits) {}
-    class Ref {
-    public:
-        Ref(RegionScores& s, size_t r) : s_(s), r_(r) {}
-        operator double() const {
-            const auto& c = s_.chunks_[r_ >> kChunkBits];
-            return c ? c[r_ & (kChunk - 1)] : 0.0;
-        }
-        Ref& operator=(double v) {
-            s_.slot(r_) = v;
-            return *this;
-        }
-        Ref& operator+=(double v) {
-            s_.slot(r_) += v;
-            return *this;
-        }
-
-    private:
-        RegionScores& s_;
-        size_t r_;
-    };
-    Ref operator[](size_t r) { return Ref(*this, r); }
-
-private:
-    std::vector<std::unique_ptr<double[]>> chunks_;
-    double& slot(size_t r) {
-        auto& c = chunks_[r >> kChunkBits];
-        if (!c) c.reset(new double[kChunk]());
-        return c[r & (kChunk - 1)];
-    }
+    std::vector<uint64_t> bits_;
+    std::vector<uint32_t> rank_;
 };
 
 // The main region: a tree of the regions (each holds the blocks of one element), each block's
@@ -225,34 +207,84 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     const size_t nr = doc.regions.size();
     // As few per-block arrays as can be, and small ones (a page of tiny blocks has one block per 4
     // bytes of page): the selection in 16 bits (depths are capped by the pre-pass, at 512), the
-    // prose scores in a byte; each block's innermost region is known during the sweep below only.
+    // prose scores in a byte; each block's innermost region is known during the sweeps only.
     std::vector<uint16_t> sel;
     if (nr == 0) return sel;
     constexpr uint32_t kNone = kNoRegion;
-    // Per-region arrays in 32 bits (a page can hold one region per two blocks), the parents and
-    // the text totals computed only when first read (sweep_regions), the scores in chunks
-    // allocated on first write: a page of tiny blocks without prose holds none of them.
-    LazyRegionArray<uint32_t> parent([&](std::vector<uint32_t>& p) {
-        p.assign(nr, kNone);
-        sweep_regions(doc, [&](uint32_t r, uint32_t up) { p[r] = up; }, [](size_t, uint32_t) {});
-    });
     // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
     // of blocks when needed rather than kept as whole-page prefix sums: a page of tiny blocks has
     // one block per 4 bytes of page. The sums are integers (exact in a double), so they equal the
     // prefix-sum differences they replace. The ranges summed are the chosen region and its
     // ancestors (at most kClimb + 1) and the siblings (disjoint): linear.
-    RegionScores score(nr);
     std::vector<uint8_t> prose(n, 0);
     static constexpr double kShare[] = {1.0, 1.0 / 2, 1.0 / 6, 1.0 / 9, 1.0 / 12};
-    // The innermost region of each block that holds prose, found by a backward sweep (last block
-    // first); the scores are then added in document order, as they always were (the sums of
-    // doubles depend on their order).
+    // First sweep (backwards): the prose scores, the innermost region of each block that holds
+    // prose, and the regions that can score: the five innermost open at a block of prose. Only
+    // they (and the chosen region's parents and siblings, found below from the regions
+    // themselves) need per-region state: a page of tiny blocks with a paragraph of prose now and
+    // then holds a region per 9 bytes of page, few of which ever score.
+    RegionSubset scored(nr);
     std::vector<uint32_t> prose_region;
-    sweep_regions(doc, [](uint32_t, uint32_t) {}, [&](size_t i, uint32_t innermost) {
-        const double s = prose_score(doc, doc.blocks[i]);
-        prose[i] = static_cast<uint8_t>(s);
-        if (s != 0) prose_region.push_back(innermost);
-    });
+    sweep_regions(
+        doc, [](uint32_t, uint32_t) {},
+        [&](size_t i, const std::vector<uint32_t>& open) {
+            const double s = prose_score(doc, doc.blocks[i]);
+            prose[i] = static_cast<uint8_t>(s);
+            if (s == 0) return;
+            prose_region.push_back(open.empty() ? kNone : open.back());
+            for (size_t level = 0; level < 5 && level < open.size(); level++) scored.add(open[open.size() - 1 - level]);
+        },
+        [](uint32_t, const std::vector<uint32_t>&) {});
+    const size_t m = scored.seal();
+    if (m == 0) return sel;  // no region holds prose: none scores
+    // Second sweep: for each region that can score (by its number in `scored`), its parent and
+    // its code points and link code points, the latter summed over the regions open (a stack as
+    // deep as the nesting): each block's counted in its innermost region, each region's added to
+    // its parent's as the sweep leaves it. Regions are properly nested, so a region's totals are
+    // those of its blocks [first, last). (32 bits: a region's code points are at most its text's
+    // bytes, under 4 GB.)
+    std::vector<uint32_t> up_of(m, kNone), chars_of(m, 0), links_of(m, 0);
+    std::vector<std::pair<uint32_t, uint32_t>> totals;  // of the regions open, as `open`
+    sweep_regions(
+        doc,
+        [&](uint32_t r, uint32_t up) {
+            if (scored.has(r)) up_of[scored.index(r)] = up;
+            totals.emplace_back(0, 0);
+        },
+        [&](size_t i, const std::vector<uint32_t>& open) {
+            if (open.empty()) return;
+            const HtmlBlock b = doc.blocks[i];
+            totals.back().first += b.chars;
+            totals.back().second += b.link_chars;
+        },
+        [&](uint32_t r, const std::vector<uint32_t>&) {
+            const auto t = totals.back();
+            totals.pop_back();
+            if (scored.has(r)) {
+                const size_t x = scored.index(r);
+                chars_of[x] = t.first;
+                links_of[x] = t.second;
+            }
+            if (!totals.empty()) {
+                totals.back().first += t.first;
+                totals.back().second += t.second;
+            }
+        });
+    std::vector<std::pair<uint32_t, uint32_t>>().swap(totals);
+    // The parent of any region: stored for those that can score, else the first region after it
+    // that holds it (postorder: its parent's other children and their regions lie between, so
+    // that this is linear for each of the few regions it is asked of: the chosen region's
+    // ancestors, at most kClimb + 1).
+    auto parent_of = [&](size_t r) -> size_t {
+        if (scored.has(r)) return up_of[scored.index(r)];
+        const HtmlRegion& g = doc.regions[r];
+        for (size_t k = r + 1; k < nr; k++)
+            if (doc.regions[k].first <= g.first && doc.regions[k].last >= g.last) return k;
+        return kNone;
+    };
+    // The scores are added in document order, as they always were (the sums of doubles depend on
+    // their order).
+    std::vector<double> score(m, 0.0);
     for (size_t i = 0, j = prose_region.size(); i < n; i++) {
         if (prose[i] == 0) continue;
         const double s = prose[i];
@@ -264,7 +296,11 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         // comments below a short article made the page around them its best candidate. A marked
         // element of several blocks is a region and weighs its word against its text.
         if (r != kNone && b.context < 0 && b.context_depth > doc.regions[r].inner_depth) continue;
-        for (size_t level = 0; level < 5 && r != kNone; level++, r = parent[r]) score[r] += s * kShare[level];
+        for (size_t level = 0; level < 5 && r != kNone; level++) {
+            const size_t x = scored.index(r);
+            score[x] += s * kShare[level];
+            r = up_of[x];
+        }
     }
     std::vector<uint32_t>().swap(prose_region);
     auto prose_of = [&](size_t first, size_t last) {
@@ -272,34 +308,27 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         for (size_t i = first; i < last; i++) sum += prose[i];
         return static_cast<double>(sum);
     };
-    // Code points and link code points of each region, per region rather than per block: each
-    // block counted in its innermost region, then each region's totals added to its parent's,
-    // children before parents (the regions' postorder). Regions are properly nested, so a
-    // region's totals are those of its blocks [first, last).
-    // (32 bits: a region's code points are at most its text's bytes, under 4 GB)
-    std::vector<uint32_t> region_links;
-    LazyRegionArray<uint32_t> region_chars([&](std::vector<uint32_t>& chars) {
-        chars.assign(nr, 0);
-        region_links.assign(nr, 0);
-        sweep_regions(doc, [](uint32_t, uint32_t) {}, [&](size_t i, uint32_t innermost) {
-            if (innermost == kNone) return;
-            const HtmlBlock b = doc.blocks[i];
-            chars[innermost] += b.chars;
-            region_links[innermost] += b.link_chars;
-        });
-        for (size_t r = 0; r < nr; r++) {
-            if (parent[r] == kNone) continue;
-            chars[parent[r]] += chars[r];
-            region_links[parent[r]] += region_links[r];
-        }
-    });
+    // Link density of a region: from the totals of the second sweep for those that can score,
+    // else from its blocks (asked only of the chosen region's siblings, which are disjoint).
     auto region_ld = [&](size_t r) {
-        const uint32_t c = region_chars[r];  // first: fills region_links too
-        return c ? static_cast<double>(region_links[r]) / static_cast<double>(c) : 0.0;
+        uint32_t c = 0, l = 0;
+        if (scored.has(r)) {
+            const size_t x = scored.index(r);
+            c = chars_of[x];
+            l = links_of[x];
+        } else {
+            for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) {
+                const HtmlBlock b = doc.blocks[i];
+                c += b.chars;
+                l += b.link_chars;
+            }
+        }
+        return c ? static_cast<double>(l) / static_cast<double>(c) : 0.0;
     };
     size_t top = kNone;
-    for (size_t r = 0; r < nr; r++) {
-        if (score[r] == 0) continue;
+    double top_score = 0;
+    scored.for_each([&](size_t r, size_t x) {
+        if (score[x] == 0) return;
         const HtmlRegion& g = doc.regions[r];
         double ld = region_ld(r);
         // What the markup says weighs against the text's evidence (Readability's class weight):
@@ -307,11 +336,15 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         // are one region and say one thing: <div id="content"><div class="post"> is no likelier
         // the article than the <div class="entry-content"> inside it (their words summed made the
         // post with its author box and byline win over its own text).
-        score[r] = (score[r] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
-        if (g.inner_depth <= 1 || score[r] <= 0) continue;  // <html> alone is no candidate (Readability)
-        if (top == kNone || score[r] > score[top]) top = r;
-    }
+        score[x] = (score[x] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
+        if (g.inner_depth <= 1 || score[x] <= 0) return;  // <html> alone is no candidate (Readability)
+        if (top == kNone || score[x] > top_score) {
+            top = r;
+            top_score = score[x];
+        }
+    });
     if (top == kNone) return sel;
+    std::vector<double>().swap(score);
     // Readability's scores favour the element that holds paragraphs directly; prose spread thinly
     // over many small elements (definition lists, table cells, sections of a chapter) gives no
     // single element much. So the choice climbs to the parent as long as the parent's whole
@@ -319,8 +352,9 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
     // the child count their prose score, less the same measure for link-heavy blocks, prose
     // inside an element that a boilerplate word marks counting nothing. At most kClimb levels,
     // so that this stays linear.
-    for (size_t level = 0; level < kClimb && parent[top] != kNone; level++) {
-        const HtmlRegion &c = doc.regions[top], &a = doc.regions[parent[top]];
+    size_t up = parent_of(top);
+    for (size_t level = 0; level < kClimb && up != kNone; level++) {
+        const HtmlRegion &c = doc.regions[top], &a = doc.regions[up];
         if (a.depth <= 1) break;  // not into the element that holds the whole page under <html>
         double gain = 0;
         for (size_t i = a.first; i < a.last; i++) {
@@ -332,12 +366,12 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
             else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
         }
         if (gain <= 0 || gain < kClimbShare * prose_of(c.first, c.last)) break;
-        top = parent[top];
+        top = up;
+        up = parent_of(top);
     }
     sel.assign(n, 0);
     const HtmlRegion& t = doc.regions[top];
     for (size_t i = t.first; i < t.last; i++) sel[i] = depth16(t.inner_depth);
-    const size_t up = parent[top];
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
         // holds its paragraphs in subsections), and must not be mostly links (teasers).
@@ -348,28 +382,31 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
             for (size_t i = first; i < last && count < 2; i++) count += linked_heading(doc.blocks[i]);
             return count;
         };
-        for (size_t r = 0; r < nr; r++)
-            if (r != top && parent[r] == up && doc.regions[r].hint >= 0 &&
-                teasers(doc.regions[r].first, doc.regions[r].last) < 2 &&
-                prose_of(doc.regions[r].first, doc.regions[r].last) >= threshold &&
-                region_ld(r) <= kBadLinkDensity)
-                for (size_t i = doc.regions[r].first; i < doc.regions[r].last; i++) sel[i] = depth16(doc.regions[r].inner_depth);
-        // the blocks `up` holds directly (its innermost region): those in none of its children,
-        // which are disjoint and, in postorder, in document order: c walks the regions to each
-        // child of `up` in turn (kNone: no child left)
-        size_t next = 0;
-        auto next_child = [&]() {
-            while (next < nr && parent[next] != up) next++;
-            return next < nr ? next++ : static_cast<size_t>(kNone);
+        // the blocks `up` holds directly (its innermost region): those in none of its children
+        const HtmlRegion& u = doc.regions[up];
+        auto direct = [&](size_t first, size_t last) {
+            for (size_t i = first; i < last; i++)
+                if (doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
+                    (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= u.inner_depth))
+                    sel[i] = depth16(u.inner_depth);
         };
-        size_t c = next_child();
-        for (size_t i = doc.regions[up].first; i < doc.regions[up].last; i++) {
-            while (c != kNone && doc.regions[c].last <= i) c = next_child();
-            if (c != kNone && doc.regions[c].first <= i) continue;
-            if (doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
-                (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= doc.regions[up].inner_depth))
-                sel[i] = depth16(doc.regions[up].inner_depth);
+        // The children of `up`, last first: in postorder its regions lie right before it, each
+        // child after the regions it holds, so that going backwards a child is the next region
+        // that ends by the start of the child met before (those between are inside that child).
+        // Each sibling's blocks and each run of blocks between children are selected on their
+        // own, in any order: they are disjoint.
+        uint32_t bound = u.last;
+        for (size_t r = up; r-- > 0;) {
+            const HtmlRegion& g = doc.regions[r];
+            if (g.first < u.first) break;  // before every region `up` holds
+            if (g.last > bound) continue;  // inside the child met before
+            direct(g.last, bound);
+            bound = g.first;
+            if (r != top && g.hint >= 0 && teasers(g.first, g.last) < 2 && prose_of(g.first, g.last) >= threshold &&
+                region_ld(r) <= kBadLinkDensity)
+                for (size_t i = g.first; i < g.last; i++) sel[i] = depth16(g.inner_depth);
         }
+        direct(u.first, bound);
     }
     return sel;
 }
