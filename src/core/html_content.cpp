@@ -199,16 +199,22 @@ private:
 // weighed by what its markup says of it and by the share of its text that is not link text.
 // Selects the blocks of the best region and of its siblings that score at least a fifth of it,
 // plus the long link-free blocks its parent holds directly (an article whose paragraphs an
-// advertisement split into two elements). Returns, for each block, the nesting depth of the
-// innermost element of the selected region it belongs to (0: not selected), or an empty vector
-// when no region holds prose.
-std::vector<uint16_t> main_region(const HtmlDocument& doc) {
+// advertisement split into two elements). Returns the selected blocks as disjoint runs, each with
+// the nesting depth of the innermost element of the selected region they belong to (expanded by
+// html_classify once the regions are freed: a selection of 2 bytes a block allocated while the
+// regions are still held made the peak), none when no region holds prose.
+struct SelectedRun {
+    uint32_t first;
+    uint32_t last;
+    uint16_t depth;
+};
+std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
     const size_t nr = doc.regions.size();
     // As few per-block arrays as can be, and small ones (a page of tiny blocks has one block per 4
     // bytes of page): the selection in 16 bits (depths are capped by the pre-pass, at 512), the
     // prose scores in a byte; each block's innermost region is known during the sweeps only.
-    std::vector<uint16_t> sel;
+    std::vector<SelectedRun> sel;
     if (nr == 0) return sel;
     constexpr uint32_t kNone = kNoRegion;
     // Per-block prose scores in one byte each (a score is at most 1 + 10 + 3), summed over a range
@@ -369,9 +375,8 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
         top = up;
         up = parent_of(top);
     }
-    sel.assign(n, 0);
     const HtmlRegion& t = doc.regions[top];
-    for (size_t i = t.first; i < t.last; i++) sel[i] = depth16(t.inner_depth);
+    sel.push_back({t.first, t.last, depth16(t.inner_depth)});
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
         // holds its paragraphs in subsections), and must not be mostly links (teasers).
@@ -388,7 +393,7 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
             for (size_t i = first; i < last; i++)
                 if (doc.blocks[i].kind != HtmlBlockKind::Cell && doc.blocks[i].chars >= kSiblingChars && link_density(doc.blocks[i]) < 0.25 &&
                     (doc.blocks[i].context >= 0 || doc.blocks[i].context_depth <= u.inner_depth))
-                    sel[i] = depth16(u.inner_depth);
+                    sel.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1), depth16(u.inner_depth)});
         };
         // The children of `up`, last first: in postorder its regions lie right before it, each
         // child after the regions it holds, so that going backwards a child is the next region
@@ -404,7 +409,7 @@ std::vector<uint16_t> main_region(const HtmlDocument& doc) {
             bound = g.first;
             if (r != top && g.hint >= 0 && teasers(g.first, g.last) < 2 && prose_of(g.first, g.last) >= threshold &&
                 region_ld(r) <= kBadLinkDensity)
-                for (size_t i = g.first; i < g.last; i++) sel[i] = depth16(g.inner_depth);
+                sel.push_back({g.first, g.last, depth16(g.inner_depth)});
         }
         direct(u.first, bound);
     }
@@ -479,10 +484,18 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 
 std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
-    std::vector<uint16_t> sel = main_region(doc);
+    std::vector<SelectedRun> runs = main_region(doc);
     const bool many_regions = doc.regions.size() >= (size_t(1) << 16);  // 1 MB and more
     doc.regions = HtmlRegions();
     if (many_regions) release_free_memory();  // a system call: not for every small page
+    // for each block, the depth of the selected element it belongs to (0: not selected)
+    std::vector<uint16_t> sel;
+    if (!runs.empty()) {
+        sel.assign(n, 0);
+        for (const SelectedRun& r : runs)
+            for (size_t i = r.first; i < r.last; i++) sel[i] = r.depth;
+        std::vector<SelectedRun>().swap(runs);
+    }
     std::vector<BlockClass> first(n), out;
     if (sel.empty()) {
         // no region holds prose: jusText's classification over the whole page
