@@ -547,6 +547,27 @@ filter_entries(const char *ptr, int n, const NddFormat *f, uint64 low, bool wide
 }
 
 /*
+ * Hands one qualifying entry of the chain's current page to the TID bitmap or the collector. A
+ * match goes to the executor: its TID must be one a heap page can hold.
+ */
+static inline void
+report_entry(NddScanOpaque so, Relation index, const NddChain *chain, TIDBitmap *tbm,
+			 BlockNumber block, OffsetNumber offset, int dist)
+{
+	if (offset == InvalidOffsetNumber || offset > MaxHeapTuplesPerPage)
+		ndd_corrupt(index, "an entry has an invalid heap TID", BufferGetBlockNumber(chain->cur));
+	if (tbm)
+	{
+		ItemPointerData tid;
+
+		ItemPointerSet(&tid, block, offset);
+		tbm_add_tuples(tbm, &tid, 1, false);
+	}
+	else
+		collect(so, make_key(dist, block, offset));
+}
+
+/*
  * Checks the entries of one chain (the bucket of view mv's table t starting at primary page p,
  * or the NULL chain when t < 0) and reports each qualifying one to the TID bitmap or the
  * collector. Returns the number reported; sets *gone when the primary page is not of mv's map
@@ -596,18 +617,8 @@ scan_chain(IndexScanDesc scan, const NddMapView *mv, int t, uint32 p, TIDBitmap 
 				OffsetNumber offset;
 
 				ndd_entry_tid(ndd_entry_bits(ptr + (Size) idx[i] * f.entry_bytes), &f, &block, &offset);
-				if (offset == InvalidOffsetNumber || offset > MaxHeapTuplesPerPage)
-					ndd_corrupt(index, "an entry has an invalid heap TID", BufferGetBlockNumber(chain.cur));
 				found++;
-				if (tbm)
-				{
-					ItemPointerData tid;
-
-					ItemPointerSet(&tid, block, offset);
-					tbm_add_tuples(tbm, &tid, 1, false);
-				}
-				else
-					collect(so, make_key(ord ? dist[i] : 0, block, offset));
+				report_entry(so, index, &chain, tbm, block, offset, ord ? dist[i] : 0);
 			}
 			continue;
 		}
@@ -656,19 +667,8 @@ scan_chain(IndexScanDesc scan, const NddMapView *mv, int t, uint32 p, TIDBitmap 
 				}
 			}
 			ndd_entry_tid(v, &f, &block, &offset);
-			/* a match is handed to the executor: its TID must be one a heap page can hold */
-			if (offset == InvalidOffsetNumber || offset > MaxHeapTuplesPerPage)
-				ndd_corrupt(index, "an entry has an invalid heap TID", BufferGetBlockNumber(chain.cur));
 			found++;
-			if (tbm)
-			{
-				ItemPointerData tid;
-
-				ItemPointerSet(&tid, block, offset);
-				tbm_add_tuples(tbm, &tid, 1, false);
-			}
-			else
-				collect(so, make_key(dist, block, offset));
+			report_entry(so, index, &chain, tbm, block, offset, dist);
 		}
 	}
 	ndd_chain_end(&chain);
