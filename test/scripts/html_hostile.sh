@@ -41,14 +41,19 @@ INSERT INTO page SELECT '<html><body><nav><a href="/">Home</a></nav>'
 SELECT octet_length(html) FROM page;
 SQL
 ) || { echo "100 MB page: setup error"; fail=1; }
-bytes=$(tail -1 <<<"$out")
-res=$($PSQL -d "$db" -c "SELECT peak_kb()" -c "SELECT length(ndd_html_content(html)) FROM page" -c "SELECT peak_kb()") \
-	|| { echo "100 MB page: error"; fail=1; }
-read -r before len after <<<"$(tr '\n' ' ' <<<"$res")"
-growth_kb=$((after - before)); bound_kb=$((5 * bytes / 1024 + SLACK_MB * 1024))
-echo "100 MB page: $bytes bytes -> $len characters of content; peak memory grew by $((growth_kb / 1024)) MB (bound $((bound_kb / 1024)) MB)"
+# content_memory LABEL TABLE BYTES: ndd_html_content of TABLE's page in a session of its own; sets
+# len, and checks the backend's peak growth against five times the page plus the slack.
+content_memory() {
+	local label=$1 table=$2 bytes=$3 res before after growth_kb bound_kb
+	res=$($PSQL -d "$db" -c "SELECT peak_kb()" -c "SELECT length(ndd_html_content(html)) FROM $table" -c "SELECT peak_kb()") \
+		|| { echo "$label: error"; fail=1; }
+	read -r before len after <<<"$(tr '\n' ' ' <<<"$res")"
+	growth_kb=$((after - before)); bound_kb=$((5 * bytes / 1024 + SLACK_MB * 1024))
+	echo "$label: $bytes bytes -> $len characters of content; peak memory grew by $((growth_kb / 1024)) MB (bound $((bound_kb / 1024)) MB)"
+	[ "$growth_kb" -lt "$bound_kb" ] || { echo "$label: memory above the bound"; fail=1; }
+}
+content_memory "100 MB page" page "$(tail -1 <<<"$out")"
 [ "${len:-0}" -gt 40000000 ] || { echo "100 MB page: content too short"; fail=1; }
-[ "$growth_kb" -lt "$bound_kb" ] || { echo "100 MB page: memory above the bound"; fail=1; }
 
 # 3. cancellation
 err=$($PSQL -d "$db" -c "SET statement_timeout = '300ms'" -c "SELECT length(ndd_html_text(html)) FROM page" 2>&1)
@@ -66,18 +71,12 @@ out=$($PSQL -d "$db" -c "SELECT ndd_html_content(repeat('<div><table><tr><td><sp
 # finding 4: `<p>a` was 24 times, then 12; `<p>a<br>a` 14 times, then 8). Each in a new
 # session, so that VmHWM starts below step 2's.
 tiny() {  # tiny NAME UNIT COUNT EXPECTED_LENGTH
-	local name=$1 unit=$2 count=$3 expected=$4 out bytes res before len after growth_kb bound_kb
+	local name=$1 unit=$2 count=$3 expected=$4 out
 	out=$($PSQL -d "$db" -c "CREATE TABLE $name AS SELECT repeat('$unit', $count) AS html" \
 		-c "ALTER TABLE $name ALTER html SET STORAGE EXTERNAL" -c "UPDATE $name SET html = html || ''" \
 		-c "SELECT octet_length(html) FROM $name") || { echo "$name: setup error"; fail=1; }
-	bytes=$(tail -1 <<<"$out")
-	res=$($PSQL -d "$db" -c "SELECT peak_kb()" -c "SELECT length(ndd_html_content(html)) FROM $name" -c "SELECT peak_kb()") \
-		|| { echo "$name: error"; fail=1; }
-	read -r before len after <<<"$(tr '\n' ' ' <<<"$res")"
-	growth_kb=$((after - before)); bound_kb=$((5 * bytes / 1024 + SLACK_MB * 1024))
-	echo "$name ($unit): $bytes bytes -> $len characters of content; peak memory grew by $((growth_kb / 1024)) MB (bound $((bound_kb / 1024)) MB)"
+	content_memory "$name ($unit)" "$name" "$(tail -1 <<<"$out")"
 	[ "${len:-0}" -eq "$expected" ] || { echo "$name: expected $expected characters, got '$len'"; fail=1; }
-	[ "$growth_kb" -lt "$bound_kb" ] || { echo "$name: memory above the bound"; fail=1; }
 }
 tiny tiny_blocks '<p>a' 6250000 12499999
 tiny tiny_regions '<p>a<br>a' 2777777 11111107
