@@ -171,10 +171,62 @@ heap_blocks_for_rows(Relation heap, Relation index, int64 nrows, BlockNumber max
 	return (BlockNumber) Min(Max((double) max_block, target / per_block), (double) MaxBlockNumber);
 }
 
-/* The layout and shape of a new index, from its options and the rows it must hold. */
+/*
+ * A NOTICE when the map has more primary pages per table than the shortest key has values: every
+ * key then spans npages / 2^key_bits pages, all read by a probe, and a radius-k query's candidates
+ * grow with the table (Manku's tables grow with N for this reason). The layout is the user's choice
+ * (more tables cost size and build time linearly), so the build says which one keeps one page per
+ * key rather than choosing it silently; only when `blocks` was left to its default.
+ */
+static void
+ndd_notice_short_keys(Relation index, const NddMetaPageData *meta)
+{
+	const NddLayout *l = &meta->layout;
+	int			shortest = 64;
+	int			own;
+	int			need = ndd_bits_for((uint64) meta->npages - 1);
+	int			t;
+	int			b;
+
+	for (t = 0; t < l->ntables; t++)
+		shortest = Min(shortest, (int) l->key_bits[t]);
+	if (shortest >= need)
+		return;
+	own = shortest;
+	for (b = l->nblocks + 1; b <= NDD_LAYOUT_MAX_BLOCKS; b++)
+	{
+		NddLayout	wider;
+
+		if (ndd_layout_check(l->bits, l->radius, b) != NDD_LAYOUT_OK)
+			break;				/* more blocks only mean more tables */
+		if (ndd_layout_make(l->bits, l->radius, b, &wider) != NDD_OK)
+			break;
+		shortest = 64;
+		for (t = 0; t < wider.ntables; t++)
+			shortest = Min(shortest, (int) wider.key_bits[t]);
+		if (shortest >= need)
+		{
+			ereport(NOTICE,
+					(errmsg("ndd index \"%s\": each key of its layout spans about %.1f pages per table",
+							RelationGetRelationName(index),
+							meta->npages / pow(2.0, (double) own)),
+					 errdetail("The %u primary pages of each table outnumber the values of its %d-bit keys (k = %d, blocks = %d), so a radius-%d query reads and checks a number of entries that grows with the table.",
+							   meta->npages, own, l->radius, l->nblocks, l->radius),
+					 errhint("WITH (blocks = %d) keeps one page per key: %d tables instead of %d, so about %.1f times the size and build time.",
+							 b, wider.ntables, l->ntables, (double) wider.ntables / l->ntables)));
+			return;
+		}
+	}
+}
+
+/*
+ * The layout and shape of a new index, from its options and the rows it must hold; notice: say
+ * when the default layout's keys are too short for the map (once per build: ambuild, not the
+ * init fork's ambuildempty).
+ */
 static void
 ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
-			   OffsetNumber max_offset, NddMetaPageData *meta)
+			   OffsetNumber max_offset, bool notice, NddMetaPageData *meta)
 {
 	NddOptions *opts = (NddOptions *) index->rd_options;
 	int			k = opts ? opts->k : -1;
@@ -236,6 +288,8 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 	meta->ext[0].start = 0;
 	meta->free_head = InvalidBlockNumber;
 	meta->nfree = 0;
+	if (notice && blocks == 0)
+		ndd_notice_short_keys(index, meta);
 }
 
 /* Pages a bucket of cnt entries occupies: its primary and ceil(cnt / cap) - 1 overflow pages. */
@@ -594,7 +648,7 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 											ndd_build_callback, (void *) &bs, NULL);
 
 	ndd_plan_shape(index, bs.bits, (double) bs.nrows, heap_blocks_for_rows(heap, index, bs.nrows, bs.max_block),
-				   bs.max_offset, &meta);
+				   bs.max_offset, true, &meta);
 	meta.build_rows = bs.nrows;
 	meta.build_nulls = bs.nnulls;
 	ndd_map_view(&meta, false, &view);
@@ -653,7 +707,7 @@ ndd_buildempty(Relation index)
 	int			t;
 	uint32		p;
 
-	ndd_plan_shape(index, ndd_index_bits(index), 0, 0, 0, &meta);
+	ndd_plan_shape(index, ndd_index_bits(index), 0, 0, 0, false, &meta);
 	ndd_place_tables(&meta, NULL, novf);
 	ndd_map_view(&meta, false, &view);
 	ndd_format_for(view.delta_bits, view.wide, meta.block_bits, meta.offset_bits, &f);

@@ -151,12 +151,15 @@ ndd_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		{
 			int			e = lo + (t < extra ? 1 : 0);
 			int			width = Min(Min(meta.layout.key_bits[t], 64), w);
+			/*
+			 * The primary pages one key spans: one while the key has at least log2(npages) bits;
+			 * npages / 2^key_bits once the map has more pages than the key has values (a 4-table
+			 * simhash64 layout above about 45M rows), every one of them read.
+			 */
+			double		key_pages = Max(1.0, npages / pow(2.0, width));
 
-			if (e == 0)
-				probes += overflow;
-			else if (e > 0)
-				probes += (double) ndd_ball_volume(width, e) * overflow *
-					Max(1.0, npages / pow(2.0, width));
+			if (e >= 0)
+				probes += (double) ndd_ball_volume(width, e) * overflow * key_pages;
 		}
 		if (probes >= table_pages)
 		{

@@ -181,6 +181,16 @@ SELECT pg_relation_size('sized') / 8192 > 256 AS heap_past_the_empty_tables_widt
        ndd_index_check('sized_fp') ~ ' 0 overflow pages' AS no_overflow,
        ndd_index_check('sized_fp') !~ 'map generation' AS not_expanded;
 DROP TABLE sized;
+-- a map with more pages per table than its keys have values (8-bit keys of k = 7 over 64 bits,
+-- sized for 200,000 rows): the build says so and names the layout that keeps one page per key;
+-- not when the blocks were chosen explicitly
+CREATE TABLE shortkeys (fp simhash64);
+SET client_min_messages = notice;
+CREATE INDEX shortkeys_fp ON shortkeys USING ndd (fp) WITH (k = 7, rows = 200000);
+DROP INDEX shortkeys_fp;
+CREATE INDEX shortkeys_fp ON shortkeys USING ndd (fp) WITH (k = 7, blocks = 8, rows = 200000);
+SET client_min_messages = warning;
+DROP TABLE shortkeys;
 -- the rows option is bounded (it preallocates the map's primary pages)
 CREATE INDEX ON t USING ndd (fp) WITH (rows = 1e12);
 -- one fingerprint inserted many times: every copy lands on its chain's last page (insert_at), the
