@@ -175,7 +175,7 @@ SELECT count(*) AS clusters, sum(size) AS documents, count(*) FILTER (WHERE jacc
        round(min(jaccard)::numeric, 3) AS worst_jaccard_overall
 FROM worst;
 SQL
-section "the web: a crawl built from the real HTML pages of test/data/html (test/data/make_crawl.py): two documentation sites, a byte-for-byte mirror, copies under four other sites' templates, a partial copy, URL variants"
+section "the web: a crawl built from the real HTML pages of test/data/html (test/data/make_crawl.py): two documentation sites, a byte-for-byte mirror, copies under four other sites' templates, a partial copy, URL variants and aliases, canonical links as the sites state them"
 psql <<'SQL'
 CREATE TABLE pages (id bigserial PRIMARY KEY, url text NOT NULL, site text, page text, template text, html text NOT NULL);
 SQL
