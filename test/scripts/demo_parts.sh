@@ -46,7 +46,7 @@ check "the crawl: every page's canonical link as make_crawl.py's header says, by
 check "the crawl: a Python page names its /3/ URL, a handbook page itself" "171|127" \
 	"$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE site = 'docs.python.example' AND canonical = replace(url_key, '/3.11/', '/3/')),
 		count(*) FILTER (WHERE site = 'debian-handbook.example' AND canonical = url_key) FROM pages WHERE template = 'original'")"
-check "the crawl: aliases normalization keeps apart (/3/, ?highlight=), joined by the canonical link" "48|48" \
+check "the crawl: aliases normalization keeps apart (/3/, ?highlight=), joined by the canonical link" "32|32" \
 	"$($PSQL -F '|' -c "SELECT count(*) FILTER (WHERE p.url_key <> o.url_key), count(*) FILTER (WHERE p.canonical = o.canonical)
 		FROM pages p JOIN pages o ON o.page = p.page AND o.template = 'original'
 		WHERE p.template = 'variant' AND (p.url ~ '/3/' OR p.url ~ 'highlight=')")"
