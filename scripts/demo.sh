@@ -262,7 +262,7 @@ FROM (SELECT n, key, value, count(DISTINCT page) AS pages
 GROUP BY n, key ORDER BY n;
 SQL
 echo "(what the three signals leave apart: copies under another template whose extracted content is more"
-echo " than $K bits away, most of them the \"tables\" template's, the third section above)"
+echo " than $K bits away, most of them the \"tables\" template's: see \"the same page under other sites' boilerplate\")"
 
 section "mirrored sites: ndd_mirrors (pairs of URL prefixes serving the same paths with pages within $K bits, at least 10 and half of each side's pages) over the raw HTML's fingerprints and over ndd_html_content's"
 psql -v k="$K" <<'SQL'
