@@ -11,8 +11,14 @@
 #      its worst pair;
 #   2. the web: builds a crawl from the real HTML pages of test/data/html (test/data/make_crawl.py:
 #      two documentation sites, a mirror, copies under four other sites' templates, a partial copy,
-#      URL variants) and finds the near-duplicate pages through ndd_html_content that the raw HTML
-#      misses, the URL spellings that normalize to one, and the mirrored sites (ndd_mirrors).
+#      URL variants and aliases, canonical links as real sites state them) and finds the
+#      near-duplicate pages through ndd_html_content that the raw HTML misses, the URL spellings that
+#      normalize to one, the same page under many URLs by its normalized URL, its canonical link
+#      (ndd_html_meta) and its content fingerprint together (doc/web.md), and the mirrored sites
+#      (ndd_mirrors);
+#   3. a folder of documents: loads test/data/documents/folder (licence texts in six formats, made
+#      by pandoc and LibreOffice, with two near-duplicates and an unrelated file) with ndd-load,
+#      and groups the files into near-duplicates across formats (ndd_jaccard_pairs, ndd_clusters).
 # The throwaway PostgreSQL cluster is removed on exit. The output is the same on every machine.
 #
 #   NDD_DEMO_K=3         the simhash radius (bits)
@@ -24,6 +30,7 @@ cd "$NDD_ROOT"
 K=${NDD_DEMO_K:-3}
 
 ndd_install_deps
+export NDD_LOADER=required  # the folder of documents needs ndd-load: a missing library is an error
 ndd_build_install
 ndd_start_cluster
 trap ndd_stop_cluster EXIT
@@ -168,7 +175,7 @@ SELECT count(*) AS clusters, sum(size) AS documents, count(*) FILTER (WHERE jacc
        round(min(jaccard)::numeric, 3) AS worst_jaccard_overall
 FROM worst;
 SQL
-section "the web: a crawl built from the real HTML pages of test/data/html (test/data/make_crawl.py): two documentation sites, a byte-for-byte mirror, copies under four other sites' templates, a partial copy, URL variants"
+section "the web: a crawl built from the real HTML pages of test/data/html (test/data/make_crawl.py): two documentation sites, a byte-for-byte mirror, copies under four other sites' templates, a partial copy, URL variants and aliases, canonical links as the sites state them"
 psql <<'SQL'
 CREATE TABLE pages (id bigserial PRIMARY KEY, url text NOT NULL, site text, page text, template text, html text NOT NULL);
 SQL
@@ -221,9 +228,41 @@ SELECT ndd_url_normalize(url) AS canonical, count(*) AS spellings, string_agg(ur
 FROM pages WHERE ndd_url_normalize(url) IN
   (SELECT ndd_url_normalize(url) FROM pages GROUP BY 1 HAVING count(*) > 2 ORDER BY 1 LIMIT 2)
 GROUP BY 1 ORDER BY 1;
-SELECT count(*) AS rows, count(DISTINCT url) AS url_strings, count(DISTINCT ndd_url_normalize(url)) AS canonical_urls,
-       count(DISTINCT ndd_url_surt(url)) AS surt_keys FROM pages;
 SQL
+
+section "the same page under many URLs: the normalized URL, the page's canonical link (ndd_html_meta) and the content fingerprint, combined as doc/web.md (\"The same page under many URLs\") shows"
+psql -v k="$K" <<'SQL'
+-- doc/web.md's three signals (fp_content, the third, is computed above)
+ALTER TABLE pages
+  ADD COLUMN url_key text GENERATED ALWAYS AS (ndd_url_normalize(url, false)) STORED,
+  ADD COLUMN canonical text GENERATED ALWAYS AS (ndd_url_normalize(ndd_html_meta(html)->>'canonical', false)) STORED;
+-- who states a canonical link (make_crawl.py: the sites and the mirror name the original, the
+-- syndicated "magazine" copies too, the "portal" copies their own URL, the scrapers none)
+SELECT template, count(*) AS pages, count(canonical) AS with_canonical_link,
+       count(*) FILTER (WHERE canonical <> url_key) AS naming_another_url
+FROM pages GROUP BY template ORDER BY min(id);
+-- one page's nine rows: the canonical link joins what normalization cannot (/3/, ?highlight=)
+SELECT url, template, canonical FROM pages WHERE page = 'python-docs/tutorial/appendix.html' ORDER BY id;
+-- the pages as the crawl has them, then one key per page by each signal in turn; the last: rows
+-- whose keys are equal or whose content fingerprints are within :k bits, joined transitively
+CREATE TEMP TABLE same_page AS
+SELECT * FROM ndd_clusters($$SELECT min(id) OVER (PARTITION BY coalesce(canonical, url_key)), id FROM pages
+                             UNION ALL SELECT a, b FROM ndd_pairs('SELECT id, fp_content FROM pages', $$ || :k || $$)$$,
+                           order_sql => 'SELECT id FROM pages ORDER BY id');
+CREATE TEMP TABLE page_keys AS
+SELECT p.page, p.url AS url_string, p.url_key, coalesce(p.canonical, p.url_key) AS page_key, s.cluster_id::text AS with_content
+FROM pages p JOIN same_page s ON s.id = p.id;
+SELECT key AS "one key per page", count(*) AS keys, count(*) FILTER (WHERE pages > 1) AS keys_joining_two_different_pages
+FROM (SELECT n, key, value, count(DISTINCT page) AS pages
+      FROM page_keys, LATERAL (VALUES (1, 'the URL as crawled', url_string), (2, 'ndd_url_normalize(url)', url_key),
+                                      (3, 'its canonical link, else the normalized URL', page_key),
+                                      (4, '... and content fingerprints within ' || :k || ' bits', with_content),
+                                      (5, 'the source pages (the ground truth)', page)) AS v(n, key, value)
+      GROUP BY n, key, value) k
+GROUP BY n, key ORDER BY n;
+SQL
+echo "(what the three signals leave apart: copies under another template whose extracted content is more"
+echo " than $K bits away, most of them the \"tables\" template's: see \"the same page under other sites' boilerplate\")"
 
 section "mirrored sites: ndd_mirrors (pairs of URL prefixes serving the same paths with pages within $K bits, at least 10 and half of each side's pages) over the raw HTML's fingerprints and over ndd_html_content's"
 psql -v k="$K" <<'SQL'
@@ -254,5 +293,55 @@ echo "(the one planted mirror not reported: www.handbook-mirror.example/debian-h
 echo " www.docs-copies.example/copies/debian-handbook/ end in the same directory name, so the longest common"
 echo " path takes it in and the prefixes are www.handbook-mirror.example/ and .../copies/, under which the"
 echo " Python copies are too: the handbook is less than half of its pages, below min_fraction; see doc/web.md)"
+
+section "a folder of documents: ndd-load reads test/data/documents/folder (five licences in six formats each, made by pandoc and LibreOffice; two near-duplicates of them; one unrelated file) into a table, each file's format found from its content"
+"$NDD_PGBIN/ndd-load" -q --table folder test/data/documents/folder
+psql <<'SQL'
+ALTER TABLE folder ADD COLUMN name text GENERATED ALWAYS AS (substring(source from '[^/]*$')) STORED;
+SELECT format, count(*) AS files, pg_size_pretty(sum(size)) AS bytes, sum(length(text)) AS characters_of_text,
+       count(error) AS errors
+FROM folder GROUP BY format ORDER BY format;
+SQL
+
+section "the same document across formats: fingerprints of the text, near-duplicate pairs (word 4-shingle Jaccard >= 0.8, ndd_jaccard_pairs), clusters (ndd_clusters), each group with its members' formats"
+psql -v k="$K" <<'SQL'
+ALTER TABLE folder ADD COLUMN fp simhash64 GENERATED ALWAYS AS (simhash(text, 4)) STORED;
+-- doc/workflows.md's clusters over the exact pairs; a group's first member: its plain text if any
+CREATE TABLE folder_pairs AS SELECT * FROM ndd_jaccard_pairs('SELECT id, text FROM folder WHERE error IS NULL', 0.8);
+CREATE TABLE folder_groups AS
+SELECT * FROM ndd_clusters('SELECT a, b FROM folder_pairs', order_sql => 'SELECT id FROM folder ORDER BY format <> ''text'', name');
+SELECT f.name AS first_member, count(*) AS files, string_agg(d.format, ', ' ORDER BY d.format, d.name) AS formats,
+       round(min(jaccard(d.text, f.text))::numeric, 3) AS lowest_jaccard_to_first, max(d.fp <~> f.fp) AS most_bits_from_first
+FROM folder_groups g JOIN folder d ON d.id = g.id JOIN folder f ON f.id = g.cluster_id
+GROUP BY f.name ORDER BY count(*) DESC, f.name;
+-- the members that are not a conversion of the first member's file
+SELECT f.name AS first_member, d.name AS near_duplicate, d.format, round(jaccard(d.text, f.text)::numeric, 3) AS jaccard,
+       d.fp <~> f.fp AS bits
+FROM folder_groups g JOIN folder d ON d.id = g.id JOIN folder f ON f.id = g.cluster_id
+WHERE substring(d.name from '^(.*)\.[a-z]+$') <> substring(f.name from '^(.*)\.[a-z]+$') ORDER BY f.name, d.name;
+-- the fingerprint alone against the exact pairs. The truth: the files of one document (one name,
+-- other extensions), and each near-duplicate with its original's files (README.md of the folder)
+CREATE TEMP TABLE folder_truth AS
+SELECT x.id AS a, y.id AS b, CASE WHEN x.doc = y.doc THEN 'same' ELSE 'near' END AS kind
+FROM (SELECT id, substring(name from '^(.*)\.[a-z]+$') AS doc FROM folder) x
+JOIN (SELECT id, substring(name from '^(.*)\.[a-z]+$') AS doc FROM folder) y ON x.id < y.id
+LEFT JOIN (VALUES ('GFDL-1.2', 'GFDL-1.3'), ('Apache-2.0-edited', 'Apache-2.0')) AS v(variant, original)
+  ON (x.doc, y.doc) IN ((v.variant, v.original), (v.original, v.variant))
+WHERE x.doc = y.doc OR v.variant IS NOT NULL;
+SELECT m.method,
+       format('%s of %s', count(*) FILTER (WHERE t.kind = 'same'), (SELECT count(*) FROM folder_truth WHERE kind = 'same'))
+         AS pairs_of_one_documents_files,
+       format('%s of %s', count(*) FILTER (WHERE t.kind = 'near'), (SELECT count(*) FROM folder_truth WHERE kind = 'near'))
+         AS near_duplicate_pairs,
+       count(*) FILTER (WHERE t.a IS NULL) AS other_pairs
+FROM (SELECT 1, 'ndd_jaccard_pairs(text, 0.8), exact', a, b FROM folder_pairs
+      UNION ALL SELECT 2, 'simhash(text, 4) within ' || :k || ' bits', least(a, b), greatest(a, b)
+      FROM ndd_pairs('SELECT id, fp FROM folder WHERE error IS NULL', :k)) AS m(n, method, a, b)
+LEFT JOIN folder_truth t ON t.a = m.a AND t.b = m.b
+GROUP BY m.n, m.method ORDER BY m.n;
+SQL
+echo "(every converter adds or drops a little: a title line, list numbers, a PDF's page breaks. The exact"
+echo " path measures the shingle sets and finds every pair; simhash within $K bits misses the shorter texts'"
+echo " conversions and both near-duplicates, as it misses the sample's edited copies above)"
 
 printf '\ndemo finished; the throwaway PostgreSQL cluster is removed on exit\n'

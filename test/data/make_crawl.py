@@ -22,7 +22,19 @@ The default crawl (scripts/demo.sh):
                                                      (a partial copy)                       forum
   URL variants of 24 Python pages: the same bytes under other spellings of the original's URL
   (host case, default port, dot segments, fragment, tracking and session parameters, parameter
-  order)                                                                                    variant
+  order), and under aliases no URL normalization joins: a search result's link
+  <path>?highlight=<word>, and for 8 of them the version alias
+  https://docs.python.example/3/<path>                                                      variant
+
+The canonical links (<link rel="canonical">, what ndd_html_meta reads; the demo's "same page under
+many URLs"), as real sites state them: the shipped pages' own links (file:///usr/share/doc/python3.11/
+html/<path> from Debian's build, https://debian-handbook.info/browse/stable/<path>) name the crawl's
+hosts instead, as the sites serve them: a Python page names its version-independent URL
+https://docs.python.example/3/<path> (as docs.python.org's pages name /3/), a handbook page its own
+URL. The mirror and the URL variants are the same bytes, so they state the original's canonical
+link; the "magazine" copies are syndicated: they name the original's canonical link too; the
+"portal" copies name their own URL (a CMS's default); the "tables" and "forum" copies state none.
+With --every-template the pages are as shipped and the templates state no canonical link.
 
   --every-template   instead: each page as shipped, its bare article (template "article": the
                      reference for its length) and the article under each of the four templates
@@ -40,6 +52,7 @@ import html as htmlmod
 import json
 import os
 import random
+import re
 import sys
 from html.parser import HTMLParser
 
@@ -115,12 +128,25 @@ def links(rng, items, n):
     return rng.sample(items, min(n, len(items)))
 
 
-def portal(title, body, ctx, rng):
+def canonical_link(url):
+    return f'<link rel="canonical" href="{htmlmod.escape(url)}">'
+
+
+def restate_canonical(html, url):
+    """The page with its one canonical link naming url instead of what the shipped page names."""
+    new, n = re.subn(r'(<link\b[^>]*\brel="canonical"[^>]*\bhref=")[^"]*(")',
+                     lambda m: m.group(1) + htmlmod.escape(url) + m.group(2), html)
+    if n != 1:
+        raise SystemExit(f"{n} canonical links in a page (expected one)")
+    return new
+
+
+def portal(title, body, ctx, rng, head=""):
     nav = "".join(f'<li><a href="/section/{i}">{w}</a></li>' for i, w in enumerate(
         ["Home", "News", "Guides", "Downloads", "Community", "Events", "Jobs", "Shop", "About", "Contact"]))
     popular = "".join(f'<li><a href="/read/{i}">{htmlmod.escape(t)}</a></li>' for i, t in enumerate(links(rng, ctx, 8)))
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{htmlmod.escape(title)} | OpenDocs Portal</title>
+<html lang="en"><head><meta charset="utf-8"><title>{htmlmod.escape(title)} | OpenDocs Portal</title>{head}
 <link rel="stylesheet" href="/static/portal.css"><script src="/static/tracker.js"></script>
 <script>window.dataLayer = window.dataLayer || []; function gtag(){{dataLayer.push(arguments);}} gtag('config', 'UA-000000-1');</script>
 </head><body>
@@ -138,11 +164,11 @@ def portal(title, body, ctx, rng):
 """
 
 
-def magazine(title, body, ctx, rng):
+def magazine(title, body, ctx, rng, head=""):
     recent = "".join(f'<li><a href="/posts/{i}/">{htmlmod.escape(t)}</a></li>' for i, t in enumerate(links(rng, ctx, 6)))
     tags = " ".join(f'<a href="/tag/{w}" class="tag-cloud-link">{w}</a>' for w in
                     ["linux", "python", "tutorial", "sysadmin", "networking", "security", "cloud", "devops", "tips"])
-    return f"""<html><head><title>{htmlmod.escape(title)} - Learn with Example</title>
+    return f"""<html><head><title>{htmlmod.escape(title)} - Learn with Example</title>{head}
 <style>body {{ font-family: Georgia, serif; }} #primary {{ width: 70%; }}</style></head>
 <body class="single-post">
 <div id="page"><div id="masthead"><h1 class="site-title"><a href="/">Learn with Example</a></h1>
@@ -213,22 +239,31 @@ def main():
             return f'https://docs.python.example/3.11/{p["path"]}'
         return f'https://debian-handbook.example/browse/stable/{p["path"]}'
 
+    def canonical_url(p):
+        if p["site"] == "python-docs":
+            return f'https://docs.python.example/3/{p["path"]}'
+        return original_url(p)
+
+    served = {}  # each page as its site serves it: the canonical link naming the crawl's host
     for i, p in enumerate(pages):
         title, body = arts[(p["site"], p["path"])]
         rng = random.Random(f'{p["site"]}/{p["path"]}')  # per page: sidebars link other pages
-        emit(original_url(p), p, "original", p["html"])
         if every:
+            emit(original_url(p), p, "original", p["html"])
             emit(f'https://article.example/{p["site"]}/{p["path"]}', p, "article", body)
             for name, t in TEMPLATES.items():
                 emit(f'https://{name}.example/{p["site"]}/{p["path"]}', p, name, t(title, body, titles, rng))
             continue
+        html = served[p["path"]] = restate_canonical(p["html"], canonical_url(p))
+        emit(original_url(p), p, "original", html)
         py = p["site"] == "python-docs"
         if py:
-            emit(f'http://mirror.example.net/pub/python/3.11/{p["path"]}', p, "mirror", p["html"])
-            emit(f'https://learn.example.com/python/{p["path"]}', p, "magazine", magazine(title, body, titles, rng))
+            emit(f'http://mirror.example.net/pub/python/3.11/{p["path"]}', p, "mirror", html)
+            emit(f'https://learn.example.com/python/{p["path"]}', p, "magazine",
+                 magazine(title, body, titles, rng, head=canonical_link(canonical_url(p))))
         else:
-            emit(f'https://www.handbook-mirror.example/debian-handbook/{p["path"]}', p, "portal",
-                 portal(title, body, titles, rng))
+            url = f'https://www.handbook-mirror.example/debian-handbook/{p["path"]}'
+            emit(url, p, "portal", portal(title, body, titles, rng, head=canonical_link(url)))
         emit(f'http://www.docs-copies.example/copies/{p["site"]}/{p["path"]}', p, "tables", tables(title, body, titles, rng))
         if i % 3 == 0:
             slug = p["path"].replace("/", "-").rsplit(".", 1)[0]
@@ -246,8 +281,15 @@ def main():
                 f"https://docs.python.example/3.11/{path};jsessionid=0A1B2C3D{j:02d}?b=2&a=1&fbclid=IwAR{j}",
                 f"https://docs.python.example/3.11/{d}/%7E/../{f}?sid={j}&a=1&b=2",
             ]
-            for u in variants[j % 3: j % 3 + 3]:
-                emit(u, p, "variant", p["html"])
+            # other URLs of the same page, which only its canonical link joins; the version alias
+            # for a third of them only: fewer than ndd_mirrors' 10 shared paths, so that /3/ is not
+            # a mirror of the variants' other prefixes (http://docs.python.example:443/ when
+            # test/scripts/loader_web.sh serves the https URLs as http)
+            aliases = [f"https://docs.python.example/3.11/{path}?highlight={f.split('.')[0].split('-')[0]}"]
+            if j % 3 == 0:
+                aliases.append(f"https://docs.python.example/3/{path}")
+            for u in variants[j % 3: j % 3 + 3] + aliases:
+                emit(u, p, "variant", served[p["path"]])
 
     out = sys.stdout
     for r in rows:
