@@ -41,21 +41,7 @@ for m in none ndd; do
 	printf '%-6s %s\n' "$m" "$line"
 done
 
-# the stream: row i (i >= 1) is new (i % 10 < 6), an exact copy (6..8) or a near copy (9) of an
-# earlier new row j, drawn by a hash of i among the rows before it (a multiple of 10, so a new
-# row). Until 2026-11 j was 1 + (7919 i mod (i - 1)), which is 7920 for every i > 7920: every copy
-# was a copy of that one row (one chain of 300,000 identical entries per table), not of earlier
-# rows in general; figures measured before say which generator they used.
-$PSQL <<SQL
-CREATE FUNCTION base(j bigint) RETURNS bigint IMMUTABLE LANGUAGE sql AS \$\$ SELECT ('x' || md5(j::text))::bit(64)::bigint \$\$;
-CREATE TABLE stream AS
-SELECT i, CASE WHEN i % 10 < 6 OR i < 10 THEN base(i)
-               WHEN i % 10 < 9 THEN base(j)
-               ELSE base(j) # (1::bigint << (i % 64)::int) # CASE WHEN i % 3 >= 1 THEN 1::bigint << ((i * 7 + 3) % 64)::int ELSE 0 END
-                            # CASE WHEN i % 3 = 2 THEN 1::bigint << ((i * 13 + 5) % 64)::int ELSE 0 END END AS fpb
-FROM (SELECT i, h - h % 10 AS j
-      FROM (SELECT i, 1 + abs(hashint8(i * 7919)) % greatest(i - 1, 1) AS h FROM generate_series(1::bigint, $N) i) r) s;
-SQL
+$PSQL -v N="$N" -f bench/index_stream_table.sql   # the stream: its header says how it is made
 b4=""; for k in 0 1 2 3; do b4+="CREATE INDEX ON s_btree4 (((fpb >> $((48 - 16 * k))) & 65535));"; done
 echo "== duplicate-heavy stream: $N rows (30 % exact, 10 % near copies), 10 batches, index made on the empty table"
 printf '%-14s %10s %10s %12s %12s %10s\n' method seconds rows_per_s first_batch last_batch size_MB

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Script test: kill -9 of the postmaster during inserts into an ndd-indexed table, restart (WAL
-# replay), then ndd_index_check and agreement with a sequential scan. Needs the throwaway cluster's
-# NDD_PGDATA, NDD_PGBIN, NDD_PGOPTS, NDD_PGLOG (scripts/test.sh) besides the PG* variables.
+# replay), then ndd_index_check and agreement with a sequential scan. One writer inserts exact
+# copies of one fingerprint, so the crash also hits a long chain of one key in every table. Needs
+# the throwaway cluster's NDD_PGDATA, NDD_PGBIN, NDD_PGOPTS, NDD_PGLOG (scripts/test.sh) besides
+# the PG* variables.
 set -euo pipefail
 : "${NDD_PGDATA:?needs NDD_PGDATA}" "${NDD_PGBIN:?needs NDD_PGBIN}"
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -23,6 +25,9 @@ for w in 1 2 3; do
 		          DELETE FROM cr WHERE id % 97 = $b % 97 AND id < 5000;" 2>/dev/null || exit 0
 	  done ) &
 done
+( for b in $(seq 1 1000); do
+	$PSQL -c "INSERT INTO cr (fp) SELECT ('x' || md5('copy'))::bit(64)::bigint::simhash64 FROM generate_series(1, 200) g" 2>/dev/null || exit 0
+  done ) &
 $PSQL -c "BEGIN; INSERT INTO cr (fp) SELECT ('x' || md5('uncommitted' || g))::bit(64)::bigint::simhash64 FROM generate_series(1, 50000) g; SELECT pg_sleep(60); COMMIT;" >/dev/null 2>&1 &
 sleep 4
 pid=$(head -1 "$NDD_PGDATA/postmaster.pid")
@@ -40,15 +45,17 @@ for i in $(seq 1 30); do
 	fi
 done
 [ $started = 1 ] || { echo "FAIL: the server does not restart after the crash"; exit 1; }
-rows=$($PSQL -c "SELECT count(*) FROM cr")
-echo "after recovery: $rows rows"
+rows=$($PSQL -c "SELECT count(*) || ' rows, ' || count(*) FILTER (WHERE fp::bigint = ('x' || md5('copy'))::bit(64)::bigint) || ' of them copies of one fingerprint' FROM cr")
+echo "after recovery: $rows"
 $PSQL -c "VACUUM cr"
 check=$($PSQL -c "SELECT ndd_index_check('cr_fp')") || { echo "FAIL: ndd_index_check after crash recovery"; exit 1; }
 echo "$check"
 bad=$($PSQL <<'SQL'
-CREATE TEMP TABLE a AS SELECT q.id AS qid, d.id FROM cr q, LATERAL (SELECT id FROM cr WHERE fp <~> q.fp <= 3) d WHERE q.id % 300 = 0;
+CREATE TEMP TABLE a AS SELECT q.id AS qid, d.id FROM cr q, LATERAL (SELECT id FROM cr WHERE fp <~> q.fp <= 3) d WHERE q.id % 300 = 0
+	OR q.id = (SELECT min(id) FROM cr WHERE fp::bigint = ('x' || md5('copy'))::bit(64)::bigint);
 SET enable_indexscan = off; SET enable_bitmapscan = off;
-CREATE TEMP TABLE b AS SELECT q.id AS qid, d.id FROM cr q, LATERAL (SELECT id FROM cr WHERE fp <~> q.fp <= 3) d WHERE q.id % 300 = 0;
+CREATE TEMP TABLE b AS SELECT q.id AS qid, d.id FROM cr q, LATERAL (SELECT id FROM cr WHERE fp <~> q.fp <= 3) d WHERE q.id % 300 = 0
+	OR q.id = (SELECT min(id) FROM cr WHERE fp::bigint = ('x' || md5('copy'))::bit(64)::bigint);
 SELECT count(*) FROM ((SELECT * FROM a EXCEPT ALL SELECT * FROM b) UNION ALL (SELECT * FROM b EXCEPT ALL SELECT * FROM a)) x;
 SQL
 )

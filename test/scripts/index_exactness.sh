@@ -3,7 +3,9 @@
 # planted near-duplicates, random and clustered fingerprints, k = 0..6, simhash64 and fp128; each
 # both as built by CREATE INDEX on the full table and as grown by inserting every row into an
 # index made on the empty table (many expansions and migrations of its map, README.index.md
-# "Growth").
+# "Growth"); and on exact copies (200 fingerprints with 200 copies each, one with 20,000: chains
+# of many pages holding one key in every table), after VACUUM removed a third of the copies from
+# those chains and inserts refilled them.
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -11,7 +13,7 @@ fail=0
 $PSQL <<'SQL'
 CREATE EXTENSION IF NOT EXISTS ndd;
 SET client_min_messages = warning;
-DROP TABLE IF EXISTS ex64, ex128, ex64g, ex128g CASCADE;
+DROP TABLE IF EXISTS ex64, ex128, ex64g, ex128g, exdup, exdupg CASCADE;
 -- 150k uniform + 50k clustered (20 centers, each member within 0..12 bits of its center) + planted
 CREATE TABLE ex64 (id int, fp simhash64);
 INSERT INTO ex64 SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 150000) g;
@@ -38,13 +40,36 @@ INSERT INTO ex64g SELECT * FROM ex64 WHERE id % 3 <> 0;
 CREATE TABLE ex128g (LIKE ex128);
 CREATE INDEX ex128g_fp ON ex128g USING ndd (fp);
 INSERT INTO ex128g SELECT * FROM ex128;
-ANALYZE ex64; ANALYZE ex128; ANALYZE ex64g; ANALYZE ex128g;
+-- exact copies: rows 1..20000 random, 400001..440000 copies of rows 1..200, 500001..520000 copies
+-- of row 7777; built, and grown from empty; then VACUUM removes a third of the copies from the
+-- long chains and more copies are inserted after it (into the space it freed)
+CREATE TABLE exdup (id int, fp simhash64);
+INSERT INTO exdup SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 20000) g;
+INSERT INTO exdup SELECT 400000 + g, ('x' || md5((g % 200 + 1)::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 40000) g;
+INSERT INTO exdup SELECT 500000 + g, ('x' || md5('7777'))::bit(64)::bigint::simhash64 FROM generate_series(1, 20000) g;
+INSERT INTO exdup SELECT -g, NULL FROM generate_series(1, 10) g;
+CREATE TABLE exdupg (LIKE exdup);
+CREATE INDEX exdupg_fp ON exdupg USING ndd (fp);
+INSERT INTO exdupg SELECT * FROM exdup ORDER BY id;
+CREATE INDEX exdup_fp ON exdup USING ndd (fp);
+DELETE FROM exdup WHERE id > 400000 AND id % 3 = 0;
+DELETE FROM exdupg WHERE id > 400000 AND id % 3 = 0;
+VACUUM exdup; VACUUM exdupg;
+INSERT INTO exdup SELECT 600000 + g, ('x' || md5((g % 200 + 1)::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 5000) g;
+INSERT INTO exdup SELECT 700000 + g, ('x' || md5('7777'))::bit(64)::bigint::simhash64 FROM generate_series(1, 5000) g;
+INSERT INTO exdupg SELECT * FROM exdup WHERE id > 600000;
+ANALYZE ex64; ANALYZE ex128; ANALYZE ex64g; ANALYZE ex128g; ANALYZE exdup; ANALYZE exdupg;
 SQL
-for tab in ex64 ex64g ex128 ex128g; do
+for tab in ex64 ex64g ex128 ex128g exdup exdupg; do
 	$PSQL -c "SELECT ndd_index_check('${tab}_fp')"
-	for spec in "uniform:q.id % 4000 = 0 AND q.id <= 150000" "clustered:q.id > 150000 AND q.id <= 200000 AND q.id % 2500 = 0" "planted:q.id > 300000 AND q.id % 100 = 0"; do
+	case $tab in
+	ex64*) specs=("uniform:q.id % 4000 = 0 AND q.id <= 150000" "clustered:q.id > 150000 AND q.id <= 200000 AND q.id % 2500 = 0" "planted:q.id > 300000 AND q.id % 100 = 0") ;;
+	ex128*) specs=("uniform:q.id % 4000 = 0 AND q.id <= 150000" "planted:q.id > 300000 AND q.id % 100 = 0") ;;
+	exdup*) specs=("uniform:q.id % 2000 = 0 AND q.id <= 20000" "copies:q.id > 400000 AND q.id <= 440000 AND q.id % 4000 = 1"
+		"one fingerprint 20,000 times:q.id = 500002" "copied after VACUUM:q.id IN (600001, 700001)") ;;
+	esac
+	for spec in "${specs[@]}"; do
 		name=${spec%%:*}; cond=${spec#*:}
-		[ "${tab#ex128}" != "$tab" ] && [ $name = clustered ] && continue
 		out=$($PSQL <<SQL
 CREATE TEMP TABLE a AS SELECT k, q.id AS qid, d.id FROM $tab q, generate_series(0, 6) k,
 	LATERAL (SELECT id FROM $tab WHERE fp <~> q.fp <= k) d WHERE $cond;
@@ -71,5 +96,5 @@ SQL
 )
 	if [ "$bad" = 0 ]; then echo "ok   $tab KNN: distances equal a sort's"; else echo "FAIL $tab KNN: $bad differences"; fail=1; fi
 done
-$PSQL -c "DROP TABLE ex64, ex128, ex64g, ex128g"
+$PSQL -c "DROP TABLE ex64, ex128, ex64g, ex128g, exdup, exdupg"
 exit $fail
