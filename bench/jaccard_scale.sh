@@ -25,9 +25,9 @@
 # looks at rows over 2 KB (TOAST_TUPLE_THRESHOLD, which toast_tuple_target does not lower), and
 # these are ~1.2 KB.
 # The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
-# on a quiet machine, with about 60 GB of free disk: the 10M collection is 12 GB of text (the TSV and
-# the table), and the disk path's temporary files hold 16 bytes per distinct shingle of each
-# document plus a 16-byte header (27 GB at 10M) and 24 per band key (6.5 GB, written twice):
+# on a quiet machine, with about 65 GB of free disk: the 10M table is 13.5 GB, and the disk path's
+# temporary files (about 45 GB written, 37 GB alive at once at 10M) hold 16 bytes per distinct
+# shingle of each document plus a 16-byte header (27 GB at 10M) and 24 per band key (written twice):
 #   NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 NDD_JACCARD_LOOKUP=0 \
 #     NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee bench/results/jaccard_scale_10M.txt
 set -euo pipefail
@@ -69,10 +69,9 @@ largest=$(echo $sizes | tr ' ' '\n' | sort -n | tail -1)
 for size in $sizes; do
 	echo "== $size documents"
 	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, disk08, mem08"
-	# What this size needs at most, computed from the 1M run: 1.2 KB of text per document (the
-	# table, less with lz4), the sets file (2.7 KB per document), the entries (0.43 KB, written
-	# twice); the candidates and the pairs are small next to them.
-	need=$(( (size * (1200 + 2700 + 2 * 430) + (1 << 30) - 1) >> 30 ))
+	# What this size needs at most, measured at 1M and 3M: a 1.35 KB table row and 4.7 KB of
+	# temporary files written per document (fewer alive at once).
+	need=$(( (size * (1350 + 4700) + (1 << 30) - 1) >> 30 ))
 	echo "free disk: $(free_gb) GB, this size needs at most about $need GB"
 	if [ $(( $(free_gb) - need )) -lt "$min_free" ]; then
 		echo "ABORT: $size documents would leave less than $min_free GB free"
