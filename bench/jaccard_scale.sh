@@ -14,18 +14,26 @@
 #       ndd_jaccard_bands(shingle_minhash(body, 4, 128), 0.8) and the lookup "stored documents with
 #       J >= 0.8 with this text" for NDD_JACCARD_QUERIES (default 200) random stored texts: median
 #       and p95 of the server-side time of each query.
-#   NDD_SYNTH_DIR: take synth_N.tsv / planted_N.tsv from there instead of generating them.
+#   NDD_SYNTH_DIR: take synth_N.tsv / planted_N.tsv from there instead of generating them (else
+#     the generator's output is streamed into the table, never written to a file).
+#   NDD_JACCARD_MIN_FREE_GB (default 15): before each size, stop if the free space of the cluster's
+#     file system less what the size needs (computed below) would fall under this; during the run a
+#     watcher cancels the backends and stops the script if it does fall under it.
 #   NDD_NO_INSTALL=1: use the installed extension as it is.
+# The table is created and filled in one transaction with COPY FREEZE at wal_level = minimal: no
+# WAL for the text, no VACUUM rewriting hint bits. Its text is not compressed: the toaster only
+# looks at rows over 2 KB (TOAST_TUPLE_THRESHOLD, which toast_tuple_target does not lower), and
+# these are ~1.2 KB.
 # The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
-# on a quiet machine, with about 60 GB of free disk: the 10M collection is 12 GB of text (the TSV and
-# the table), and the disk path's temporary files hold 16 bytes per distinct shingle of each
-# document plus a 16-byte header (27 GB at 10M) and 24 per band key (6.5 GB, written twice):
+# on a quiet machine, with about 65 GB of free disk: the 10M table is 13.5 GB, and the disk path's
+# temporary files (about 45 GB written, 37 GB alive at once at 10M) hold 16 bytes per distinct
+# shingle of each document plus a 16-byte header (27 GB at 10M) and 24 per band key (written twice):
 #   NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 NDD_JACCARD_LOOKUP=0 \
 #     NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee bench/results/jaccard_scale_10M.txt
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 CORPUS=$(ndd_corpus_dir)
-ndd_bench_cluster "max_parallel_workers_per_gather=0"
+ndd_bench_cluster "max_parallel_workers_per_gather=0" "wal_level=minimal" "max_wal_senders=0"
 psql -X -q -d postgres -c "CREATE EXTENSION ndd"
 work=$(mktemp -d /tmp/ndd-jaccard-scale.XXXXXX)
 chmod 755 "$work"
@@ -34,27 +42,64 @@ echo "maintenance_work_mem default: $(psql -X -d postgres -tAc 'SHOW maintenance
 
 source "$NDD_ROOT/bench/jaccard_timed.sh"
 
+# Free space of the cluster's file system, in GB.
+free_gb() { df -P -BG "$NDD_PGDATA" | awk 'NR == 2 { sub("G", "", $4); print $4 }'; }
+min_free=${NDD_JACCARD_MIN_FREE_GB:-15}
+echo "free disk at the start: $(free_gb) GB (stop under $min_free GB)"
+# The watcher: every 5 s, the lowest free space seen (printed per size), and below min_free the
+# backends are cancelled and the script stopped.
+watch_file=$work/min_free
+(
+	while sleep 5; do
+		f=$(free_gb)
+		[ ! -s "$watch_file" ] || [ "$f" -lt "$(cat "$watch_file")" ] && echo "$f" > "$watch_file"
+		if [ "$f" -lt "$min_free" ]; then
+			echo "ABORT: $f GB free, under $min_free GB: cancelling the run" >&2
+			psql -X -q -d postgres -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()" >/dev/null
+			kill -TERM $$
+			exit 1
+		fi
+	done
+) &
+watcher=$!
+trap 'kill $watcher 2>/dev/null; ndd_stop_cluster; rm -rf "$work"' EXIT
+
 sizes=${NDD_JACCARD_SIZES:-100000 300000 1000000}
 largest=$(echo $sizes | tr ' ' '\n' | sort -n | tail -1)
 for size in $sizes; do
-	if [ -n "${NDD_SYNTH_DIR:-}" ]; then
-		synth=$NDD_SYNTH_DIR/synth_$size.tsv planted=$NDD_SYNTH_DIR/planted_$size.tsv
-	else
-		synth=$work/synth.tsv planted=$work/planted.tsv
-		PLANTED="$planted" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz > "$synth"
-	fi
 	echo "== $size documents"
-	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, disk08, mem08" \
-		-c "CREATE TABLE synth (id bigint, body text); CREATE TABLE planted (a bigint, b bigint, rate float8)"
-	psql -X -q -d postgres -c "\\copy synth FROM '$synth'"
-	psql -X -q -d postgres -c "\\copy planted FROM '$planted'"
-	psql -X -q -d postgres -c "VACUUM ANALYZE synth"
-	psql -X -q -d postgres -tAc "SELECT count(*) || ' documents, ' || pg_size_pretty(sum(octet_length(body))) FROM synth"
+	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, disk08, mem08"
+	# What this size needs at most, measured at 1M and 3M: a 1.35 KB table row and 4.7 KB of
+	# temporary files written per document (fewer alive at once).
+	need=$(( (size * (1350 + 4700) + (1 << 30) - 1) >> 30 ))
+	echo "free disk: $(free_gb) GB, this size needs at most about $need GB"
+	if [ $(( $(free_gb) - need )) -lt "$min_free" ]; then
+		echo "ABORT: $size documents would leave less than $min_free GB free"
+		break
+	fi
+	rm -f "$watch_file"
+	create="BEGIN; CREATE TABLE synth (id bigint, body text);
+		CREATE TABLE planted (a bigint, b bigint, rate float8);"
+	t0=$(date +%s)
+	if [ -n "${NDD_SYNTH_DIR:-}" ]; then
+		psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "$create" \
+			-c "\\copy synth FROM '$NDD_SYNTH_DIR/synth_$size.tsv' WITH (FREEZE)" \
+			-c "\\copy planted FROM '$NDD_SYNTH_DIR/planted_$size.tsv' WITH (FREEZE)" -c "COMMIT"
+	else
+		PLANTED="$work/planted.tsv" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz |
+			psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "$create" -c "\\copy synth FROM pstdin WITH (FREEZE)" \
+				-c "\\copy planted FROM '$work/planted.tsv' WITH (FREEZE)" -c "COMMIT"
+		rm -f "$work/planted.tsv"
+	fi
+	psql -X -q -d postgres -c "ANALYZE synth"
+	psql -X -q -d postgres -tAc "SELECT count(*) || ' documents, ' || pg_size_pretty(sum(octet_length(body))) || ' of text, table '
+	  || pg_size_pretty(pg_table_size('synth')) || ', generated and loaded in $(( $(date +%s) - t0 )) s' FROM synth"
 	temp_before=$(psql -X -d postgres -tAc "SELECT temp_bytes FROM pg_stat_database WHERE datname = 'postgres'")
 	timed "  ndd_jaccard_pairs(t = 0.8), default maintenance_work_mem (disk)" \
 		"SET maintenance_work_mem = '64MB'; CREATE TABLE disk08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
 	sleep 1  # the statistics of the ended session
 	psql -X -d postgres -tAc "SELECT '  temporary files written: ' || pg_size_pretty(temp_bytes - $temp_before) FROM pg_stat_database WHERE datname = 'postgres'"
+	echo "  lowest free disk during the call: $(cat "$watch_file" 2>/dev/null || echo '?') GB"
 	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
 		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
 			"SET maintenance_work_mem = '4GB'; CREATE TABLE mem08 AS SELECT * FROM ndd_jaccard_pairs('SELECT id, body FROM synth', 0.8)"
@@ -73,7 +118,7 @@ for size in $sizes; do
 	    || count(*) FILTER (WHERE j < 0.8) || ' below 0.8, ' || count(*) FILTER (WHERE j IS DISTINCT FROM s.jaccard) || ' with another value'
 	  FROM ($checked) s JOIN synth x ON x.id = s.a JOIN synth y ON y.id = s.b, LATERAL (SELECT jaccard(x.body, y.body) AS j) v"
 done
-[ "${NDD_JACCARD_LOOKUP:-1}" = 0 ] && { echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"; rm -rf "$work"; exit 0; }
+[ "${NDD_JACCARD_LOOKUP:-1}" = 0 ] && { echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"; exit 0; }
 
 echo "== lookup through the band-key index at $largest documents"
 psql -X -q -d postgres -v ON_ERROR_STOP=1 <<'SQL'
@@ -107,4 +152,3 @@ SELECT count(*) AS queries, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms
        round(max(ms)::numeric, 2) AS max_ms, round(avg(found), 2) AS avg_found FROM times;
 SQL
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-rm -rf "$work"
