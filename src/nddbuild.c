@@ -22,25 +22,42 @@
  * Pages are written with smgrextend, bypassing shared buffers, and WAL-logged as full page images
  * when the relation needs WAL, then synced, as nbtree's sorted build does.
  *
+ * Parallel build (max_parallel_maintenance_workers, as nbtree and pgvector do): step 1 runs in the
+ * leader and its workers over a parallel heap scan, each participant spooling its share of the
+ * heap to its own file of a shared file set. Steps 2 to 5 run in the leader, reading the
+ * participants' spools merged by heap block. Both builds scan the heap in block order (no
+ * synchronized scan) and a heap block's rows are spooled by one participant in the same order as
+ * the serial scan's, so the merged stream is the serial spool, entry for entry, and the index is
+ * the same, page for page.
+ *
  *-------------------------------------------------------------------------
  */
 #include "nddam.h"
 
+#include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
 
 #include <math.h>
 
+#include "access/parallel.h"
+#include "access/table.h"
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "commands/progress.h"
+#include "executor/instrument.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/buffile.h"
 #include "storage/bufmgr.h"
+#include "storage/sharedfileset.h"
+#include "storage/spin.h"
+#include "tcop/tcopprot.h"
 #include "storage/smgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 /* One spooled row: the heap TID and the fingerprint's words (words[1] only for fp128). */
 typedef struct NddSpoolItem
@@ -50,11 +67,28 @@ typedef struct NddSpoolItem
 	OffsetNumber offset;
 } NddSpoolItem;
 
+/*
+ * The spool as the passes read it: one file per participant of the scan, each in heap block order,
+ * merged by heap block (a block's rows are all in one file, consecutive). One file for a serial
+ * build.
+ */
+typedef struct NddSpoolReader
+{
+	int			nfiles;
+	int			bits;
+	BufFile   **files;
+	NddSpoolItem *heads;		/* each file's next item */
+	bool	   *valid;			/* heads[i] holds an item */
+	int			cur;			/* file of the last item returned, -1 before the first */
+} NddSpoolReader;
+
 typedef struct NddBuildState
 {
 	int			bits;
-	BufFile    *spool;
+	BufFile    *spool;			/* written by the scan: this process's share of the rows */
 	BufFile    *nulls;
+	NddSpoolReader rows;		/* read by the passes: every participant's share */
+	NddSpoolReader nullrows;
 	int64		nrows;
 	int64		nnulls;
 	BlockNumber max_block;
@@ -114,6 +148,72 @@ spool_read(BufFile *f, int bits, NddSpoolItem *it)
 	if (bits == 64)
 		it->words[1] = 0;
 	return true;
+}
+
+/* Starts a reader over files (palloc'd, nfiles of them); spool_reader_rewind before reading. */
+static void
+spool_reader_init(NddSpoolReader *r, int bits, BufFile **files, int nfiles)
+{
+	r->nfiles = nfiles;
+	r->bits = bits;
+	r->files = files;
+	r->heads = palloc(sizeof(NddSpoolItem) * nfiles);
+	r->valid = palloc0(sizeof(bool) * nfiles);
+	r->cur = -1;
+}
+
+/* Positions the reader at the first item, for another pass. */
+static void
+spool_reader_rewind(NddSpoolReader *r)
+{
+	int			i;
+
+	for (i = 0; i < r->nfiles; i++)
+	{
+		if (BufFileSeek(r->files[i], 0, 0, SEEK_SET) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not rewind the ndd build spool")));
+		r->valid[i] = spool_read(r->files[i], r->bits, &r->heads[i]);
+	}
+	r->cur = -1;
+}
+
+/*
+ * The next item in heap block order; false at the end. Every file is in block order and a block's
+ * rows are in one file, consecutive: the reader stays on a file while it continues the block it
+ * returned last, else takes the file whose next block is lowest.
+ */
+static bool
+spool_reader_next(NddSpoolReader *r, NddSpoolItem *it)
+{
+	int			best = r->cur;
+	int			i;
+
+	if (best < 0 || !r->valid[best] || r->heads[best].block != it->block)
+	{
+		best = -1;
+		for (i = 0; i < r->nfiles; i++)
+			if (r->valid[i] && (best < 0 || r->heads[i].block < r->heads[best].block))
+				best = i;
+		if (best < 0)
+			return false;
+	}
+	*it = r->heads[best];
+	r->valid[best] = spool_read(r->files[best], r->bits, &r->heads[best]);
+	r->cur = best;
+	return true;
+}
+
+/* Closes the reader's files. */
+static void
+spool_reader_close(NddSpoolReader *r)
+{
+	int			i;
+
+	for (i = 0; i < r->nfiles; i++)
+		BufFileClose(r->files[i]);
+	r->nfiles = 0;
 }
 
 /* table_index_build_scan callback: spools one heap row. */
@@ -256,11 +356,8 @@ ndd_count_buckets(NddBuildState *bs, const NddMapView *mv)
 	counts = MemoryContextAllocHuge(CurrentMemoryContext,
 									sizeof(uint32) * (Size) layout->ntables * mv->npages);
 	memset(counts, 0, sizeof(uint32) * (Size) layout->ntables * mv->npages);
-	if (BufFileSeek(bs->spool, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not rewind the ndd build spool")));
-	while (spool_read(bs->spool, bs->bits, &it))
+	spool_reader_rewind(&bs->rows);
+	while (spool_reader_next(&bs->rows, &it))
 	{
 		int			t;
 
@@ -304,10 +401,7 @@ ndd_flush_overflow(NddWriter *w, BufFile *ovf, BlockNumber first, BlockNumber n)
 static void
 spool_rewind(NddBuildState *bs)
 {
-	if (BufFileSeek(bs->spool, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not rewind the ndd build spool")));
+	spool_reader_rewind(&bs->rows);
 }
 
 /* Appends a spooled row to page (the caller knows it has room). */
@@ -387,7 +481,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 			}
 
 			spool_rewind(bs);
-			while (spool_read(bs->spool, bs->bits, &it))
+			while (spool_reader_next(&bs->rows, &it))
 			{
 				uint64		perm[2];
 				uint32		bucket;
@@ -435,7 +529,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 			if (n > 1)
 				NddPageGetOpaque(cur)->next = ovf_base + novf;
 			spool_rewind(bs);
-			while (spool_read(bs->spool, bs->bits, &it))
+			while (spool_reader_next(&bs->rows, &it))
 			{
 				uint64		perm[2];
 
@@ -497,11 +591,8 @@ ndd_write_nulls(NddWriter *w, NddBuildState *bs, BlockNumber start)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many NULL rows for an ndd index")));
 	ndd_page_init(page, NDD_PAGE_NULLS, &f);
-	if (BufFileSeek(bs->nulls, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not rewind the ndd build spool")));
-	while (spool_read(bs->nulls, 64, &it))
+	spool_reader_rewind(&bs->nullrows);
+	while (spool_reader_next(&bs->nullrows, &it))
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (!ndd_page_has_room(page, &f))
@@ -566,6 +657,274 @@ ndd_place_tables(NddMetaPageData *meta, const uint32 *counts, BlockNumber *novf)
 	meta->null_start = next;
 }
 
+/* ---- parallel build: the scan's participants ---- */
+
+/* Keys of the parallel build's entries in its DSM segment's table of contents. */
+#define NDD_PARALLEL_KEY_SHARED		UINT64CONST(0xDD00000000000001)
+#define NDD_PARALLEL_KEY_QUERY_TEXT	UINT64CONST(0xDD00000000000002)
+#define NDD_PARALLEL_KEY_WAL_USAGE	UINT64CONST(0xDD00000000000003)
+#define NDD_PARALLEL_KEY_BUFFER_USAGE UINT64CONST(0xDD00000000000004)
+
+/*
+ * What the leader and its workers share, in the DSM segment; the parallel heap scan's descriptor
+ * follows it (NddParallelScan).
+ */
+typedef struct NddBuildShared
+{
+	/* set by the leader before the workers start */
+	Oid			heaprelid;
+	Oid			indexrelid;
+	bool		isconcurrent;
+	int			bits;
+	SharedFileSet fileset;		/* the participants' spools, "rows.N" and "nulls.N" */
+
+	/* what the participants' scans found, summed under mutex as each finishes */
+	slock_t		mutex;
+	int			nparticipantsdone;
+	double		heap_tuples;
+	int64		nrows;
+	int64		nnulls;
+	BlockNumber max_block;
+	OffsetNumber max_offset;
+} NddBuildShared;
+
+#define NddParallelScan(shared) \
+	((ParallelTableScanDesc) ((char *) (shared) + BUFFERALIGN(sizeof(NddBuildShared))))
+
+/* The leader's handle on its workers. */
+typedef struct NddLeader
+{
+	ParallelContext *pcxt;
+	NddBuildShared *shared;
+	Snapshot	snapshot;
+	int			nparticipants;	/* the launched workers and the leader */
+	WalUsage   *walusage;
+	BufferUsage *bufferusage;
+} NddLeader;
+
+PGDLLEXPORT void ndd_parallel_build_main(dsm_segment *seg, shm_toc *toc);
+
+static void
+spool_file_name(char *name, size_t size, const char *what, int participant)
+{
+	snprintf(name, size, "%s.%d", what, participant);
+}
+
+/*
+ * One participant's share of step 1: scans the heap blocks the parallel scan hands it, spooling
+ * them to its own files of the shared set, then adds what it found to the shared totals. The
+ * leader reports the scan's progress (its blocks done are the parallel scan's position).
+ */
+static void
+ndd_parallel_scan_share(NddBuildShared *shared, Relation heap, Relation index, int participant,
+						bool progress)
+{
+	NddBuildState bs;
+	IndexInfo  *indexInfo;
+	TableScanDesc scan;
+	char		name[MAXPGPATH];
+
+	memset(&bs, 0, sizeof(bs));
+	bs.bits = shared->bits;
+	spool_file_name(name, sizeof(name), "rows", participant);
+	bs.spool = BufFileCreateFileSet(&shared->fileset.fs, name);
+	spool_file_name(name, sizeof(name), "nulls", participant);
+	bs.nulls = BufFileCreateFileSet(&shared->fileset.fs, name);
+
+	indexInfo = BuildIndexInfo(index);
+	indexInfo->ii_Concurrent = shared->isconcurrent;
+	scan = table_beginscan_parallel(heap, NddParallelScan(shared));
+	bs.heap_tuples = table_index_build_scan(heap, index, indexInfo, true, progress,
+											ndd_build_callback, (void *) &bs, scan);
+	/* the leader opens the files by name: flush and close them */
+	BufFileClose(bs.spool);
+	BufFileClose(bs.nulls);
+
+	SpinLockAcquire(&shared->mutex);
+	shared->nparticipantsdone++;
+	shared->heap_tuples += bs.heap_tuples;
+	shared->nrows += bs.nrows;
+	shared->nnulls += bs.nnulls;
+	shared->max_block = Max(shared->max_block, bs.max_block);
+	shared->max_offset = Max(shared->max_offset, bs.max_offset);
+	SpinLockRelease(&shared->mutex);
+}
+
+/* Entry point of a parallel build's worker (CreateParallelContext names it). */
+void
+ndd_parallel_build_main(dsm_segment *seg, shm_toc *toc)
+{
+	NddBuildShared *shared = shm_toc_lookup(toc, NDD_PARALLEL_KEY_SHARED, false);
+	char	   *sharedquery = shm_toc_lookup(toc, NDD_PARALLEL_KEY_QUERY_TEXT, true);
+	WalUsage   *walusage;
+	BufferUsage *bufferusage;
+	LOCKMODE	heaplock;
+	LOCKMODE	indexlock;
+	Relation	heap;
+	Relation	index;
+
+	/* the leader's query, for pg_stat_activity */
+	debug_query_string = sharedquery;
+	pgstat_report_activity(STATE_RUNNING, debug_query_string);
+
+	/* the locks the leader holds (group locking lets the worker take them too) */
+	if (shared->isconcurrent)
+		heaplock = indexlock = ShareUpdateExclusiveLock;
+	else
+	{
+		heaplock = ShareLock;
+		indexlock = RowExclusiveLock;
+	}
+	heap = table_open(shared->heaprelid, heaplock);
+	index = index_open(shared->indexrelid, indexlock);
+	SharedFileSetAttach(&shared->fileset, seg);
+
+	InstrStartParallelQuery();
+	ndd_parallel_scan_share(shared, heap, index, ParallelWorkerNumber + 1, false);
+	walusage = shm_toc_lookup(toc, NDD_PARALLEL_KEY_WAL_USAGE, false);
+	bufferusage = shm_toc_lookup(toc, NDD_PARALLEL_KEY_BUFFER_USAGE, false);
+	InstrEndParallelQuery(&bufferusage[ParallelWorkerNumber], &walusage[ParallelWorkerNumber]);
+
+	index_close(index, indexlock);
+	table_close(heap, heaplock);
+}
+
+/*
+ * Starts nworkers workers on a parallel scan of heap; false (nothing started) when none could be
+ * launched, and the build is then serial.
+ */
+static bool
+ndd_begin_parallel(NddLeader *leader, Relation heap, Relation index, bool isconcurrent,
+				   int nworkers)
+{
+	ParallelContext *pcxt;
+	Snapshot	snapshot;
+	Size		estshared;
+	NddBuildShared *shared;
+	char	   *sharedquery;
+	int			querylen = 0;
+
+	EnterParallelMode();
+	pcxt = CreateParallelContext("ndd", "ndd_parallel_build_main", nworkers);
+
+	/* as nbtree: every row version for a plain build, an MVCC snapshot for CONCURRENTLY */
+	snapshot = isconcurrent ? RegisterSnapshot(GetTransactionSnapshot()) : SnapshotAny;
+
+	estshared = add_size(BUFFERALIGN(sizeof(NddBuildShared)),
+						 table_parallelscan_estimate(heap, snapshot));
+	shm_toc_estimate_chunk(&pcxt->estimator, estshared);
+	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(sizeof(WalUsage), pcxt->nworkers));
+	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(sizeof(BufferUsage), pcxt->nworkers));
+	shm_toc_estimate_keys(&pcxt->estimator, 3);
+	if (debug_query_string)
+	{
+		querylen = strlen(debug_query_string);
+		shm_toc_estimate_chunk(&pcxt->estimator, querylen + 1);
+		shm_toc_estimate_keys(&pcxt->estimator, 1);
+	}
+
+	InitializeParallelDSM(pcxt);
+	if (pcxt->seg == NULL)
+	{
+		/* no DSM segment could be made: serial */
+		if (IsMVCCSnapshot(snapshot))
+			UnregisterSnapshot(snapshot);
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+
+	shared = (NddBuildShared *) shm_toc_allocate(pcxt->toc, estshared);
+	memset(shared, 0, sizeof(NddBuildShared));
+	shared->heaprelid = RelationGetRelid(heap);
+	shared->indexrelid = RelationGetRelid(index);
+	shared->isconcurrent = isconcurrent;
+	shared->bits = ndd_index_bits(index);
+	SpinLockInit(&shared->mutex);
+	SharedFileSetInit(&shared->fileset, pcxt->seg);
+	table_parallelscan_initialize(heap, NddParallelScan(shared), snapshot);
+
+	/*
+	 * No synchronized scan: the heap is read from block 0 up, as the serial build reads it, so that
+	 * the merged spools are the serial spool (see the file's header).
+	 */
+	NddParallelScan(shared)->phs_syncscan = false;
+	shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_SHARED, shared);
+
+	leader->walusage = shm_toc_allocate(pcxt->toc, mul_size(sizeof(WalUsage), pcxt->nworkers));
+	shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_WAL_USAGE, leader->walusage);
+	leader->bufferusage = shm_toc_allocate(pcxt->toc, mul_size(sizeof(BufferUsage), pcxt->nworkers));
+	shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_BUFFER_USAGE, leader->bufferusage);
+	if (debug_query_string)
+	{
+		sharedquery = (char *) shm_toc_allocate(pcxt->toc, querylen + 1);
+		memcpy(sharedquery, debug_query_string, querylen + 1);
+		shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_QUERY_TEXT, sharedquery);
+	}
+
+	LaunchParallelWorkers(pcxt);
+	if (pcxt->nworkers_launched == 0)
+	{
+		if (IsMVCCSnapshot(snapshot))
+			UnregisterSnapshot(snapshot);
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+	leader->pcxt = pcxt;
+	leader->shared = shared;
+	leader->snapshot = snapshot;
+	leader->nparticipants = pcxt->nworkers_launched + 1;
+	return true;
+}
+
+/*
+ * Step 1 of a parallel build: the leader scans its share, waits for the workers' and opens every
+ * participant's spool for the passes. The spool files live as long as the parallel context.
+ */
+static void
+ndd_parallel_scan(NddLeader *leader, NddBuildState *bs, Relation heap, Relation index)
+{
+	NddBuildShared *shared = leader->shared;
+	BufFile   **rows = palloc(sizeof(BufFile *) * leader->nparticipants);
+	BufFile   **nulls = palloc(sizeof(BufFile *) * leader->nparticipants);
+	char		name[MAXPGPATH];
+	int			i;
+
+	ndd_parallel_scan_share(shared, heap, index, 0, true);
+	WaitForParallelWorkersToFinish(leader->pcxt);
+	for (i = 0; i < leader->pcxt->nworkers_launched; i++)
+		InstrAccumParallelQuery(&leader->bufferusage[i], &leader->walusage[i]);
+	if (shared->nparticipantsdone != leader->nparticipants)
+		elog(ERROR, "ndd parallel build: %d of %d participants finished their scan",
+			 shared->nparticipantsdone, leader->nparticipants);
+
+	bs->heap_tuples = shared->heap_tuples;
+	bs->nrows = shared->nrows;
+	bs->nnulls = shared->nnulls;
+	bs->max_block = shared->max_block;
+	bs->max_offset = shared->max_offset;
+	for (i = 0; i < leader->nparticipants; i++)
+	{
+		spool_file_name(name, sizeof(name), "rows", i);
+		rows[i] = BufFileOpenFileSet(&shared->fileset.fs, name, O_RDONLY, false);
+		spool_file_name(name, sizeof(name), "nulls", i);
+		nulls[i] = BufFileOpenFileSet(&shared->fileset.fs, name, O_RDONLY, false);
+	}
+	spool_reader_init(&bs->rows, bs->bits, rows, leader->nparticipants);
+	spool_reader_init(&bs->nullrows, 64, nulls, leader->nparticipants);
+}
+
+/* Ends the parallel context: its shared files go with it. */
+static void
+ndd_end_parallel(NddLeader *leader)
+{
+	if (IsMVCCSnapshot(leader->snapshot))
+		UnregisterSnapshot(leader->snapshot);
+	DestroyParallelContext(leader->pcxt);
+	ExitParallelMode();
+}
+
 /* ambuild: builds a new ndd index from the heap's rows. */
 IndexBuildResult *
 ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
@@ -575,23 +934,45 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	NddMetaPageData meta;
 	NddMapView	view;
 	NddWriter	w;
+	NddLeader	leader;
+	bool		parallel = false;
 	uint32	   *counts;
 	BlockNumber novf[NDD_LAYOUT_MAX_TABLES];
 	int64		done = 0;
+	int			nworkers;
 	int			t;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
 
 	memset(&bs, 0, sizeof(bs));
+	memset(&leader, 0, sizeof(leader));
 	bs.bits = ndd_index_bits(index);
 	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "ndd build", ALLOCSET_DEFAULT_SIZES);
-	bs.spool = BufFileCreateTemp(false);
-	bs.nulls = BufFileCreateTemp(false);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, NDD_BUILD_PHASE_SCAN);
-	bs.heap_tuples = table_index_build_scan(heap, index, indexInfo, true, true,
-											ndd_build_callback, (void *) &bs, NULL);
+	nworkers = ndd_build_workers(heap, index, indexInfo);
+	if (nworkers > 0)
+		parallel = ndd_begin_parallel(&leader, heap, index, indexInfo->ii_Concurrent, nworkers);
+	if (parallel)
+	{
+		ereport(DEBUG1,
+				(errmsg_internal("ndd build of \"%s\": the heap scan with %d parallel workers",
+								 RelationGetRelationName(index), leader.nparticipants - 1)));
+		ndd_parallel_scan(&leader, &bs, heap, index);
+	}
+	else
+	{
+		BufFile   **files = palloc(sizeof(BufFile *) * 2);
+
+		files[0] = bs.spool = BufFileCreateTemp(false);
+		files[1] = bs.nulls = BufFileCreateTemp(false);
+		/* no synchronized scan: block order from block 0, as a parallel build reads it */
+		bs.heap_tuples = table_index_build_scan(heap, index, indexInfo, false, true,
+												ndd_build_callback, (void *) &bs, NULL);
+		spool_reader_init(&bs.rows, bs.bits, files, 1);
+		spool_reader_init(&bs.nullrows, 64, files + 1, 1);
+	}
 
 	ndd_plan_shape(index, bs.bits, (double) bs.nrows, heap_blocks_for_rows(heap, index, bs.nrows, bs.max_block),
 				   bs.max_offset, &meta);
@@ -625,8 +1006,10 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (RelationNeedsWAL(index))
 		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
 
-	BufFileClose(bs.spool);
-	BufFileClose(bs.nulls);
+	spool_reader_close(&bs.rows);
+	spool_reader_close(&bs.nullrows);
+	if (parallel)
+		ndd_end_parallel(&leader);
 	pfree(counts);
 	MemoryContextDelete(bs.tmpcxt);
 
