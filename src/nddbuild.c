@@ -371,21 +371,24 @@ ndd_count_buckets(NddBuildState *bs, const NddMapView *mv)
 	const NddLayout *layout = &mv->meta->layout;
 	uint32	   *counts;
 	NddSpoolItem it;
+	NddPermutation pm[NDD_LAYOUT_MAX_TABLES];
+	int			t;
 
+	/* each table's permutation once, not once per row */
+	for (t = 0; t < layout->ntables; t++)
+		ndd_layout_permutation(layout, t, &pm[t]);
 	counts = MemoryContextAllocHuge(CurrentMemoryContext,
 									sizeof(uint32) * (Size) layout->ntables * mv->npages);
 	memset(counts, 0, sizeof(uint32) * (Size) layout->ntables * mv->npages);
 	spool_reader_rewind(&bs->rows);
 	while (spool_reader_next(&bs->rows, &it))
 	{
-		int			t;
-
 		CHECK_FOR_INTERRUPTS();
 		for (t = 0; t < layout->ntables; t++)
 		{
 			uint64		perm[2];
 
-			ndd_layout_permute(layout, t, it.words, perm);
+			ndd_permutation_apply(&pm[t], it.words, perm);
 			counts[(Size) t * mv->npages + ndd_page_of(perm[0], mv->npages)]++;
 		}
 	}
@@ -441,7 +444,7 @@ static void
 ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				const uint32 *counts, int64 *entries_done)
 {
-	const NddLayout *layout = &mv->meta->layout;
+	NddPermutation pm;
 	NddFormat	f;
 	int			cap;
 	uint32		budget;
@@ -452,6 +455,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 	uint32		p0 = 0;
 	MemoryContext oldcxt;
 
+	ndd_layout_permutation(&mv->meta->layout, t, &pm);
 	ndd_format_for(mv->delta_bits, mv->wide, mv->meta->block_bits, mv->meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
 	budget = (uint32) Max(16, (int64) bs->mem_kb * 1024L / BLCKSZ);
@@ -507,7 +511,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				Page		page;
 
 				CHECK_FOR_INTERRUPTS();
-				ndd_layout_permute(layout, t, it.words, perm);
+				ndd_permutation_apply(&pm, it.words, perm);
 				bucket = ndd_page_of(perm[0], mv->npages);
 				if (bucket < p0 || bucket >= p1)
 					continue;
@@ -553,7 +557,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				uint64		perm[2];
 
 				CHECK_FOR_INTERRUPTS();
-				ndd_layout_permute(layout, t, it.words, perm);
+				ndd_permutation_apply(&pm, it.words, perm);
 				if (ndd_page_of(perm[0], mv->npages) != p0)
 					continue;
 				if (!ndd_page_has_room(cur, &f))
