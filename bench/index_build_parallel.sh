@@ -64,6 +64,10 @@ for r in $(seq 1 "$ROUNDS"); do
 	done
 done
 echo "medians over $ROUNDS rounds (seconds, index MB):"
-awk '{ t[$1] = t[$1] " " $2; s[$1] = $3 }
-	END { for (m in t) { n = split(substr(t[m], 2), v, " "); asort(v); med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2;
-	      printf "  %-15s %8.2f s  %6.0f MB  (%s)\n", m, med, s[m] / 1048576, substr(t[m], 2) } }' "$results" | sort
+for m in $(cut -d' ' -f1 "$results" | sort -u); do
+	times=$(awk -v m="$m" '$1 == m { print $2 }' "$results" | sort -n)
+	n=$(wc -l <<<"$times")
+	med=$(awk -v n="$n" '{ v[NR] = $1 } END { print (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' <<<"$times")
+	mb=$(awk -v m="$m" '$1 == m { x = $3 } END { printf "%.0f", x / 1048576 }' "$results")
+	printf "  %-15s %8s s  %6s MB  (%s)\n" "$m" "$med" "$mb" "$(awk -v m="$m" '$1 == m { printf "%s ", $2 }' "$results")"
+done
