@@ -22,25 +22,46 @@
  * Pages are written with smgrextend, bypassing shared buffers, and WAL-logged as full page images
  * when the relation needs WAL, then synced, as nbtree's sorted build does.
  *
+ * Parallel build (max_parallel_maintenance_workers, planned as for nbtree): the leader and its
+ * workers scan the heap in parallel, each spooling its share (step 1); each counts the buckets of
+ * its own share (3); after the leader places the tables, each writes whole tables, in turn, to
+ * files of a shared file set (4), reading every participant's spool merged by heap block; the
+ * leader copies those files into the relation in block order and writes the NULL chain (5). The
+ * phases are described at NDD_PHASE_SCAN. Both builds scan the heap in block order from block 0
+ * (no synchronized scan), and a heap block's rows are spooled by one participant in the serial
+ * scan's order, so the merged spools are the serial spool entry for entry: the index is the
+ * serial build's, page for page (test/scripts/index_build_parallel.sh compares them).
+ *
  *-------------------------------------------------------------------------
  */
 #include "nddam.h"
 
+#include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
 
 #include <math.h>
 
+#include "access/parallel.h"
+#include "access/table.h"
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "commands/progress.h"
+#include "executor/instrument.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/buffile.h"
+#include "storage/condition_variable.h"
 #include "storage/bufmgr.h"
+#include "storage/sharedfileset.h"
+#include "storage/spin.h"
+#include "tcop/tcopprot.h"
 #include "storage/smgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "portability/instr_time.h"
+#include "utils/snapmgr.h"
 
 /* One spooled row: the heap TID and the fingerprint's words (words[1] only for fp128). */
 typedef struct NddSpoolItem
@@ -50,32 +71,64 @@ typedef struct NddSpoolItem
 	OffsetNumber offset;
 } NddSpoolItem;
 
+/*
+ * The spool as the passes read it: one file per participant of the scan, each in heap block order,
+ * merged by heap block (a block's rows are all in one file, consecutive). One file for a serial
+ * build.
+ */
+typedef struct NddSpoolReader
+{
+	int			nfiles;
+	int			bits;
+	BufFile   **files;
+	NddSpoolItem *heads;		/* each file's next item */
+	bool	   *valid;			/* heads[i] holds an item */
+	int			cur;			/* file of the last item returned, -1 before the first */
+} NddSpoolReader;
+
 typedef struct NddBuildState
 {
 	int			bits;
-	BufFile    *spool;
+	BufFile    *spool;			/* written by the scan: this process's share of the rows */
 	BufFile    *nulls;
+	NddSpoolReader rows;		/* read by the passes: every participant's share */
+	NddSpoolReader nullrows;
 	int64		nrows;
 	int64		nnulls;
 	BlockNumber max_block;
 	OffsetNumber max_offset;
 	double		heap_tuples;
+	int			mem_kb;			/* page images in memory at once: maintenance_work_mem, shared
+								 * among a parallel build's participants */
 	MemoryContext tmpcxt;
 } NddBuildState;
 
-/* Writes pages of one fork in block order (or rewrites an already written block). */
+/*
+ * Writes pages of one fork in block order (or rewrites an already written block); or, with file
+ * set, a parallel build's participant's pages of one table, in block order from nwritten's first
+ * value, to a file the leader copies into the relation (ndd_flush_overflow).
+ */
 typedef struct NddWriter
 {
 	Relation	index;
 	ForkNumber	fork;
 	bool		use_wal;
 	BlockNumber nwritten;
+	BufFile    *file;
 } NddWriter;
 
 /* Writes page as block blkno: appends when blkno is the next block, rewrites an earlier one. */
 static void
 ndd_write_page(NddWriter *w, Page page, BlockNumber blkno)
 {
+	if (w->file)
+	{
+		if (blkno != w->nwritten)
+			elog(ERROR, "ndd build wrote block %u of a table file, expected %u", blkno, w->nwritten);
+		BufFileWrite(w->file, page, BLCKSZ);
+		w->nwritten++;
+		return;
+	}
 	Assert(blkno <= w->nwritten);
 	if (w->use_wal)
 		log_newpage(&NddRelationFileLocator(w->index), w->fork, blkno, page, true);
@@ -114,6 +167,72 @@ spool_read(BufFile *f, int bits, NddSpoolItem *it)
 	if (bits == 64)
 		it->words[1] = 0;
 	return true;
+}
+
+/* Starts a reader over files (palloc'd, nfiles of them); spool_reader_rewind before reading. */
+static void
+spool_reader_init(NddSpoolReader *r, int bits, BufFile **files, int nfiles)
+{
+	r->nfiles = nfiles;
+	r->bits = bits;
+	r->files = files;
+	r->heads = palloc(sizeof(NddSpoolItem) * nfiles);
+	r->valid = palloc0(sizeof(bool) * nfiles);
+	r->cur = -1;
+}
+
+/* Positions the reader at the first item, for another pass. */
+static void
+spool_reader_rewind(NddSpoolReader *r)
+{
+	int			i;
+
+	for (i = 0; i < r->nfiles; i++)
+	{
+		if (BufFileSeek(r->files[i], 0, 0, SEEK_SET) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not rewind the ndd build spool")));
+		r->valid[i] = spool_read(r->files[i], r->bits, &r->heads[i]);
+	}
+	r->cur = -1;
+}
+
+/*
+ * The next item in heap block order; false at the end. Every file is in block order and a block's
+ * rows are in one file, consecutive: the reader stays on a file while it continues the block it
+ * returned last, else takes the file whose next block is lowest.
+ */
+static bool
+spool_reader_next(NddSpoolReader *r, NddSpoolItem *it)
+{
+	int			best = r->cur;
+	int			i;
+
+	if (best < 0 || !r->valid[best] || r->heads[best].block != it->block)
+	{
+		best = -1;
+		for (i = 0; i < r->nfiles; i++)
+			if (r->valid[i] && (best < 0 || r->heads[i].block < r->heads[best].block))
+				best = i;
+		if (best < 0)
+			return false;
+	}
+	*it = r->heads[best];
+	r->valid[best] = spool_read(r->files[best], r->bits, &r->heads[best]);
+	r->cur = best;
+	return true;
+}
+
+/* Closes the reader's files. */
+static void
+spool_reader_close(NddSpoolReader *r)
+{
+	int			i;
+
+	for (i = 0; i < r->nfiles; i++)
+		BufFileClose(r->files[i]);
+	r->nfiles = 0;
 }
 
 /* table_index_build_scan callback: spools one heap row. */
@@ -306,24 +425,24 @@ ndd_count_buckets(NddBuildState *bs, const NddMapView *mv)
 	const NddLayout *layout = &mv->meta->layout;
 	uint32	   *counts;
 	NddSpoolItem it;
+	NddPermutation pm[NDD_LAYOUT_MAX_TABLES];
+	int			t;
 
+	/* each table's permutation once, not once per row */
+	for (t = 0; t < layout->ntables; t++)
+		ndd_layout_permutation(layout, t, &pm[t]);
 	counts = MemoryContextAllocHuge(CurrentMemoryContext,
 									sizeof(uint32) * (Size) layout->ntables * mv->npages);
 	memset(counts, 0, sizeof(uint32) * (Size) layout->ntables * mv->npages);
-	if (BufFileSeek(bs->spool, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not rewind the ndd build spool")));
-	while (spool_read(bs->spool, bs->bits, &it))
+	spool_reader_rewind(&bs->rows);
+	while (spool_reader_next(&bs->rows, &it))
 	{
-		int			t;
-
 		CHECK_FOR_INTERRUPTS();
 		for (t = 0; t < layout->ntables; t++)
 		{
 			uint64		perm[2];
 
-			ndd_layout_permute(layout, t, it.words, perm);
+			ndd_permutation_apply(&pm[t], it.words, perm);
 			counts[(Size) t * mv->npages + ndd_page_of(perm[0], mv->npages)]++;
 		}
 	}
@@ -358,10 +477,7 @@ ndd_flush_overflow(NddWriter *w, BufFile *ovf, BlockNumber first, BlockNumber n)
 static void
 spool_rewind(NddBuildState *bs)
 {
-	if (BufFileSeek(bs->spool, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not rewind the ndd build spool")));
+	spool_reader_rewind(&bs->rows);
 }
 
 /* Appends a spooled row to page (the caller knows it has room). */
@@ -382,7 +498,7 @@ static void
 ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				const uint32 *counts, int64 *entries_done)
 {
-	const NddLayout *layout = &mv->meta->layout;
+	NddPermutation pm;
 	NddFormat	f;
 	int			cap;
 	uint32		budget;
@@ -393,9 +509,10 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 	uint32		p0 = 0;
 	MemoryContext oldcxt;
 
+	ndd_layout_permutation(&mv->meta->layout, t, &pm);
 	ndd_format_for(mv->delta_bits, mv->wide, mv->meta->block_bits, mv->meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
-	budget = (uint32) Max(16, (int64) maintenance_work_mem * 1024L / BLCKSZ);
+	budget = (uint32) Max(16, (int64) bs->mem_kb * 1024L / BLCKSZ);
 
 	while (p0 < mv->npages)
 	{
@@ -441,14 +558,14 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 			}
 
 			spool_rewind(bs);
-			while (spool_read(bs->spool, bs->bits, &it))
+			while (spool_reader_next(&bs->rows, &it))
 			{
 				uint64		perm[2];
 				uint32		bucket;
 				Page		page;
 
 				CHECK_FOR_INTERRUPTS();
-				ndd_layout_permute(layout, t, it.words, perm);
+				ndd_permutation_apply(&pm, it.words, perm);
 				bucket = ndd_page_of(perm[0], mv->npages);
 				if (bucket < p0 || bucket >= p1)
 					continue;
@@ -489,12 +606,12 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 			if (n > 1)
 				NddPageGetOpaque(cur)->next = ovf_base + novf;
 			spool_rewind(bs);
-			while (spool_read(bs->spool, bs->bits, &it))
+			while (spool_reader_next(&bs->rows, &it))
 			{
 				uint64		perm[2];
 
 				CHECK_FOR_INTERRUPTS();
-				ndd_layout_permute(layout, t, it.words, perm);
+				ndd_permutation_apply(&pm, it.words, perm);
 				if (ndd_page_of(perm[0], mv->npages) != p0)
 					continue;
 				if (!ndd_page_has_room(cur, &f))
@@ -551,11 +668,8 @@ ndd_write_nulls(NddWriter *w, NddBuildState *bs, BlockNumber start)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many NULL rows for an ndd index")));
 	ndd_page_init(page, NDD_PAGE_NULLS, &f);
-	if (BufFileSeek(bs->nulls, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not rewind the ndd build spool")));
-	while (spool_read(bs->nulls, 64, &it))
+	spool_reader_rewind(&bs->nullrows);
+	while (spool_reader_next(&bs->nullrows, &it))
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (!ndd_page_has_room(page, &f))
@@ -620,6 +734,515 @@ ndd_place_tables(NddMetaPageData *meta, const uint32 *counts, BlockNumber *novf)
 	meta->null_start = next;
 }
 
+/* ---- parallel build ---- */
+
+/* Keys of the parallel build's entries in its DSM segment's table of contents. */
+#define NDD_PARALLEL_KEY_SHARED		UINT64CONST(0xDD00000000000001)
+#define NDD_PARALLEL_KEY_QUERY_TEXT	UINT64CONST(0xDD00000000000002)
+#define NDD_PARALLEL_KEY_WAL_USAGE	UINT64CONST(0xDD00000000000003)
+#define NDD_PARALLEL_KEY_BUFFER_USAGE UINT64CONST(0xDD00000000000004)
+
+/*
+ * The phases of a parallel build, each run by every participant (the leader and its workers); the
+ * leader starts the next one when all have finished the current one:
+ *  1. scan: each spools its share of the heap to its files "rows.N" and "nulls.N";
+ *  2. count (the leader has planned the shape): each counts the buckets of every table over its
+ *     own spool, to "counts.N"; the leader sums them and places the tables;
+ *  3. write: each takes tables in turn and writes each one's pages (reading every spool, merged
+ *     by heap block) to "table.T", as the serial build would write them to the relation.
+ * Then the leader copies the tables' files into the relation, in block order, and writes the
+ * NULL chain.
+ */
+#define NDD_PHASE_SCAN		1
+#define NDD_PHASE_COUNT		2
+#define NDD_PHASE_WRITE		3
+
+/*
+ * What the leader and its workers share, in the DSM segment; the parallel heap scan's descriptor
+ * follows it (NddParallelScan).
+ */
+typedef struct NddBuildShared
+{
+	/* set by the leader before the workers start */
+	Oid			heaprelid;
+	Oid			indexrelid;
+	bool		isconcurrent;
+	int			bits;
+	int			mem_kb;			/* each participant's share of maintenance_work_mem */
+	SharedFileSet fileset;		/* the spools, counts and tables' pages (see the phases) */
+	ConditionVariable cv;		/* signalled when a participant ends a phase or one starts */
+
+	/* under mutex */
+	slock_t		mutex;
+	int			phase;			/* NDD_PHASE_* the participants may run */
+	int			nparticipants;	/* set when the count phase starts */
+	int			ndone;			/* participants done with the phase */
+	int			next_table;		/* the write phase's next table to take */
+	int64		entries_done;	/* entries of the tables written, for the progress report */
+	/* what the participants' scans found, summed as each finishes */
+	double		heap_tuples;
+	int64		nrows;
+	int64		nnulls;
+	BlockNumber max_block;
+	OffsetNumber max_offset;
+
+	/* set by the leader when it starts the count phase (the shape), then the write phase (placed) */
+	NddMetaPageData meta;
+} NddBuildShared;
+
+#define NddParallelScan(shared) \
+	((ParallelTableScanDesc) ((char *) (shared) + BUFFERALIGN(sizeof(NddBuildShared))))
+
+/* The leader's handle on its workers. */
+typedef struct NddLeader
+{
+	ParallelContext *pcxt;
+	NddBuildShared *shared;
+	Snapshot	snapshot;
+	int			nparticipants;	/* the launched workers and the leader */
+	WalUsage   *walusage;
+	BufferUsage *bufferusage;
+} NddLeader;
+
+PGDLLEXPORT void ndd_parallel_build_main(dsm_segment *seg, shm_toc *toc);
+
+static void
+shared_file_name(char *name, size_t size, const char *what, int n)
+{
+	snprintf(name, size, "%s.%d", what, n);
+}
+
+static BufFile *
+shared_file_open(NddBuildShared *shared, const char *what, int n)
+{
+	char		name[MAXPGPATH];
+
+	shared_file_name(name, sizeof(name), what, n);
+	return BufFileOpenFileSet(&shared->fileset.fs, name, O_RDONLY, false);
+}
+
+static BufFile *
+shared_file_create(NddBuildShared *shared, const char *what, int n)
+{
+	char		name[MAXPGPATH];
+
+	shared_file_name(name, sizeof(name), what, n);
+	return BufFileCreateFileSet(&shared->fileset.fs, name);
+}
+
+/* A participant has finished the current phase. */
+static void
+ndd_phase_done(NddBuildShared *shared)
+{
+	SpinLockAcquire(&shared->mutex);
+	shared->ndone++;
+	SpinLockRelease(&shared->mutex);
+	ConditionVariableBroadcast(&shared->cv);
+}
+
+/* A worker waits for the leader to start phase (cancellable: the sleep checks for interrupts). */
+static void
+ndd_wait_phase(NddBuildShared *shared, int phase)
+{
+	for (;;)
+	{
+		int			cur;
+
+		SpinLockAcquire(&shared->mutex);
+		cur = shared->phase;
+		SpinLockRelease(&shared->mutex);
+		if (cur >= phase)
+			break;
+		ConditionVariableSleep(&shared->cv, WAIT_EVENT_PARALLEL_CREATE_INDEX_SCAN);
+	}
+	ConditionVariableCancelSleep();
+}
+
+/* The leader waits for every participant to finish the current phase, then starts next. */
+static void
+ndd_next_phase(NddLeader *leader, int next)
+{
+	NddBuildShared *shared = leader->shared;
+
+	for (;;)
+	{
+		int			ndone;
+
+		SpinLockAcquire(&shared->mutex);
+		ndone = shared->ndone;
+		SpinLockRelease(&shared->mutex);
+		if (ndone >= leader->nparticipants)
+			break;
+		ConditionVariableSleep(&shared->cv, WAIT_EVENT_PARALLEL_CREATE_INDEX_SCAN);
+	}
+	ConditionVariableCancelSleep();
+	if (next == 0)
+		return;
+	SpinLockAcquire(&shared->mutex);
+	shared->ndone = 0;
+	shared->phase = next;
+	SpinLockRelease(&shared->mutex);
+	ConditionVariableBroadcast(&shared->cv);
+}
+
+/*
+ * Phase 1, one participant's share: scans the heap blocks the parallel scan hands it, spooling
+ * them to its own files, then adds what it found to the shared totals. The leader reports the
+ * scan's progress (its blocks done are the parallel scan's position).
+ */
+static void
+ndd_parallel_scan_share(NddBuildShared *shared, Relation heap, Relation index, int participant,
+						bool progress)
+{
+	NddBuildState bs;
+	IndexInfo  *indexInfo;
+	TableScanDesc scan;
+
+	memset(&bs, 0, sizeof(bs));
+	bs.bits = shared->bits;
+	bs.spool = shared_file_create(shared, "rows", participant);
+	bs.nulls = shared_file_create(shared, "nulls", participant);
+
+	indexInfo = BuildIndexInfo(index);
+	indexInfo->ii_Concurrent = shared->isconcurrent;
+	scan = table_beginscan_parallel(heap, NddParallelScan(shared));
+	bs.heap_tuples = table_index_build_scan(heap, index, indexInfo, true, progress,
+											ndd_build_callback, (void *) &bs, scan);
+	/* the others open the files by name: flush and close them */
+	BufFileClose(bs.spool);
+	BufFileClose(bs.nulls);
+
+	SpinLockAcquire(&shared->mutex);
+	shared->heap_tuples += bs.heap_tuples;
+	shared->nrows += bs.nrows;
+	shared->nnulls += bs.nnulls;
+	shared->max_block = Max(shared->max_block, bs.max_block);
+	shared->max_offset = Max(shared->max_offset, bs.max_offset);
+	SpinLockRelease(&shared->mutex);
+	ndd_phase_done(shared);
+}
+
+/* Phase 2, one participant's share: the bucket counts of its own spool, every table. */
+static void
+ndd_parallel_count_share(NddBuildShared *shared, int participant)
+{
+	NddBuildState bs;
+	NddMetaPageData meta = shared->meta;
+	NddMapView	view;
+	BufFile    *files[1];
+	BufFile    *out;
+	uint32	   *counts;
+
+	memset(&bs, 0, sizeof(bs));
+	bs.bits = shared->bits;
+	files[0] = shared_file_open(shared, "rows", participant);
+	spool_reader_init(&bs.rows, bs.bits, files, 1);
+	ndd_map_view(&meta, false, &view);
+	counts = ndd_count_buckets(&bs, &view);
+	spool_reader_close(&bs.rows);
+
+	out = shared_file_create(shared, "counts", participant);
+	BufFileWrite(out, counts, sizeof(uint32) * (Size) meta.layout.ntables * view.npages);
+	BufFileClose(out);
+	pfree(counts);
+	ndd_phase_done(shared);
+}
+
+/* Reads n counts from file, closing it. */
+static void
+read_counts(BufFile *file, uint32 *counts, Size n)
+{
+	if (BufFileRead(file, counts, sizeof(uint32) * n) != sizeof(uint32) * n)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read the ndd build's bucket counts")));
+	BufFileClose(file);
+}
+
+/*
+ * Phase 3, one participant's share: takes tables in turn and writes each one's pages to its file,
+ * with the block numbers the leader placed it at.
+ */
+static void
+ndd_parallel_write_share(NddBuildShared *shared, Relation index, bool leader)
+{
+	NddBuildState bs;
+	NddMetaPageData meta = shared->meta;
+	NddMapView	view;
+	BufFile   **files = palloc(sizeof(BufFile *) * shared->nparticipants);
+	uint32	   *counts;
+	Size		ncounts;
+	int			i;
+
+	memset(&bs, 0, sizeof(bs));
+	bs.bits = shared->bits;
+	bs.mem_kb = shared->mem_kb;
+	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "ndd build", ALLOCSET_DEFAULT_SIZES);
+	for (i = 0; i < shared->nparticipants; i++)
+		files[i] = shared_file_open(shared, "rows", i);
+	spool_reader_init(&bs.rows, bs.bits, files, shared->nparticipants);
+	ndd_map_view(&meta, false, &view);
+	ncounts = (Size) meta.layout.ntables * view.npages;
+	counts = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * ncounts);
+	read_counts(shared_file_open(shared, "counts", shared->nparticipants), counts, ncounts);
+
+	for (;;)
+	{
+		NddWriter	w;
+		int64		done = 0;
+		int64		before;
+		int			t;
+
+		SpinLockAcquire(&shared->mutex);
+		t = shared->next_table++;
+		before = shared->entries_done;
+		SpinLockRelease(&shared->mutex);
+		if (t >= meta.layout.ntables)
+			break;
+		/* the leader's progress counts every participant's tables done, then its own entries */
+		if (leader)
+			done = before;
+		memset(&w, 0, sizeof(w));
+		w.index = index;
+		w.file = shared_file_create(shared, "table", t);
+		w.nwritten = ndd_primary_block(&view, t, 0);
+		ndd_write_table(&w, &bs, &view, t, counts + (Size) t * view.npages, &done);
+		BufFileClose(w.file);
+		SpinLockAcquire(&shared->mutex);
+		shared->entries_done += done - (leader ? before : 0);
+		SpinLockRelease(&shared->mutex);
+	}
+	spool_reader_close(&bs.rows);
+	pfree(counts);
+	MemoryContextDelete(bs.tmpcxt);
+	ndd_phase_done(shared);
+}
+
+/* Entry point of a parallel build's worker (CreateParallelContext names it). */
+void
+ndd_parallel_build_main(dsm_segment *seg, shm_toc *toc)
+{
+	NddBuildShared *shared = shm_toc_lookup(toc, NDD_PARALLEL_KEY_SHARED, false);
+	char	   *sharedquery = shm_toc_lookup(toc, NDD_PARALLEL_KEY_QUERY_TEXT, true);
+	WalUsage   *walusage;
+	BufferUsage *bufferusage;
+	LOCKMODE	heaplock;
+	LOCKMODE	indexlock;
+	Relation	heap;
+	Relation	index;
+	int			participant = ParallelWorkerNumber + 1;
+
+	/* the leader's query, for pg_stat_activity */
+	debug_query_string = sharedquery;
+	pgstat_report_activity(STATE_RUNNING, debug_query_string);
+
+	/* the locks the leader holds (group locking lets the worker take them too), as nbtree */
+	if (shared->isconcurrent)
+		heaplock = indexlock = ShareUpdateExclusiveLock;
+	else
+	{
+		heaplock = ShareLock;
+		indexlock = RowExclusiveLock;
+	}
+	heap = table_open(shared->heaprelid, heaplock);
+	index = index_open(shared->indexrelid, indexlock);
+	SharedFileSetAttach(&shared->fileset, seg);
+
+	InstrStartParallelQuery();
+	ndd_parallel_scan_share(shared, heap, index, participant, false);
+	ndd_wait_phase(shared, NDD_PHASE_COUNT);
+	ndd_parallel_count_share(shared, participant);
+	ndd_wait_phase(shared, NDD_PHASE_WRITE);
+	ndd_parallel_write_share(shared, index, false);
+	walusage = shm_toc_lookup(toc, NDD_PARALLEL_KEY_WAL_USAGE, false);
+	bufferusage = shm_toc_lookup(toc, NDD_PARALLEL_KEY_BUFFER_USAGE, false);
+	InstrEndParallelQuery(&bufferusage[ParallelWorkerNumber], &walusage[ParallelWorkerNumber]);
+
+	index_close(index, indexlock);
+	table_close(heap, heaplock);
+}
+
+/*
+ * Starts nworkers workers on a parallel scan of heap; false (nothing started) when none could be
+ * launched, and the build is then serial.
+ */
+static bool
+ndd_begin_parallel(NddLeader *leader, Relation heap, Relation index, bool isconcurrent,
+				   int nworkers)
+{
+	ParallelContext *pcxt;
+	Snapshot	snapshot;
+	Size		estshared;
+	NddBuildShared *shared;
+	char	   *sharedquery;
+	int			querylen = 0;
+
+	EnterParallelMode();
+	pcxt = CreateParallelContext("ndd", "ndd_parallel_build_main", nworkers);
+
+	/* as nbtree: every row version for a plain build, an MVCC snapshot for CONCURRENTLY */
+	snapshot = isconcurrent ? RegisterSnapshot(GetTransactionSnapshot()) : SnapshotAny;
+
+	estshared = add_size(BUFFERALIGN(sizeof(NddBuildShared)),
+						 table_parallelscan_estimate(heap, snapshot));
+	shm_toc_estimate_chunk(&pcxt->estimator, estshared);
+	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(sizeof(WalUsage), pcxt->nworkers));
+	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(sizeof(BufferUsage), pcxt->nworkers));
+	shm_toc_estimate_keys(&pcxt->estimator, 3);
+	if (debug_query_string)
+	{
+		querylen = strlen(debug_query_string);
+		shm_toc_estimate_chunk(&pcxt->estimator, querylen + 1);
+		shm_toc_estimate_keys(&pcxt->estimator, 1);
+	}
+
+	InitializeParallelDSM(pcxt);
+	if (pcxt->seg == NULL)
+	{
+		/* no DSM segment could be made: serial */
+		if (IsMVCCSnapshot(snapshot))
+			UnregisterSnapshot(snapshot);
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+
+	shared = (NddBuildShared *) shm_toc_allocate(pcxt->toc, estshared);
+	memset(shared, 0, sizeof(NddBuildShared));
+	shared->heaprelid = RelationGetRelid(heap);
+	shared->indexrelid = RelationGetRelid(index);
+	shared->isconcurrent = isconcurrent;
+	shared->bits = ndd_index_bits(index);
+	/* as nbtree shares it among its sorts: the participants' pages together fit in it */
+	shared->mem_kb = Max(64, maintenance_work_mem / (pcxt->nworkers + 1));
+	shared->phase = NDD_PHASE_SCAN;
+	SpinLockInit(&shared->mutex);
+	ConditionVariableInit(&shared->cv);
+	SharedFileSetInit(&shared->fileset, pcxt->seg);
+	table_parallelscan_initialize(heap, NddParallelScan(shared), snapshot);
+
+	/*
+	 * No synchronized scan: the heap is read from block 0 up, as the serial build reads it, so that
+	 * the merged spools are the serial spool (see the file's header).
+	 */
+	NddParallelScan(shared)->phs_syncscan = false;
+	shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_SHARED, shared);
+
+	leader->walusage = shm_toc_allocate(pcxt->toc, mul_size(sizeof(WalUsage), pcxt->nworkers));
+	shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_WAL_USAGE, leader->walusage);
+	leader->bufferusage = shm_toc_allocate(pcxt->toc, mul_size(sizeof(BufferUsage), pcxt->nworkers));
+	shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_BUFFER_USAGE, leader->bufferusage);
+	if (debug_query_string)
+	{
+		sharedquery = (char *) shm_toc_allocate(pcxt->toc, querylen + 1);
+		memcpy(sharedquery, debug_query_string, querylen + 1);
+		shm_toc_insert(pcxt->toc, NDD_PARALLEL_KEY_QUERY_TEXT, sharedquery);
+	}
+
+	LaunchParallelWorkers(pcxt);
+	if (pcxt->nworkers_launched == 0)
+	{
+		if (IsMVCCSnapshot(snapshot))
+			UnregisterSnapshot(snapshot);
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+
+	/*
+	 * The leader waits on the workers at each phase's end: a worker that failed to start must
+	 * raise an error here rather than leave it waiting forever (as nbtree).
+	 */
+	WaitForParallelWorkersToAttach(pcxt);
+	leader->pcxt = pcxt;
+	leader->shared = shared;
+	leader->snapshot = snapshot;
+	leader->nparticipants = pcxt->nworkers_launched + 1;
+	return true;
+}
+
+/* Phase 1 in the leader: its share of the scan, then the totals of every participant's. */
+static void
+ndd_parallel_scan(NddLeader *leader, NddBuildState *bs, Relation heap, Relation index)
+{
+	NddBuildShared *shared = leader->shared;
+	BufFile   **nulls = palloc(sizeof(BufFile *) * leader->nparticipants);
+	int			i;
+
+	ndd_parallel_scan_share(shared, heap, index, 0, true);
+	ndd_next_phase(leader, 0);
+	bs->heap_tuples = shared->heap_tuples;
+	bs->nrows = shared->nrows;
+	bs->nnulls = shared->nnulls;
+	bs->max_block = shared->max_block;
+	bs->max_offset = shared->max_offset;
+	for (i = 0; i < leader->nparticipants; i++)
+		nulls[i] = shared_file_open(shared, "nulls", i);
+	spool_reader_init(&bs->nullrows, 64, nulls, leader->nparticipants);
+}
+
+/*
+ * Phases 2 and 3 in the leader, meta holding the shape: places the tables from every participant's
+ * counts (filling meta and novf) and has the participants write them to their files.
+ */
+static void
+ndd_parallel_tables(NddLeader *leader, Relation index, NddMetaPageData *meta, BlockNumber *novf)
+{
+	NddBuildShared *shared = leader->shared;
+	NddMapView	view;
+	uint32	   *counts;
+	uint32	   *part;
+	Size		ncounts;
+	BufFile    *out;
+	int			i;
+
+	ndd_map_view(meta, false, &view);
+	ncounts = (Size) meta->layout.ntables * view.npages;
+	shared->meta = *meta;
+	shared->nparticipants = leader->nparticipants;
+	ndd_next_phase(leader, NDD_PHASE_COUNT);
+	ndd_parallel_count_share(shared, 0);
+	ndd_next_phase(leader, 0);
+
+	counts = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * ncounts);
+	part = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * ncounts);
+	memset(counts, 0, sizeof(uint32) * ncounts);
+	for (i = 0; i < leader->nparticipants; i++)
+	{
+		Size		j;
+
+		read_counts(shared_file_open(shared, "counts", i), part, ncounts);
+		for (j = 0; j < ncounts; j++)
+			counts[j] += part[j];
+	}
+	ndd_place_tables(meta, counts, novf);
+	/* the sums, as counts.<nparticipants> */
+	out = shared_file_create(shared, "counts", leader->nparticipants);
+	BufFileWrite(out, counts, sizeof(uint32) * ncounts);
+	BufFileClose(out);
+	pfree(part);
+	pfree(counts);
+
+	shared->meta = *meta;
+	ndd_next_phase(leader, NDD_PHASE_WRITE);
+	ndd_parallel_write_share(shared, index, true);
+	ndd_next_phase(leader, 0);
+	WaitForParallelWorkersToFinish(leader->pcxt);
+	for (i = 0; i < leader->pcxt->nworkers_launched; i++)
+		InstrAccumParallelQuery(&leader->bufferusage[i], &leader->walusage[i]);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, shared->entries_done);
+}
+
+/* Ends the parallel context: its shared files go with it. */
+static void
+ndd_end_parallel(NddLeader *leader)
+{
+	if (IsMVCCSnapshot(leader->snapshot))
+		UnregisterSnapshot(leader->snapshot);
+	DestroyParallelContext(leader->pcxt);
+	ExitParallelMode();
+}
+
 /* ambuild: builds a new ndd index from the heap's rows. */
 IndexBuildResult *
 ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
@@ -629,24 +1252,53 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	NddMetaPageData meta;
 	NddMapView	view;
 	NddWriter	w;
+	NddLeader	leader;
+	bool		parallel = false;
 	uint32	   *counts;
 	BlockNumber novf[NDD_LAYOUT_MAX_TABLES];
 	int64		done = 0;
+	int			nworkers;
 	int			t;
+	instr_time	t0,
+				t1,
+				t2,
+				t3;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
 
 	memset(&bs, 0, sizeof(bs));
+	memset(&leader, 0, sizeof(leader));
 	bs.bits = ndd_index_bits(index);
+	bs.mem_kb = maintenance_work_mem;
 	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "ndd build", ALLOCSET_DEFAULT_SIZES);
-	bs.spool = BufFileCreateTemp(false);
-	bs.nulls = BufFileCreateTemp(false);
 
+	INSTR_TIME_SET_CURRENT(t0);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, NDD_BUILD_PHASE_SCAN);
-	bs.heap_tuples = table_index_build_scan(heap, index, indexInfo, true, true,
-											ndd_build_callback, (void *) &bs, NULL);
+	nworkers = ndd_build_workers(heap, index, indexInfo);
+	if (nworkers > 0)
+		parallel = ndd_begin_parallel(&leader, heap, index, indexInfo->ii_Concurrent, nworkers);
+	if (parallel)
+	{
+		ereport(DEBUG1,
+				(errmsg_internal("ndd build of \"%s\": %d parallel workers",
+								 RelationGetRelationName(index), leader.nparticipants - 1)));
+		ndd_parallel_scan(&leader, &bs, heap, index);
+	}
+	else
+	{
+		BufFile   **files = palloc(sizeof(BufFile *) * 2);
 
+		files[0] = bs.spool = BufFileCreateTemp(false);
+		files[1] = bs.nulls = BufFileCreateTemp(false);
+		/* no synchronized scan: block order from block 0, as a parallel build reads it */
+		bs.heap_tuples = table_index_build_scan(heap, index, indexInfo, false, true,
+												ndd_build_callback, (void *) &bs, NULL);
+		spool_reader_init(&bs.rows, bs.bits, files, 1);
+		spool_reader_init(&bs.nullrows, 64, files + 1, 1);
+	}
+
+	INSTR_TIME_SET_CURRENT(t1);
 	ndd_plan_shape(index, bs.bits, (double) bs.nrows, heap_blocks_for_rows(heap, index, bs.nrows, bs.max_block),
 				   bs.max_offset, true, &meta);
 	meta.build_rows = bs.nrows;
@@ -655,33 +1307,66 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, NDD_BUILD_PHASE_WRITE);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL, bs.nrows * meta.layout.ntables);
-	counts = ndd_count_buckets(&bs, &view);
-	ndd_place_tables(&meta, counts, novf);
-
 	w.index = index;
 	w.fork = MAIN_FORKNUM;
 	w.use_wal = RelationNeedsWAL(index);
 	w.nwritten = 0;
-
-	/* the counts fixed every block number, so the metapage is final before the tables are written */
-	ndd_write_meta(&w, &meta);
-	for (t = 0; t < meta.layout.ntables; t++)
+	w.file = NULL;
+	if (parallel)
 	{
-		BlockNumber end = ndd_primary_block(&view, t, 0) + view.npages + novf[t];
+		/* the participants count and write the tables to files; the leader copies them in order */
+		ndd_parallel_tables(&leader, index, &meta, novf);
+		INSTR_TIME_SET_CURRENT(t2);
+		ndd_write_meta(&w, &meta);
+		for (t = 0; t < meta.layout.ntables; t++)
+		{
+			BlockNumber first = ndd_primary_block(&view, t, 0);
+			BufFile    *f = shared_file_open(leader.shared, "table", t);
 
-		ndd_write_table(&w, &bs, &view, t, counts + (Size) t * view.npages, &done);
-		if (w.nwritten != end)
-			elog(ERROR, "ndd build wrote %u blocks for table %d, expected %u", w.nwritten, t, end);
+			ndd_flush_overflow(&w, f, first, view.npages + novf[t]);
+			BufFileClose(f);
+		}
+	}
+	else
+	{
+		counts = ndd_count_buckets(&bs, &view);
+		ndd_place_tables(&meta, counts, novf);
+		INSTR_TIME_SET_CURRENT(t2);
+
+		/* the counts fixed every block number: the metapage is final before the tables are written */
+		ndd_write_meta(&w, &meta);
+		for (t = 0; t < meta.layout.ntables; t++)
+		{
+			BlockNumber end = ndd_primary_block(&view, t, 0) + view.npages + novf[t];
+
+			ndd_write_table(&w, &bs, &view, t, counts + (Size) t * view.npages, &done);
+			if (w.nwritten != end)
+				elog(ERROR, "ndd build wrote %u blocks for table %d, expected %u", w.nwritten, t, end);
+		}
+		pfree(counts);
 	}
 	ndd_write_nulls(&w, &bs, meta.null_start);
 
 	/* the pages bypassed shared buffers: make them durable before commit, as nbtree does */
 	if (RelationNeedsWAL(index))
 		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
+	INSTR_TIME_SET_CURRENT(t3);
+	/* where the time went, for profiling builds (bench/README.md, "Parallel build") */
+	INSTR_TIME_SUBTRACT(t3, t2);
+	INSTR_TIME_SUBTRACT(t2, t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	ereport(DEBUG1,
+			(errmsg_internal("ndd build of \"%s\": scan and spool %.3f s, %s %.3f s, %s %.3f s",
+							 RelationGetRelationName(index), INSTR_TIME_GET_DOUBLE(t1),
+							 parallel ? "participants' counts and table pages" : "bucket counts",
+							 INSTR_TIME_GET_DOUBLE(t2),
+							 parallel ? "copy of the pages and NULL chain" : "pages",
+							 INSTR_TIME_GET_DOUBLE(t3))));
 
-	BufFileClose(bs.spool);
-	BufFileClose(bs.nulls);
-	pfree(counts);
+	spool_reader_close(&bs.rows);
+	spool_reader_close(&bs.nullrows);
+	if (parallel)
+		ndd_end_parallel(&leader);
 	MemoryContextDelete(bs.tmpcxt);
 
 	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
@@ -716,6 +1401,7 @@ ndd_buildempty(Relation index)
 	w.fork = INIT_FORKNUM;
 	w.use_wal = true;			/* the init fork is always WAL-logged */
 	w.nwritten = 0;
+	w.file = NULL;
 	ndd_write_meta(&w, &meta);
 	for (t = 0; t < meta.layout.ntables; t++)
 		for (p = 0; p < view.npages; p++)

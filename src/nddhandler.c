@@ -165,7 +165,7 @@ ndd_handler(PG_FUNCTION_ARGS)
 	amroutine->amsummarizing = false;	/* not a summary (BRIN): an updated row needs its entry */
 #endif
 #if PG_VERSION_NUM >= 170000
-	amroutine->amcanbuildparallel = false;	/* the build is one process */
+	amroutine->amcanbuildparallel = true;	/* ndd_build scans the heap in parallel */
 	amroutine->aminsertcleanup = NULL;	/* aminsert keeps no state across rows */
 #endif
 #if PG_VERSION_NUM >= 180000

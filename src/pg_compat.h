@@ -97,4 +97,19 @@
 #define ndd_count_index_search(scan) pgstat_count_index_scan((scan)->indexRelation)
 #endif
 
+/*
+ * The workers a parallel index build asks for. PostgreSQL 17 added amcanbuildparallel: index_build
+ * then plans them for any access method that sets it (plan_create_index_workers, which honours
+ * max_parallel_maintenance_workers, the table's parallel_workers and min_parallel_table_scan_size)
+ * and passes the count in ii_ParallelWorkers. Before 17 it did so for btree only: the build
+ * plans them itself, as pgvector does (needs optimizer/optimizer.h).
+ */
+#if PG_VERSION_NUM >= 170000
+#define ndd_build_workers(heap, index, indexInfo) ((indexInfo)->ii_ParallelWorkers)
+#else
+#define ndd_build_workers(heap, index, indexInfo) \
+	(IsNormalProcessingMode() ? \
+	 plan_create_index_workers(RelationGetRelid(heap), RelationGetRelid(index)) : 0)
+#endif
+
 #endif							/* NDD_PG_COMPAT_H */

@@ -40,12 +40,9 @@ inline void put_bits(uint64_t out[2], int pos, int len, uint64_t x) {
 
 // Table t's permutation: its key blocks in block order, then the other blocks in block order, as
 // source segments laid end to end in the permuted value. A block wider than 64 bits (the single
-// block of k = 0 on fp128) is cut so that every segment fits a word.
-struct BlockPermutation {
-    int nseg = 0;
-    uint8_t start[2 * NDD_LAYOUT_MAX_BLOCKS];  // first source bit of each segment
-    uint8_t len[2 * NDD_LAYOUT_MAX_BLOCKS];    // its width, 1..64
-};
+// block of k = 0 on fp128) is cut so that every segment fits a word. The C ABI's NddPermutation
+// (layout_api.h), so that C callers can compute it once too.
+using BlockPermutation = NddPermutation;
 
 BlockPermutation block_permutation(const NddLayout& l, int table);
 

@@ -116,6 +116,24 @@ NDD_API void ndd_layout_permute(const NddLayout *layout, int table, const uint64
 NDD_API void ndd_layout_unpermute(const NddLayout *layout, int table, const uint64_t perm[2], uint64_t out[2]);
 
 /*
+ * Table t's permutation as bit segments (its key blocks in block order, then the others; a block
+ * wider than 64 bits cut so that every segment fits a word), computed once for a loop that permutes
+ * many fingerprints by one table: the build, which permutes every row once per table and pass.
+ */
+typedef struct NddPermutation
+{
+	int			bits;			/* of the layout: 64 ignores fp[1] */
+	int			nseg;
+	uint8_t		start[2 * NDD_LAYOUT_MAX_BLOCKS];	/* first source bit of each segment */
+	uint8_t		len[2 * NDD_LAYOUT_MAX_BLOCKS];	/* its width, 1..64 */
+} NddPermutation;
+
+NDD_API void ndd_layout_permutation(const NddLayout *layout, int table, NddPermutation *out);
+
+/* out = ndd_layout_permute(layout, table, fp, out) for pm made from that layout and table. */
+NDD_API void ndd_permutation_apply(const NddPermutation *pm, const uint64_t fp[2], uint64_t out[2]);
+
+/*
  * The number of width-bit values within radius bits of a given one (sum of C(width, i) for
  * i <= radius), saturating at UINT64_MAX. width is 0..64.
  */

@@ -141,7 +141,8 @@ extern "C" void ndd_layout_radius_split(const NddLayout* l, int r, int* lo, int*
 static_assert(sizeof(NddLayout) % 4 == 0, "NddLayout is stored verbatim in index metapages");
 
 ndd::BlockPermutation ndd::block_permutation(const NddLayout& l, int table) {
-    BlockPermutation pm;
+    BlockPermutation pm{};
+    pm.bits = l.bits;
     uint32_t mask = l.table_blocks[table];
     for (int pass = 0; pass < 2; pass++) {
         for (int b = 0; b < l.nblocks; b++) {
@@ -161,6 +162,15 @@ ndd::BlockPermutation ndd::block_permutation(const NddLayout& l, int table) {
 extern "C" void ndd_layout_permute(const NddLayout* l, int table, const uint64_t fp[2], uint64_t out[2]) {
     uint64_t src[2] = {fp[0], l->bits == 128 ? fp[1] : 0};
     ndd::permute(ndd::block_permutation(*l, table), src, out);
+}
+
+extern "C" void ndd_layout_permutation(const NddLayout* l, int table, NddPermutation* out) {
+    *out = ndd::block_permutation(*l, table);
+}
+
+extern "C" void ndd_permutation_apply(const NddPermutation* pm, const uint64_t fp[2], uint64_t out[2]) {
+    uint64_t src[2] = {fp[0], pm->bits == 128 ? fp[1] : 0};
+    ndd::permute(*pm, src, out);
 }
 
 extern "C" void ndd_layout_unpermute(const NddLayout* l, int table, const uint64_t perm[2], uint64_t out[2]) {

@@ -123,6 +123,33 @@ TEST(MankuLayout, KeysMatchBitByBitReference) {
     }
 }
 
+// The permutation computed once (what the build uses) permutes as ndd_layout_permute does, for
+// every table of 64- and 128-bit layouts, k = 0 (a 128-bit block cut in two) included; on 64 bits
+// whatever fp[1] holds is ignored.
+TEST(MankuLayout, PrecomputedPermutationEqualsPermute) {
+    std::mt19937_64 rng(11);
+    for (int bits : {64, 128}) {
+        for (int radius : {0, 1, 3, 6}) {
+            for (int extra : {1, 2}) {
+                NddLayout l;
+                if (ndd_layout_make(bits, radius, radius + extra, &l) != NDD_OK) continue;
+                for (int t = 0; t < l.ntables; t++) {
+                    NddPermutation pm;
+                    ndd_layout_permutation(&l, t, &pm);
+                    for (int rep = 0; rep < 200; rep++) {
+                        uint64_t fp[2] = {rng(), rng()}, clean[2] = {fp[0], bits == 128 ? fp[1] : 0};
+                        uint64_t want[2], got[2];
+                        ndd_layout_permute(&l, t, clean, want);
+                        ndd_permutation_apply(&pm, fp, got);
+                        ASSERT_EQ(got[0], want[0]) << "bits=" << bits << " radius=" << radius << " t=" << t;
+                        ASSERT_EQ(got[1], want[1]) << "bits=" << bits << " radius=" << radius << " t=" << t;
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(MankuLayout, PigeonholeEveryNearPairSharesAFullKey) {
     // Flip up to `radius` random bits: some table's full key (up to 64 bits) must be equal.
     std::mt19937_64 rng(7);
