@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -48,6 +49,7 @@ struct Input {
     std::string modified;
     std::string error;  // set when the input cannot be read at all (no worker runs)
     Seen seen = Seen::New;
+    bool done = false;  // its rows are in (or it was loaded already): it may leave the window
 };
 
 std::string absolute(const std::string& path) {
@@ -65,32 +67,81 @@ Input input_of(const std::string& path, const struct stat& st) {
     return in;
 }
 
-// The regular files under dir, in name order, depth first. Symbolic links inside are not followed
-// (a link to a parent directory would never end); an unreadable directory becomes an input whose
-// row holds the error.
-void walk(const std::string& dir, std::vector<Input>& out) {
-    std::unique_ptr<DIR, int (*)(DIR*)> d(opendir(dir.c_str()), closedir);
-    if (!d) {
-        Input in;
-        in.path = dir;
-        in.source = absolute(dir);
-        in.error = std::string("cannot read the directory: ") + std::strerror(errno);
-        out.push_back(in);
-        return;
-    }
-    std::vector<std::string> names;
-    while (dirent* e = readdir(d.get())) {
-        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) names.emplace_back(e->d_name);
-    }
-    std::sort(names.begin(), names.end());
-    for (const auto& name : names) {
-        std::string path = dir + (dir.back() == '/' ? "" : "/") + name;
+// The inputs named by the command line, one at a time: a directory's regular files in name order,
+// depth first, walked as the loader goes (a directory's names are read when the walk enters it), so
+// that a million files are never a list in memory. Symbolic links inside directories are not
+// followed (a link to a parent directory would never end); an unreadable directory becomes an input
+// whose row holds the error.
+class Lister {
+public:
+    struct Arg {
+        std::string path;
         struct stat st;
-        if (lstat(path.c_str(), &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) walk(path, out);
-        else if (S_ISREG(st.st_mode)) out.push_back(input_of(path, st));
+        std::optional<Input> made;  // standard input, spooled already
+    };
+    explicit Lister(std::vector<Arg> args) : args_(std::move(args)) {}
+
+    bool next(Input& out) {
+        for (;;) {
+            while (!stack_.empty()) {
+                Dir& d = stack_.back();
+                if (d.next == d.names.size()) {
+                    stack_.pop_back();
+                    continue;
+                }
+                std::string path = d.path + (d.path.back() == '/' ? "" : "/") + d.names[d.next++];
+                struct stat st;
+                if (lstat(path.c_str(), &st) != 0) continue;
+                if (S_ISDIR(st.st_mode)) {
+                    if (enter(path, out)) return true;
+                } else if (S_ISREG(st.st_mode)) {
+                    out = input_of(path, st);
+                    return true;
+                }
+            }
+            if (arg_ == args_.size()) return false;
+            const Arg& a = args_[arg_++];
+            if (a.made) {
+                out = *a.made;
+                return true;
+            }
+            if (!S_ISDIR(a.st.st_mode)) {
+                out = input_of(a.path, a.st);
+                return true;
+            }
+            if (enter(a.path, out)) return true;
+        }
     }
-}
+
+private:
+    struct Dir {
+        std::string path;
+        std::vector<std::string> names;  // sorted
+        size_t next = 0;
+    };
+    // Starts the walk of dir; true with its error input when it cannot be read.
+    bool enter(const std::string& dir, Input& error) {
+        std::unique_ptr<DIR, int (*)(DIR*)> d(opendir(dir.c_str()), closedir);
+        if (!d) {
+            error = Input();
+            error.path = dir;
+            error.source = absolute(dir);
+            error.error = std::string("cannot read the directory: ") + std::strerror(errno);
+            return true;
+        }
+        Dir entry;
+        entry.path = dir;
+        while (dirent* e = readdir(d.get())) {
+            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) entry.names.emplace_back(e->d_name);
+        }
+        std::sort(entry.names.begin(), entry.names.end());
+        stack_.push_back(std::move(entry));
+        return false;
+    }
+    std::vector<Arg> args_;
+    size_t arg_ = 0;
+    std::vector<Dir> stack_;
+};
 
 // Standard input, copied into an unlinked temporary file (the workers read it by position).
 int spool_stdin(const std::string& tmpdir, long long& size) {
@@ -186,7 +237,9 @@ private:
     using Crashed = std::vector<std::pair<std::string, std::string>>;  // member, error
 
     bool list_inputs(std::string& error);
-    int extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd);
+    bool have(size_t i);
+    Input& input(size_t i) { return window_[i - window_base_]; }
+    int extract(const std::string& path, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd);
     bool assign(Worker& w, size_t i, uint32_t part = 0, uint32_t parts = 0);
     void finish(Worker& w, const std::string& problem);
     void finish_part(Worker& w, const std::string& problem);
@@ -197,7 +250,7 @@ private:
     void write_rows(const Input& in, const std::vector<Document>& docs, Sink& sink);
     Document failed_row(const Input& in, const std::string& problem, const OutputEnd& end);
     void add_rows(const Input& in, int out_fd, const std::string& problem, const Crashed& crashed = {});
-    void input_done(const Input& in);
+    void input_done(Input& in);
     void flush();
     void show_progress(bool final);
 
@@ -206,7 +259,16 @@ private:
     magic_t magic_;
     std::string tmpdir_;
     bool progress_;
-    std::vector<Input> inputs_;
+    // The inputs being listed (Lister) and those not done yet: window_ holds inputs window_base_ on,
+    // listed by a thousand, each thousand's resume looked up in one query (Database::seen); the
+    // inputs before window_base_ are done and forgotten. A file named twice (a directory and a file
+    // in it) is one input: with more than one path, the 128-bit hashes of the sources listed so far
+    // (16 bytes each, not the names) tell.
+    std::unique_ptr<Lister> lister_;
+    std::deque<Input> window_;
+    size_t window_base_ = 0, listed_ = 0;
+    bool listing_done_ = false, dedup_ = false;
+    std::set<std::pair<uint64_t, uint64_t>> sources_;
     int stdin_fd_ = -1;
 
     // a worker serves this many inputs, then another takes its place: what a library leaks or
@@ -250,7 +312,10 @@ private:
 };
 
 bool Loader::list_inputs(std::string& error) {
+    std::vector<Lister::Arg> args;
     for (const std::string& path : opts_.paths) {
+        Lister::Arg arg;
+        arg.path = path;
         if (path == "-") {
             if (stdin_fd_ >= 0) return error = "standard input (-) given twice", false;
             long long size = 0;
@@ -262,33 +327,52 @@ bool Loader::list_inputs(std::string& error) {
             in.size = size;
             auto now = std::chrono::system_clock::now().time_since_epoch();
             in.modified = iso_time(std::chrono::duration_cast<std::chrono::seconds>(now).count(), 0);
-            inputs_.push_back(in);
-            continue;
+            arg.made = std::move(in);
+        } else if (stat(path.c_str(), &arg.st) != 0) {
+            return error = path + ": " + std::strerror(errno), false;
         }
-        struct stat st;
-        if (stat(path.c_str(), &st) != 0) return error = path + ": " + std::strerror(errno), false;
-        if (S_ISDIR(st.st_mode)) walk(path, inputs_);
-        else inputs_.push_back(input_of(path, st));
+        args.push_back(std::move(arg));
     }
-    // a file named twice (a directory and a file in it) is one input
-    std::set<std::string> sources;
-    std::vector<Input> unique;
-    for (auto& in : inputs_)
-        if (in.source == "-" || sources.insert(in.source).second) unique.push_back(std::move(in));
-    inputs_ = std::move(unique);
-    for (const auto& in : inputs_) total_bytes_ += in.size;
+    dedup_ = args.size() > 1;
+    lister_ = std::make_unique<Lister>(std::move(args));
     return true;
 }
 
-// In a worker process: extracts input i into out_fd (sandbox.hpp's WorkerBody).
-int Loader::extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd) {
-    const Input& in = inputs_[i];
+// Whether input i is listed (listing the next thousand when it is not yet).
+bool Loader::have(size_t i) {
+    while (i >= window_base_ + window_.size() && !listing_done_) {
+        size_t first = window_.size();
+        Input in;
+        while (window_.size() - first < 1000) {
+            if (!lister_->next(in)) {
+                listing_done_ = true;
+                break;
+            }
+            if (dedup_ && in.source != "-") {
+                XXH128_hash_t h = XXH3_128bits(in.source.data(), in.source.size());
+                if (!sources_.insert({h.high64, h.low64}).second) continue;
+            }
+            total_bytes_ += in.size;
+            window_.push_back(std::move(in));
+        }
+        listed_ += window_.size() - first;
+        // what the table has already
+        std::vector<InputKey> keys;
+        for (size_t j = first; j < window_.size(); j++) keys.push_back({window_[j].source, window_[j].size, window_[j].modified});
+        std::vector<Seen> seen = db_.seen(keys, opts_.retry_errors);
+        for (size_t j = first; j < window_.size(); j++) window_[j].seen = window_[j].source == "-" ? Seen::New : seen[j - first];
+    }
+    return i < window_base_ + window_.size();
+}
+
+// In a worker process: extracts the input at path into out_fd (sandbox.hpp's WorkerBody).
+int Loader::extract(const std::string& path, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd) {
     Extractor ex(magic_, opts_.extract, out_fd);
     ex.skip(skip);
     ex.part(part, parts, static_cast<uint32_t>(opts_.jobs));
-    int fd = in.path == "-" ? dup(stdin_fd_) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    int fd = path == "-" ? dup(stdin_fd_) : open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     struct stat st;
-    std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
+    std::string name = path == "-" ? "stdin" : std::filesystem::path(path).filename().string();
     auto error_row = [&](const std::string& what) {
         Document doc;
         doc.error = what;
@@ -301,7 +385,7 @@ int Loader::extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<st
         if (fd >= 0) close(fd);
         return status;
     }
-    if (in.path == "-") st.st_mtim.tv_sec = 0;
+    if (path == "-") st.st_mtim.tv_sec = 0;
     int status = 0;
     try {
         if (!ex.input(fd, name, st)) status = kStatusSplit;
@@ -322,12 +406,13 @@ bool Loader::assign(Worker& w, size_t i, uint32_t part, uint32_t parts) {
             for (const Worker& o : workers_)
                 if (&o != &w && o.pid >= 0) others.insert(others.end(), {o.out_fd, o.request_fd, o.reply_fd});
             w = start_worker(opts_.worker, tmpdir_, others,
-                             [this](uint64_t input, uint32_t p, uint32_t n, const std::set<std::string>& skip,
-                                    int out_fd) { return extract(input, p, n, skip, out_fd); });
+                             [this](const std::string& path, uint32_t p, uint32_t n,
+                                    const std::set<std::string>& skip,
+                                    int out_fd) { return extract(path, p, n, skip, out_fd); });
             workers_started_++;
         }
         auto retry = retries_.find({i, part});
-        if (assign_input(w, i, part, parts, retry == retries_.end() ? std::set<std::string>() : retry->second.skip,
+        if (assign_input(w, i, input(i).path, part, parts, retry == retries_.end() ? std::set<std::string>() : retry->second.skip,
                          opts_.worker))
             return true;
         stop_worker(w, opts_.worker, true);  // gone while idle (killed from outside): try a new one
@@ -339,7 +424,7 @@ bool Loader::assign(Worker& w, size_t i, uint32_t part, uint32_t parts) {
 // says how). Its rows go to the spool; a gone worker has been reaped already.
 void Loader::finish(Worker& w, const std::string& problem) {
     if (w.parts > 0) return finish_part(w, problem);
-    const Input& in = inputs_[w.input];
+    Input& in = input(w.input);
     auto retry = retries_.find({w.input, 0});
     if (retry == retries_.end()) {
         add_rows(in, w.out_fd, problem);
@@ -351,7 +436,8 @@ void Loader::finish(Worker& w, const std::string& problem) {
     input_done(in);
 }
 
-void Loader::input_done(const Input& in) {
+void Loader::input_done(Input& in) {
+    in.done = true;
     done_inputs_++;
     done_bytes_ += in.size;
     extracted_bytes_ += in.size;
@@ -375,7 +461,7 @@ void Loader::start_split(Worker& w) {
 // A part of a split input is over (as finish): its rows join the input's; after the last part, the
 // input's rows go to the spool, its own row last (part 0's, with the failed parts' problems).
 void Loader::finish_part(Worker& w, const std::string& problem) {
-    const Input& in = inputs_[w.input];
+    Input& in = input(w.input);
     Split& split = splits_[w.input];
     auto retry = retries_.find({w.input, w.part});
     std::optional<Document> own;
@@ -558,9 +644,11 @@ void Loader::show_progress(bool final) {
     last_progress_ = now;
     double elapsed = std::chrono::duration<double>(now - started_).count();
     double rate = elapsed > 0 ? extracted_bytes_ / elapsed : 0;
-    std::string eta = rate > 0 ? duration((total_bytes_ - done_bytes_) / rate) : "?";
-    std::fprintf(stderr, "\r%zu/%zu files, %s/%s, %s/s, ETA %s   ", done_inputs_, inputs_.size(),
-                 megabytes(done_bytes_).c_str(), megabytes(total_bytes_).c_str(), megabytes(rate).c_str(),
+    // the totals grow while the directories are walked: no ETA until the walk is over
+    std::string eta = rate > 0 && listing_done_ ? duration((total_bytes_ - done_bytes_) / rate) : "?";
+    const char* more = listing_done_ ? "" : "+";
+    std::fprintf(stderr, "\r%zu/%zu%s files, %s/%s%s, %s/s, ETA %s   ", done_inputs_, listed_, more,
+                 megabytes(done_bytes_).c_str(), megabytes(total_bytes_).c_str(), more, megabytes(rate).c_str(),
                  eta.c_str());
     if (final) std::fputs("\r\033[K", stderr);
 }
@@ -570,14 +658,6 @@ int Loader::run() {
     if (!list_inputs(error)) {
         std::fprintf(stderr, "ndd-load: error: %s\n", error.c_str());
         return kExitFatal;
-    }
-    // what the table has already, a thousand inputs per query
-    for (size_t i = 0; i < inputs_.size(); i += 1000) {
-        std::vector<InputKey> keys;
-        size_t end = std::min(inputs_.size(), i + 1000);
-        for (size_t j = i; j < end; j++) keys.push_back({inputs_[j].source, inputs_[j].size, inputs_[j].modified});
-        std::vector<Seen> seen = db_.seen(keys, opts_.retry_errors);
-        for (size_t j = i; j < end; j++) inputs_[j].seen = inputs_[j].source == "-" ? Seen::New : seen[j - i];
     }
     std::string spool = tmpdir_ + "/ndd-load-spool.XXXXXX";
     std::vector<char> name(spool.begin(), spool.end());
@@ -591,7 +671,12 @@ int Loader::run() {
     auto busy = [&]() {
         return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
     };
-    while ((next < inputs_.size() || busy() || !part_queue_.empty()) && !interrupted) {
+    while ((have(next) || busy() || !part_queue_.empty()) && !interrupted) {
+        // the inputs done leave the window, in order
+        while (!window_.empty() && window_.front().done && window_base_ < next) {
+            window_.pop_front();
+            window_base_++;
+        }
         for (Worker& w : workers_) {
             while (!w.busy && !interrupted && !part_queue_.empty()) {
                 // the parts of a split input first: its rows wait for all of them
@@ -604,18 +689,21 @@ int Loader::run() {
                     finish_part(w, "no worker process would start");
                 }
             }
-            while (!w.busy && next < inputs_.size() && !interrupted) {
-                Input& in = inputs_[next];
+            while (!w.busy && have(next) && !interrupted) {
+                Input& in = input(next);
                 if (in.seen == Seen::Loaded) {
                     skipped_++;
                     done_inputs_++;
                     done_bytes_ += in.size;
+                    in.done = true;
                 } else if (!in.error.empty()) {
                     add_rows(in, -1, "");
                     done_inputs_++;
+                    in.done = true;
                 } else if (!assign(w, next)) {
                     add_rows(in, -1, "no worker process would start");
                     done_inputs_++;
+                    in.done = true;
                 }
                 next++;
             }
@@ -668,7 +756,7 @@ int Loader::run() {
         std::fprintf(stderr,
                      "ndd-load: %zu inputs (%s) in %.1f s: %zu loaded as %lld rows into %s, %zu already loaded; "
                      "%lld with errors, %lld of unsupported formats; %lld worker processes\n",
-                     inputs_.size(), megabytes(total_bytes_).c_str(), elapsed, inputs_.size() - skipped_, rows_,
+                     listed_, megabytes(total_bytes_).c_str(), elapsed, listed_ - skipped_, rows_,
                      db_.table().c_str(), skipped_, errors_, unsupported_, workers_started_);
     return errors_ > 0 ? kExitSomeErrors : kExitOk;
 }
