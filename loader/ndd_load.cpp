@@ -3,9 +3,9 @@
 //    table, one row per document (doc/loader.md, doc/ndd-load.1). The main process lists the inputs,
 //    asks the table which are loaded already, keeps a pool of --jobs worker processes (sandbox.hpp),
 //    each extracting one input (or one part of a large WARC's records) at a time (extract.hpp),
-//    turns their frames into COPY rows in a spool file, and loads the spool by batches, each its own
-//    transaction, each holding whole inputs only: an interrupted run leaves no input half loaded,
-//    and the next run starts where it stopped.
+//    turns their frames into COPY rows streamed to the server as the workers write them, and commits
+//    by batches, each its own transaction, each holding whole inputs only: an interrupted run leaves
+//    no input half loaded, and the next run starts where it stopped.
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -223,11 +223,21 @@ public:
     int run();
 
 private:
-    // Where COPY rows go: the spool (whole inputs), or a split input's file until all its parts are in.
+    // Where COPY rows go: the server, streamed into the batch's COPY (stream_: the rows of new
+    // inputs), a file (spool_: the new rows of changed inputs, sent at the commit after their old
+    // rows are deleted; a changed split input's file until all its parts are in).
     struct Sink {
-        int fd = -1;
+        int fd = -1;  // -1: the server
         size_t bytes = 0;
         long rows = 0;
+    };
+    // What the main process has read of a busy worker's output, as it grows (rows are sent while
+    // the worker extracts) and at its end: the frames read, the documents to drop (written before,
+    // by a worker that stopped inside a member: a retry writes them again), the input's own row.
+    struct Reading {
+        FrameReader reader{std::string_view(), 0};
+        size_t drop = 0;
+        std::optional<Document> own;
     };
     // What a worker's output says of how it ended.
     struct OutputEnd {
@@ -246,10 +256,15 @@ private:
     void finish_gone(Worker& w, bool kill_it);
     void start_split(Worker& w);
     void stop_all();
-    OutputEnd convert(const Input& in, int out_fd, const Crashed& crashed, Sink& sink, std::optional<Document>& own);
+    Reading& reading(const Worker& w) { return readings_[static_cast<size_t>(&w - workers_.data())]; }
+    Sink& sink_of(size_t i);
+    void consume(size_t i, int out_fd, Reading& r);
+    void stream_while_busy();
+    bool batch_full() const;
     void write_rows(const Input& in, const std::vector<Document>& docs, Sink& sink);
+    void crashed_rows(const Input& in, const Crashed& crashed, Sink& sink);
     Document failed_row(const Input& in, const std::string& problem, const OutputEnd& end);
-    void add_rows(const Input& in, int out_fd, const std::string& problem, const Crashed& crashed = {});
+    void error_input(size_t i, const std::string& problem);
     void input_done(Input& in);
     void flush();
     void show_progress(bool final);
@@ -275,6 +290,7 @@ private:
     // fragments on one input does not add up over a million
     static constexpr size_t kInputsPerWorker = 1000;
     std::vector<Worker> workers_;
+    std::vector<Reading> readings_;  // one per worker
     // Inputs (or parts of one) extracted again after a worker crashed or was stopped inside one of
     // their members: the members to skip, and each one's error row. At most kMaxRetries retries of
     // an input or part (each may take --timeout): then the input's own row says what stopped the
@@ -282,15 +298,16 @@ private:
     struct Retry {
         std::set<std::string> skip;
         Crashed crashed;
+        size_t written = 0;  // documents of its output written already: the retry's first ones
     };
     using Task = std::pair<size_t, uint32_t>;  // an input, its part (0 for a whole input)
     std::map<Task, Retry> retries_;
     static constexpr size_t kMaxRetries = 10;
 
     // Large WARC files, extracted in parts by all the workers at once (Extractor::part): the parts
-    // waiting for a worker, and for each input being split, its rows so far (a file of its own: an
-    // input's rows enter the spool together, so that a batch never holds half an input), part 0's
-    // row of the input (written last), and what stopped parts that failed.
+    // waiting for a worker, and for each input being split, its rows so far when it is a changed
+    // input (a file of its own: they follow the deletion of its old rows), part 0's row of the
+    // input (written last), and what stopped parts that failed.
     std::deque<Task> part_queue_;
     struct Split {
         uint32_t parts = 0, done = 0;
@@ -300,10 +317,16 @@ private:
     };
     std::map<size_t, Split> splits_;
 
-    int spool_fd_ = -1;
-    size_t spool_bytes_ = 0;
-    long spool_rows_ = 0;
+    // The batch: the rows streamed, the spool, the sources whose old rows it deletes, and the inputs
+    // some of whose rows (not all) it holds. It commits at an input's end once it holds batch_rows
+    // rows or batch_mb, and only when it holds no part of an input (open_ empty): an interrupted
+    // run never leaves an input half loaded, and its rerun loads each input's rows exactly once.
+    // Once it is full, a worker's rows wait for the end of its input unless they began to stream
+    // in this batch: the inputs of open_ end, and no new one opens, until it commits.
+    Sink stream_, spool_;
     std::vector<std::string> replace_;
+    std::set<size_t> open_;
+    static constexpr size_t kStreamBytes = 256 << 10;  // a busy worker's output read by this much at least
 
     Clock::time_point started_ = Clock::now(), last_progress_;
     long long total_bytes_ = 0, done_bytes_ = 0, extracted_bytes_ = 0;
@@ -412,27 +435,112 @@ bool Loader::assign(Worker& w, size_t i, uint32_t part, uint32_t parts) {
             workers_started_++;
         }
         auto retry = retries_.find({i, part});
-        if (assign_input(w, i, input(i).path, part, parts, retry == retries_.end() ? std::set<std::string>() : retry->second.skip,
-                         opts_.worker))
+        if (assign_input(w, i, input(i).path, part, parts,
+                         retry == retries_.end() ? std::set<std::string>() : retry->second.skip, opts_.worker)) {
+            Reading& r = reading(w);
+            r = Reading();
+            r.drop = retry == retries_.end() ? 0 : retry->second.written;
             return true;
+        }
         stop_worker(w, opts_.worker, true);  // gone while idle (killed from outside): try a new one
     }
     return false;
 }
 
+Loader::Sink& Loader::sink_of(size_t i) {
+    if (input(i).seen != Seen::Changed) return stream_;
+    auto split = splits_.find(i);
+    return split != splits_.end() ? split->second.rows : spool_;
+}
+
+// Turns what is new in out_fd, the output of input i (whole frames: the last one may be half
+// written still), into rows, but the input's own row, kept aside until the input is done.
+void Loader::consume(size_t i, int out_fd, Reading& r) {
+    struct stat st;
+    if (out_fd < 0 || fstat(out_fd, &st) != 0 || static_cast<size_t>(st.st_size) <= r.reader.position()) return;
+    size_t size = static_cast<size_t>(st.st_size);
+    void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, out_fd, 0);
+    if (map == MAP_FAILED) throw std::runtime_error(std::string("cannot map a worker's output: ") + std::strerror(errno));
+    r.reader.extend(std::string_view(static_cast<const char*>(map), size), size);
+    Input& in = input(i);
+    Sink& sink = sink_of(i);
+    long before = sink.rows;
+    std::vector<Document> docs;
+    Document doc;
+    size_t bytes = 0;
+    while (r.reader.next(doc)) {
+        if (!doc.member) {
+            // the input's own row: the key of the resume is the file's, not what the worker saw
+            doc.size = in.size;
+            doc.modified = in.modified;
+            r.own = std::move(doc);
+            continue;
+        }
+        if (r.drop > 0) {  // written by the worker before this one
+            r.drop--;
+            continue;
+        }
+        bytes += (doc.text ? doc.text->size() : 0) + (doc.html ? doc.html->size() : 0);
+        docs.push_back(std::move(doc));
+        if (bytes > (1 << 22)) {  // COPY text 4 MB at a time
+            write_rows(in, docs, sink);
+            docs.clear();
+            bytes = 0;
+        }
+    }
+    write_rows(in, docs, sink);
+    munmap(map, size);
+    if (sink.rows > before && (&sink == &stream_ || &sink == &spool_)) open_.insert(i);
+}
+
+// The rows of the busy workers' outputs so far, sent while they extract (those of changed inputs
+// wait: they follow the deletion of the old rows at the commit).
+void Loader::stream_while_busy() {
+    bool full = batch_full();
+    for (Worker& w : workers_) {
+        if (!w.busy || input(w.input).seen == Seen::Changed || (full && !open_.count(w.input))) continue;
+        Reading& r = reading(w);
+        struct stat st;
+        if (fstat(w.out_fd, &st) == 0 && static_cast<size_t>(st.st_size) >= r.reader.position() + kStreamBytes)
+            consume(w.input, w.out_fd, r);
+    }
+}
+
+bool Loader::batch_full() const {
+    return stream_.rows + spool_.rows >= opts_.batch_rows ||
+           stream_.bytes + spool_.bytes >= static_cast<size_t>(opts_.batch_mb) << 20;
+}
+
 // The input of the busy worker w is over: done (problem empty or its status) or w is gone (problem
-// says how). Its rows go to the spool; a gone worker has been reaped already.
+// says how; it has been reaped already). The rest of its rows and its own row go to the batch.
 void Loader::finish(Worker& w, const std::string& problem) {
     if (w.parts > 0) return finish_part(w, problem);
-    Input& in = input(w.input);
-    auto retry = retries_.find({w.input, 0});
-    if (retry == retries_.end()) {
-        add_rows(in, w.out_fd, problem);
-    } else {
-        add_rows(in, w.out_fd, problem, retry->second.crashed);
+    size_t i = w.input;
+    Input& in = input(i);
+    Reading& r = reading(w);
+    consume(i, w.out_fd, r);
+    OutputEnd end{r.reader.unfinished(), r.reader.truncated()};
+    Sink& sink = sink_of(i);
+    auto retry = retries_.find({i, 0});
+    if (retry != retries_.end()) {
+        crashed_rows(in, retry->second.crashed, sink);
         retries_.erase(retry);
     }
+    write_rows(in, {r.own ? *r.own : failed_row(in, problem, end)}, sink);
+    r = Reading();
     w.busy = false;
+    open_.erase(i);
+    if (in.seen == Seen::Changed) replace_.push_back(in.source);
+    pending_inputs_++;
+    input_done(in);
+}
+
+// An input no worker extracts: its row says why (problem, else the input's own error).
+void Loader::error_input(size_t i, const std::string& problem) {
+    Input& in = input(i);
+    write_rows(in, {failed_row(in, problem, OutputEnd())}, sink_of(i));
+    if (in.seen == Seen::Changed) replace_.push_back(in.source);
+    pending_inputs_++;
     input_done(in);
 }
 
@@ -441,95 +549,102 @@ void Loader::input_done(Input& in) {
     done_inputs_++;
     done_bytes_ += in.size;
     extracted_bytes_ += in.size;
-    if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
+    if (batch_full()) flush();
 }
 
 // The worker w says its whole input is a large WARC: its parts go to the queue, one per worker.
 void Loader::start_split(Worker& w) {
     Split& split = splits_[w.input];
     split.parts = static_cast<uint32_t>(std::max(1, opts_.jobs));
-    std::string path = tmpdir_ + "/ndd-load-part.XXXXXX";
-    std::vector<char> name(path.begin(), path.end());
-    name.push_back('\0');
-    split.rows.fd = mkstemp(name.data());
-    if (split.rows.fd < 0) throw std::runtime_error("cannot create a temporary file in " + tmpdir_ + ": " + std::strerror(errno));
-    unlink(name.data());
+    if (input(w.input).seen == Seen::Changed) {
+        std::string path = tmpdir_ + "/ndd-load-part.XXXXXX";
+        std::vector<char> name(path.begin(), path.end());
+        name.push_back('\0');
+        split.rows.fd = mkstemp(name.data());
+        if (split.rows.fd < 0)
+            throw std::runtime_error("cannot create a temporary file in " + tmpdir_ + ": " + std::strerror(errno));
+        unlink(name.data());
+    }
     for (uint32_t p = 0; p < split.parts; p++) part_queue_.emplace_back(w.input, p);
     w.busy = false;
 }
 
 // A part of a split input is over (as finish): its rows join the input's; after the last part, the
-// input's rows go to the spool, its own row last (part 0's, with the failed parts' problems).
+// input's own row (part 0's, with the failed parts' problems) ends them.
 void Loader::finish_part(Worker& w, const std::string& problem) {
-    Input& in = input(w.input);
-    Split& split = splits_[w.input];
-    auto retry = retries_.find({w.input, w.part});
-    std::optional<Document> own;
-    OutputEnd end = convert(in, w.out_fd, retry == retries_.end() ? Crashed() : retry->second.crashed, split.rows, own);
-    if (retry != retries_.end()) retries_.erase(retry);
-    if (own) split.own = std::move(own);
+    size_t i = w.input;
+    Input& in = input(i);
+    Split& split = splits_[i];
+    Reading& r = reading(w);
+    consume(i, w.out_fd, r);
+    OutputEnd end{r.reader.unfinished(), r.reader.truncated()};
+    Sink& sink = sink_of(i);
+    auto retry = retries_.find({i, w.part});
+    if (retry != retries_.end()) {
+        crashed_rows(in, retry->second.crashed, sink);
+        retries_.erase(retry);
+    }
+    if (&sink == &stream_) open_.insert(i);  // the batch holds part of it until its last part
+    if (r.own) split.own = std::move(r.own);
     if (!problem.empty() || end.damaged || (w.part == 0 && !split.own)) {
         Document failed = failed_row(in, problem, end);
         split.problems += (split.problems.empty() ? "" : "; ") + ("part " + std::to_string(w.part + 1) + " of " +
                                                                    std::to_string(split.parts) + ": " + *failed.error);
     }
+    r = Reading();
     w.busy = false;
     if (++split.done < split.parts) return;
-    // all parts are in: the batch so far is committed (it holds whole inputs), and the input's file
-    // of rows becomes the spool, its rows not copied again
-    flush();
-    close(spool_fd_);
-    spool_fd_ = split.rows.fd;
-    spool_bytes_ = split.rows.bytes;
-    spool_rows_ = split.rows.rows;
+    // all parts are in
     Document own_row = split.own ? std::move(*split.own) : Document();
     own_row.size = in.size;
     own_row.modified = in.modified;
     if (!split.problems.empty()) own_row.error = (own_row.error ? *own_row.error + "; " : "") + split.problems;
-    Sink sink{spool_fd_, spool_bytes_, 0};
-    write_rows(in, {own_row}, sink);
-    spool_bytes_ = sink.bytes;
-    spool_rows_ += sink.rows;
+    if (split.rows.fd >= 0) {
+        // a changed input's rows, whole now, join the spool
+        std::vector<char> buf(1 << 20);
+        for (size_t done = 0; done < split.rows.bytes;) {
+            ssize_t n = pread(split.rows.fd, buf.data(), std::min(buf.size(), split.rows.bytes - done), static_cast<off_t>(done));
+            if (n <= 0 || pwrite(spool_.fd, buf.data(), static_cast<size_t>(n), static_cast<off_t>(spool_.bytes)) != n)
+                throw std::runtime_error(std::string("cannot copy rows into the spool file: ") + std::strerror(errno));
+            done += static_cast<size_t>(n);
+            spool_.bytes += static_cast<size_t>(n);
+        }
+        spool_.rows += split.rows.rows;
+        close(split.rows.fd);
+    }
+    write_rows(in, {own_row}, in.seen == Seen::Changed ? spool_ : stream_);
+    open_.erase(i);
     if (in.seen == Seen::Changed) replace_.push_back(in.source);
     pending_inputs_++;
-    splits_.erase(w.input);
+    splits_.erase(i);
     input_done(in);
 }
 
-// The member a worker's output says it was reading when it stopped (FrameReader::unfinished).
-std::optional<std::string> unfinished_member(int out_fd) {
-    struct stat st;
-    if (fstat(out_fd, &st) != 0 || st.st_size <= 0) return std::nullopt;
-    void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
-    if (map == MAP_FAILED) return std::nullopt;
-    FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
-                       static_cast<size_t>(st.st_size));
-    Document doc;
-    while (reader.next(doc)) {
-    }
-    std::optional<std::string> member = reader.unfinished();
-    munmap(map, static_cast<size_t>(st.st_size));
-    return member;
-}
-
 // The busy worker w is gone (or is killed now): reaped first, so that its input's row says how, its
-// output file kept open until the rows are read. When it stopped inside a member of its input (an
-// archive's, a WARC record, a message of an mbox), the input is extracted again by a new worker,
-// that member left out and given an error row of its own: the members after it are not lost.
+// output file kept open until the rows are read. The documents it wrote are kept. When it stopped
+// inside a member of its input (an archive's, a WARC record, a message of an mbox), the input is
+// extracted again by a new worker, that member left out and given an error row of its own, and the
+// documents written before the member began left out too (written already): the members after it
+// are not lost, and none is written twice.
 void Loader::finish_gone(Worker& w, bool kill_it) {
     int out_fd = dup(w.out_fd);
     uint64_t input = w.input;
     uint32_t part = w.part, parts = w.parts;
     std::string problem = stop_worker(w, opts_.worker, kill_it);
-    std::optional<std::string> member = interrupted ? std::nullopt : unfinished_member(out_fd);
-    Retry& retry = retries_[{input, part}];
-    if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
-        retry.skip.insert(*member);
-        retry.crashed.emplace_back(*member, problem);
-        close(out_fd);
-        if (assign(w, input, part, parts)) return;
-        out_fd = -1;
-        problem = "no worker process would start";
+    if (!interrupted) {
+        Reading& r = reading(w);
+        consume(input, out_fd, r);
+        std::optional<std::string> member = r.reader.unfinished();
+        Retry& retry = retries_[{input, part}];
+        if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
+            retry.skip.insert(*member);
+            retry.crashed.emplace_back(*member, problem);
+            retry.written = r.reader.documents_before_unfinished();
+            close(out_fd);
+            if (assign(w, input, part, parts)) return;
+            out_fd = -1;
+            problem = "no worker process would start";
+        }
     }
     w.out_fd = out_fd;
     w.input = input;
@@ -554,15 +669,14 @@ void Loader::write_rows(const Input& in, const std::vector<Document>& docs, Sink
         sink.rows++;
     }
     if (rows.empty()) return;
-    if (pwrite(sink.fd, rows.data(), rows.size(), static_cast<off_t>(sink.bytes)) != static_cast<ssize_t>(rows.size()))
+    if (sink.fd < 0) db_.copy_rows(rows);
+    else if (pwrite(sink.fd, rows.data(), rows.size(), static_cast<off_t>(sink.bytes)) != static_cast<ssize_t>(rows.size()))
         throw std::runtime_error(std::string("cannot write the spool file: ") + std::strerror(errno));
     sink.bytes += rows.size();
 }
 
-// The rows of a worker's output (out_fd, -1 for none) and of the members that crashed earlier
-// workers (crashed) into sink, but the input's own row, which goes to own.
-Loader::OutputEnd Loader::convert(const Input& in, int out_fd, const Crashed& crashed, Sink& sink,
-                                  std::optional<Document>& own) {
+// The error rows of the members that crashed or stopped earlier workers on an input.
+void Loader::crashed_rows(const Input& in, const Crashed& crashed, Sink& sink) {
     std::vector<Document> docs;
     for (const auto& [member, error] : crashed) {
         Document doc;
@@ -570,37 +684,7 @@ Loader::OutputEnd Loader::convert(const Input& in, int out_fd, const Crashed& cr
         doc.error = error;
         docs.push_back(std::move(doc));
     }
-    OutputEnd end;
-    struct stat st;
-    if (out_fd >= 0 && fstat(out_fd, &st) == 0 && st.st_size > 0) {
-        void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
-        if (map == MAP_FAILED) throw std::runtime_error(std::string("cannot map a worker's output: ") + std::strerror(errno));
-        FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
-                           static_cast<size_t>(st.st_size));
-        Document doc;
-        size_t bytes = 0;
-        while (reader.next(doc)) {
-            if (!doc.member) {
-                // the input's own row: the key of the resume is the file's, not what the worker saw
-                doc.size = in.size;
-                doc.modified = in.modified;
-                own = std::move(doc);
-                continue;
-            }
-            bytes += (doc.text ? doc.text->size() : 0) + (doc.html ? doc.html->size() : 0);
-            docs.push_back(std::move(doc));
-            if (bytes > (1 << 22)) {  // COPY text 4 MB at a time
-                write_rows(in, docs, sink);
-                docs.clear();
-                bytes = 0;
-            }
-        }
-        end.unfinished = reader.unfinished();
-        end.damaged = reader.truncated();
-        munmap(map, static_cast<size_t>(st.st_size));
-    }
     write_rows(in, docs, sink);
-    return end;
 }
 
 // The input's own row when its output has none: why (problem, else the input's own error).
@@ -615,26 +699,17 @@ Document Loader::failed_row(const Input& in, const std::string& problem, const O
     return doc;
 }
 
-void Loader::add_rows(const Input& in, int out_fd, const std::string& problem, const Crashed& crashed) {
-    Sink sink{spool_fd_, spool_bytes_, 0};
-    std::optional<Document> own;
-    OutputEnd end = convert(in, out_fd, crashed, sink, own);
-    write_rows(in, {own ? *own : failed_row(in, problem, end)}, sink);
-    spool_bytes_ = sink.bytes;
-    spool_rows_ += sink.rows;
-    if (in.seen == Seen::Changed) replace_.push_back(in.source);
-    pending_inputs_++;
-}
-
+// Commits the batch, when it holds whole inputs only (open_ above).
 void Loader::flush() {
-    if (pending_inputs_ == 0) return;
-    db_.load_batch(replace_, spool_fd_, spool_bytes_);
+    if (pending_inputs_ == 0 || !open_.empty()) return;
+    db_.commit(replace_, spool_.fd, spool_.bytes);
     committed_inputs_ += pending_inputs_;
     pending_inputs_ = 0;
-    spool_bytes_ = 0;
-    spool_rows_ = 0;
+    stream_ = Sink();
+    spool_.bytes = 0;
+    spool_.rows = 0;
     replace_.clear();
-    if (ftruncate(spool_fd_, 0) != 0) throw std::runtime_error("cannot empty the spool file");
+    if (ftruncate(spool_.fd, 0) != 0) throw std::runtime_error("cannot empty the spool file");
 }
 
 void Loader::show_progress(bool final) {
@@ -662,11 +737,12 @@ int Loader::run() {
     std::string spool = tmpdir_ + "/ndd-load-spool.XXXXXX";
     std::vector<char> name(spool.begin(), spool.end());
     name.push_back('\0');
-    spool_fd_ = mkstemp(name.data());
-    if (spool_fd_ < 0) throw std::runtime_error("cannot create a spool file in " + tmpdir_ + ": " + std::strerror(errno));
+    spool_.fd = mkstemp(name.data());
+    if (spool_.fd < 0) throw std::runtime_error("cannot create a spool file in " + tmpdir_ + ": " + std::strerror(errno));
     unlink(name.data());
 
     workers_.assign(static_cast<size_t>(std::max(1, opts_.jobs)), Worker());
+    readings_.assign(workers_.size(), Reading());
     size_t next = 0;
     auto busy = [&]() {
         return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
@@ -683,6 +759,7 @@ int Loader::run() {
                 auto [i, part] = part_queue_.front();
                 part_queue_.pop_front();
                 if (!assign(w, i, part, splits_[i].parts)) {
+                    reading(w) = Reading();
                     w.input = i;
                     w.part = part;
                     w.parts = splits_[i].parts;
@@ -697,13 +774,9 @@ int Loader::run() {
                     done_bytes_ += in.size;
                     in.done = true;
                 } else if (!in.error.empty()) {
-                    add_rows(in, -1, "");
-                    done_inputs_++;
-                    in.done = true;
+                    error_input(next, "");
                 } else if (!assign(w, next)) {
-                    add_rows(in, -1, "no worker process would start");
-                    done_inputs_++;
-                    in.done = true;
+                    error_input(next, "no worker process would start");
                 }
                 next++;
             }
@@ -719,9 +792,10 @@ int Loader::run() {
             soonest = std::min(soonest, w.deadline);
         }
         auto now = Clock::now();
-        long wait_ms = 250;
+        // awake every 50 ms at least: the busy workers' rows are sent as they come (stream_while_busy)
+        long wait_ms = 50;
         if (soonest != Clock::time_point::max())
-            wait_ms = std::clamp<long>(std::chrono::duration_cast<std::chrono::milliseconds>(soonest - now).count() + 1, 0, 250);
+            wait_ms = std::clamp<long>(std::chrono::duration_cast<std::chrono::milliseconds>(soonest - now).count() + 1, 0, 50);
         int n = poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
         if (n < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         now = Clock::now();
@@ -737,18 +811,21 @@ int Loader::run() {
                 finish_gone(w, true);
             }
         }
+        stream_while_busy();
         show_progress(false);
     }
     if (interrupted) {
         stop_all();
+        db_.rollback();
         show_progress(true);
         std::fprintf(stderr,
                      "ndd-load: interrupted: %zu inputs committed, the %zu of the last batch not; run the same "
                      "command again to load the rest\n",
-                     committed_inputs_, pending_inputs_);
+                     committed_inputs_, pending_inputs_ + open_.size());
         return kExitFatal;
     }
     stop_all();
+    if (!open_.empty()) throw std::logic_error("the run ended with an input partly loaded");
     flush();
     show_progress(true);
     double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
