@@ -361,8 +361,14 @@ bool Loader::list_inputs(std::string& error) {
     return true;
 }
 
-// Whether input i is listed (listing the next thousand when it is not yet).
+// Whether input i is listed (listing the next thousand when it is not yet). The inputs done before
+// i leave the window first: a rerun skips those loaded already in one go, and a million of them
+// must not pile up before the first that needs a worker.
 bool Loader::have(size_t i) {
+    while (!window_.empty() && window_.front().done && window_base_ < i) {
+        window_.pop_front();
+        window_base_++;
+    }
     while (i >= window_base_ + window_.size() && !listing_done_) {
         size_t first = window_.size();
         Input in;
@@ -748,11 +754,6 @@ int Loader::run() {
         return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
     };
     while ((have(next) || busy() || !part_queue_.empty()) && !interrupted) {
-        // the inputs done leave the window, in order
-        while (!window_.empty() && window_.front().done && window_base_ < next) {
-            window_.pop_front();
-            window_base_++;
-        }
         for (Worker& w : workers_) {
             while (!w.busy && !interrupted && !part_queue_.empty()) {
                 // the parts of a split input first: its rows wait for all of them
