@@ -13,20 +13,23 @@
 # figures, asserts nothing. Options (environment): NDD_BENCH_PDFS (default 300), NDD_BENCH_SMALL
 # (default 20000 small files; the issue's million scaled down on a shared machine), NDD_BENCH_JOBS
 # (ndd-load's -j on the WARC, default the number of cores: its records are shared among them),
-# NDD_BENCH_BEFORE (another ndd-load binary, e.g. an older commit's, timed on the WARC in each round).
+# NDD_BENCH_BEFORE (another ndd-load binary, e.g. an older commit's, timed on the WARC in each round),
+# NDD_BENCH_ROUNDS (rounds of the WARC part, default 3; medians printed after them), NDD_BENCH_ONLY=warc
+# (the WARC part alone).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LOAD=$ROOT/loader/ndd-load
 PDFS=${NDD_BENCH_PDFS:-300}
 SMALL=${NDD_BENCH_SMALL:-20000}
 JOBS=${NDD_BENCH_JOBS:-$(nproc)}
+ROUNDS=${NDD_BENCH_ROUNDS:-3}
 make -s -C "$ROOT/loader" ndd-load
 work=$(mktemp -d /tmp/ndd-bench-loader.XXXXXX)
 db=ndd_bench_loader
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 trap 'psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1; rm -rf "$work"' EXIT
 export PGDATABASE=$db
-echo "command: bash bench/loader.sh (NDD_BENCH_PDFS=$PDFS NDD_BENCH_SMALL=$SMALL)"
+echo "command: bash bench/loader.sh (NDD_BENCH_PDFS=$PDFS NDD_BENCH_SMALL=$SMALL NDD_BENCH_ROUNDS=$ROUNDS${NDD_BENCH_ONLY:+ NDD_BENCH_ONLY=$NDD_BENCH_ONLY})"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  commit: $(git -C "$ROOT" rev-parse --short HEAD)  machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 seconds() { # seconds COMMAND...: wall-clock seconds of COMMAND (its output discarded)
 	local t0 t1
@@ -36,6 +39,7 @@ seconds() { # seconds COMMAND...: wall-clock seconds of COMMAND (its output disc
 	echo "$t1 - $t0" | bc -l | xargs printf '%.2f'
 }
 ratio() { echo "$1 / $2" | bc -l | xargs printf '%.2f'; }
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 # ---- 1. WARC.gz against zcat | psql COPY ----
 python3 "$ROOT/test/data/make_crawl.py" 2>/dev/null >"$work/crawl.copy"
@@ -58,19 +62,29 @@ PY
 # makes its own where the server has it (doc/loader.md, "The table"): the second is the fair match
 psql -X -q -c "CREATE TABLE copied (html text)" -c "CREATE TABLE copied_lz4 (html text COMPRESSION lz4)"
 echo "WARC.gz: $(wc -l <"$work/crawl.copy") records, $(du -m "$work/web.warc.gz" | cut -f1) MB compressed; ndd-load -j $JOBS"
-for round in 1 2 3; do
+all_copy=() all_lz4=() all_load=() all_before=()
+for round in $(seq 1 "$ROUNDS"); do
 	psql -X -q -c "TRUNCATE copied, copied_lz4" -c "DROP TABLE IF EXISTS warc"
 	t_copy=$(seconds bash -c "zcat '$work/pages.copy.gz' | psql -X -q -c 'COPY copied (html) FROM STDIN'")
 	t_load=$(seconds "$LOAD" -t warc -j "$JOBS" -q "$work/web.warc.gz")
 	t_lz4=$(seconds bash -c "zcat '$work/pages.copy.gz' | psql -X -q -c 'COPY copied_lz4 (html) FROM STDIN'")
+	all_copy+=("$t_copy") all_lz4+=("$t_lz4") all_load+=("$t_load")
 	echo "round $round: zcat | psql COPY ${t_copy} s (lz4 table: ${t_lz4} s), ndd-load ${t_load} s: ndd-load at $(ratio "$t_copy" "$t_load")x COPY's speed ($(ratio "$t_lz4" "$t_load")x against the lz4 table)"
 	if [ -n "${NDD_BENCH_BEFORE:-}" ]; then
 		psql -X -q -c "DROP TABLE IF EXISTS warc_before"
 		t_before=$(seconds "$NDD_BENCH_BEFORE" -t warc_before -j "$JOBS" -q "$work/web.warc.gz")
+		all_before+=("$t_before")
 		echo "  the ndd-load before ($NDD_BENCH_BEFORE): ${t_before} s: at $(ratio "$t_copy" "$t_before")x COPY's speed"
 	fi
 done
+m_copy=$(median "${all_copy[@]}") m_lz4=$(median "${all_lz4[@]}") m_load=$(median "${all_load[@]}")
+echo "medians of $ROUNDS rounds: COPY $m_copy s (lz4 table: $m_lz4 s), ndd-load $m_load s: ndd-load at $(ratio "$m_copy" "$m_load")x COPY's speed ($(ratio "$m_lz4" "$m_load")x against the lz4 table)"
+if [ -n "${NDD_BENCH_BEFORE:-}" ]; then
+	m_before=$(median "${all_before[@]}")
+	echo "  the ndd-load before: $m_before s: at $(ratio "$m_copy" "$m_before")x COPY's speed"
+fi
 echo "rows: COPY $(psql -X -At -c 'SELECT count(*) FROM copied'), ndd-load $(psql -X -At -c 'SELECT count(*) FROM warc WHERE uri IS NOT NULL') (+ the file's own row)"
+[ "${NDD_BENCH_ONLY:-}" = warc ] && exit 0
 
 # ---- 2. PDF against pdftotext ----
 mkdir -p "$work/pdf"

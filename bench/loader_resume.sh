@@ -6,19 +6,19 @@
 # Against the cluster of the PG* environment (scripts/lib.sh's ndd_start_cluster); prints figures
 # and the counts that show the resume right or wrong. Usage: bash bench/loader_resume.sh [N] (default
 # 100000 files of 60 words; a million needs about 4 GB of disk for the files' blocks), NDD_BENCH_JOBS
-# (-j, default the number of cores).
+# (-j, default the number of cores), NDD_LOAD (the ndd-load to run, default loader/ndd-load built
+# first: a copy lets a long run go on while the tree changes).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-LOAD=$ROOT/loader/ndd-load
 N=${1:-100000}
 JOBS=${NDD_BENCH_JOBS:-$(nproc)}
-make -s -C "$ROOT/loader" ndd-load
+if [ -n "${NDD_LOAD:-}" ]; then LOAD=$NDD_LOAD; else LOAD=$ROOT/loader/ndd-load; make -s -C "$ROOT/loader" ndd-load; fi
 work=$(mktemp -d /tmp/ndd-bench-resume.XXXXXX)
 db=ndd_bench_resume
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 trap 'psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1; rm -rf "$work"' EXIT
 export PGDATABASE=$db
-echo "command: bash bench/loader_resume.sh $N (NDD_BENCH_JOBS=$JOBS)"
+echo "command: bash bench/loader_resume.sh $N (NDD_BENCH_JOBS=$JOBS${NDD_LOAD:+ NDD_LOAD=$NDD_LOAD})"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  commit: $(git -C "$ROOT" rev-parse --short HEAD)  machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work/files" "$N" <<'PY'
 import os, random, sys

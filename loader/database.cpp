@@ -156,6 +156,7 @@ void Database::prepare_table(const std::string& name) {
 std::vector<Seen> Database::seen(const std::vector<InputKey>& keys, bool retry_errors) {
     std::vector<Seen> out(keys.size(), Seen::New);
     if (keys.empty()) return out;
+    end_copy();  // the batch's transaction goes on; the next copy_rows begins another COPY in it
     std::vector<std::string> sources, sizes, times;
     for (const auto& k : keys) {
         sources.push_back(k.source);
@@ -183,9 +184,45 @@ std::vector<Seen> Database::seen(const std::vector<InputKey>& keys, bool retry_e
     return out;
 }
 
-void Database::load_batch(const std::vector<std::string>& replace, int spool_fd, size_t bytes) {
-    exec("BEGIN");
+void Database::begin_copy() {
+    if (!in_transaction_) {
+        exec("BEGIN");
+        in_transaction_ = true;
+    }
+    std::string copy = "COPY " + table_ + " (" + kCopyColumns + (has_uri_ ? ", uri" : "") + ") FROM STDIN";
+    Result r(PQexec(conn_, copy.c_str()), PQclear);
+    if (PQresultStatus(r.get()) != PGRES_COPY_IN) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
+    in_copy_ = true;
+}
+
+void Database::end_copy() {
+    if (!in_copy_) return;
+    in_copy_ = false;
+    if (PQputCopyEnd(conn_, nullptr) != 1) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
+    Result end(PQgetResult(conn_), PQclear);
+    if (PQresultStatus(end.get()) != PGRES_COMMAND_OK) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
+    while (PGresult* more = PQgetResult(conn_)) PQclear(more);
+}
+
+void Database::copy_rows(std::string_view rows) {
+    if (rows.empty()) return;
     try {
+        if (!in_copy_) begin_copy();
+        if (PQputCopyData(conn_, rows.data(), static_cast<int>(rows.size())) != 1)
+            throw DatabaseError(trimmed(PQerrorMessage(conn_)));
+    } catch (const DatabaseError&) {
+        rollback();
+        throw;
+    }
+}
+
+void Database::commit(const std::vector<std::string>& replace, int spool_fd, size_t bytes) {
+    try {
+        end_copy();
+        if (!in_transaction_) {
+            exec("BEGIN");
+            in_transaction_ = true;
+        }
         if (!replace.empty()) {
             std::string list = array_literal(replace);
             const char* params[] = {list.c_str()};
@@ -193,29 +230,39 @@ void Database::load_batch(const std::vector<std::string>& replace, int spool_fd,
             Result r(PQexecParams(conn_, sql.c_str(), 1, nullptr, params, nullptr, nullptr, 0), PQclear);
             if (PQresultStatus(r.get()) != PGRES_COMMAND_OK) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
         }
-        std::string copy = "COPY " + table_ + " (" + kCopyColumns + (has_uri_ ? ", uri" : "") + ") FROM STDIN";
-        Result r(PQexec(conn_, copy.c_str()), PQclear);
-        if (PQresultStatus(r.get()) != PGRES_COPY_IN) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
-        std::vector<char> buf(1 << 20);
-        size_t done = 0;
-        while (done < bytes) {
-            ssize_t n = pread(spool_fd, buf.data(), std::min(buf.size(), bytes - done), static_cast<off_t>(done));
-            if (n <= 0) {
-                PQputCopyEnd(conn_, "the loader could not read its spool file");
-                throw DatabaseError(std::string("cannot read the spool file: ") + std::strerror(errno));
+        if (bytes > 0) {
+            begin_copy();
+            std::vector<char> buf(1 << 20);
+            size_t done = 0;
+            while (done < bytes) {
+                ssize_t n = pread(spool_fd, buf.data(), std::min(buf.size(), bytes - done), static_cast<off_t>(done));
+                if (n <= 0) {
+                    in_copy_ = false;
+                    PQputCopyEnd(conn_, "the loader could not read its spool file");
+                    throw DatabaseError(std::string("cannot read the spool file: ") + std::strerror(errno));
+                }
+                if (PQputCopyData(conn_, buf.data(), static_cast<int>(n)) != 1) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
+                done += static_cast<size_t>(n);
             }
-            if (PQputCopyData(conn_, buf.data(), static_cast<int>(n)) != 1) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
-            done += static_cast<size_t>(n);
+            end_copy();
         }
-        if (PQputCopyEnd(conn_, nullptr) != 1) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
-        Result end(PQgetResult(conn_), PQclear);
-        if (PQresultStatus(end.get()) != PGRES_COMMAND_OK) throw DatabaseError(trimmed(PQerrorMessage(conn_)));
-        while (PGresult* more = PQgetResult(conn_)) PQclear(more);
         exec("COMMIT");
+        in_transaction_ = false;
     } catch (const DatabaseError&) {
-        while (PGresult* more = PQgetResult(conn_)) PQclear(more);
-        Result rb(PQexec(conn_, "ROLLBACK"), PQclear);
+        rollback();
         throw;
+    }
+}
+
+void Database::rollback() {
+    if (in_copy_) {
+        in_copy_ = false;
+        PQputCopyEnd(conn_, "the loader stopped");  // the server ends the COPY with an error
+    }
+    while (PGresult* more = PQgetResult(conn_)) PQclear(more);
+    if (in_transaction_) {
+        in_transaction_ = false;
+        Result rb(PQexec(conn_, "ROLLBACK"), PQclear);
     }
 }
 

@@ -3,9 +3,9 @@
 //    table, one row per document (doc/loader.md, doc/ndd-load.1). The main process lists the inputs,
 //    asks the table which are loaded already, keeps a pool of --jobs worker processes (sandbox.hpp),
 //    each extracting one input (or one part of a large WARC's records) at a time (extract.hpp),
-//    turns their frames into COPY rows in a spool file, and loads the spool by batches, each its own
-//    transaction, each holding whole inputs only: an interrupted run leaves no input half loaded,
-//    and the next run starts where it stopped.
+//    turns their frames into COPY rows streamed to the server as the workers write them, and commits
+//    by batches, each its own transaction, each holding whole inputs only: an interrupted run leaves
+//    no input half loaded, and the next run starts where it stopped.
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -48,6 +49,7 @@ struct Input {
     std::string modified;
     std::string error;  // set when the input cannot be read at all (no worker runs)
     Seen seen = Seen::New;
+    bool done = false;  // its rows are in (or it was loaded already): it may leave the window
 };
 
 std::string absolute(const std::string& path) {
@@ -65,32 +67,81 @@ Input input_of(const std::string& path, const struct stat& st) {
     return in;
 }
 
-// The regular files under dir, in name order, depth first. Symbolic links inside are not followed
-// (a link to a parent directory would never end); an unreadable directory becomes an input whose
-// row holds the error.
-void walk(const std::string& dir, std::vector<Input>& out) {
-    std::unique_ptr<DIR, int (*)(DIR*)> d(opendir(dir.c_str()), closedir);
-    if (!d) {
-        Input in;
-        in.path = dir;
-        in.source = absolute(dir);
-        in.error = std::string("cannot read the directory: ") + std::strerror(errno);
-        out.push_back(in);
-        return;
-    }
-    std::vector<std::string> names;
-    while (dirent* e = readdir(d.get())) {
-        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) names.emplace_back(e->d_name);
-    }
-    std::sort(names.begin(), names.end());
-    for (const auto& name : names) {
-        std::string path = dir + (dir.back() == '/' ? "" : "/") + name;
+// The inputs named by the command line, one at a time: a directory's regular files in name order,
+// depth first, walked as the loader goes (a directory's names are read when the walk enters it), so
+// that a million files are never a list in memory. Symbolic links inside directories are not
+// followed (a link to a parent directory would never end); an unreadable directory becomes an input
+// whose row holds the error.
+class Lister {
+public:
+    struct Arg {
+        std::string path;
         struct stat st;
-        if (lstat(path.c_str(), &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) walk(path, out);
-        else if (S_ISREG(st.st_mode)) out.push_back(input_of(path, st));
+        std::optional<Input> made;  // standard input, spooled already
+    };
+    explicit Lister(std::vector<Arg> args) : args_(std::move(args)) {}
+
+    bool next(Input& out) {
+        for (;;) {
+            while (!stack_.empty()) {
+                Dir& d = stack_.back();
+                if (d.next == d.names.size()) {
+                    stack_.pop_back();
+                    continue;
+                }
+                std::string path = d.path + (d.path.back() == '/' ? "" : "/") + d.names[d.next++];
+                struct stat st;
+                if (lstat(path.c_str(), &st) != 0) continue;
+                if (S_ISDIR(st.st_mode)) {
+                    if (enter(path, out)) return true;
+                } else if (S_ISREG(st.st_mode)) {
+                    out = input_of(path, st);
+                    return true;
+                }
+            }
+            if (arg_ == args_.size()) return false;
+            const Arg& a = args_[arg_++];
+            if (a.made) {
+                out = *a.made;
+                return true;
+            }
+            if (!S_ISDIR(a.st.st_mode)) {
+                out = input_of(a.path, a.st);
+                return true;
+            }
+            if (enter(a.path, out)) return true;
+        }
     }
-}
+
+private:
+    struct Dir {
+        std::string path;
+        std::vector<std::string> names;  // sorted
+        size_t next = 0;
+    };
+    // Starts the walk of dir; true with its error input when it cannot be read.
+    bool enter(const std::string& dir, Input& error) {
+        std::unique_ptr<DIR, int (*)(DIR*)> d(opendir(dir.c_str()), closedir);
+        if (!d) {
+            error = Input();
+            error.path = dir;
+            error.source = absolute(dir);
+            error.error = std::string("cannot read the directory: ") + std::strerror(errno);
+            return true;
+        }
+        Dir entry;
+        entry.path = dir;
+        while (dirent* e = readdir(d.get())) {
+            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) entry.names.emplace_back(e->d_name);
+        }
+        std::sort(entry.names.begin(), entry.names.end());
+        stack_.push_back(std::move(entry));
+        return false;
+    }
+    std::vector<Arg> args_;
+    size_t arg_ = 0;
+    std::vector<Dir> stack_;
+};
 
 // Standard input, copied into an unlinked temporary file (the workers read it by position).
 int spool_stdin(const std::string& tmpdir, long long& size) {
@@ -172,11 +223,21 @@ public:
     int run();
 
 private:
-    // Where COPY rows go: the spool (whole inputs), or a split input's file until all its parts are in.
+    // Where COPY rows go: the server, streamed into the batch's COPY (stream_: the rows of new
+    // inputs), a file (spool_: the new rows of changed inputs, sent at the commit after their old
+    // rows are deleted; a changed split input's file until all its parts are in).
     struct Sink {
-        int fd = -1;
+        int fd = -1;  // -1: the server
         size_t bytes = 0;
         long rows = 0;
+    };
+    // What the main process has read of a busy worker's output, as it grows (rows are sent while
+    // the worker extracts) and at its end: the frames read, the documents to drop (written before,
+    // by a worker that stopped inside a member: a retry writes them again), the input's own row.
+    struct Reading {
+        FrameReader reader{std::string_view(), 0};
+        size_t drop = 0;
+        std::optional<Document> own;
     };
     // What a worker's output says of how it ended.
     struct OutputEnd {
@@ -186,18 +247,25 @@ private:
     using Crashed = std::vector<std::pair<std::string, std::string>>;  // member, error
 
     bool list_inputs(std::string& error);
-    int extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd);
+    bool have(size_t i);
+    Input& input(size_t i) { return window_[i - window_base_]; }
+    int extract(const std::string& path, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd);
     bool assign(Worker& w, size_t i, uint32_t part = 0, uint32_t parts = 0);
     void finish(Worker& w, const std::string& problem);
     void finish_part(Worker& w, const std::string& problem);
     void finish_gone(Worker& w, bool kill_it);
     void start_split(Worker& w);
     void stop_all();
-    OutputEnd convert(const Input& in, int out_fd, const Crashed& crashed, Sink& sink, std::optional<Document>& own);
+    Reading& reading(const Worker& w) { return readings_[static_cast<size_t>(&w - workers_.data())]; }
+    Sink& sink_of(size_t i);
+    void consume(size_t i, int out_fd, Reading& r);
+    void stream_while_busy();
+    bool batch_full() const;
     void write_rows(const Input& in, const std::vector<Document>& docs, Sink& sink);
+    void crashed_rows(const Input& in, const Crashed& crashed, Sink& sink);
     Document failed_row(const Input& in, const std::string& problem, const OutputEnd& end);
-    void add_rows(const Input& in, int out_fd, const std::string& problem, const Crashed& crashed = {});
-    void input_done(const Input& in);
+    void error_input(size_t i, const std::string& problem);
+    void input_done(Input& in);
     void flush();
     void show_progress(bool final);
 
@@ -206,13 +274,23 @@ private:
     magic_t magic_;
     std::string tmpdir_;
     bool progress_;
-    std::vector<Input> inputs_;
+    // The inputs being listed (Lister) and those not done yet: window_ holds inputs window_base_ on,
+    // listed by a thousand, each thousand's resume looked up in one query (Database::seen); the
+    // inputs before window_base_ are done and forgotten. A file named twice (a directory and a file
+    // in it) is one input: with more than one path, the 128-bit hashes of the sources listed so far
+    // (16 bytes each, not the names) tell.
+    std::unique_ptr<Lister> lister_;
+    std::deque<Input> window_;
+    size_t window_base_ = 0, listed_ = 0;
+    bool listing_done_ = false, dedup_ = false;
+    std::set<std::pair<uint64_t, uint64_t>> sources_;
     int stdin_fd_ = -1;
 
     // a worker serves this many inputs, then another takes its place: what a library leaks or
     // fragments on one input does not add up over a million
     static constexpr size_t kInputsPerWorker = 1000;
     std::vector<Worker> workers_;
+    std::vector<Reading> readings_;  // one per worker
     // Inputs (or parts of one) extracted again after a worker crashed or was stopped inside one of
     // their members: the members to skip, and each one's error row. At most kMaxRetries retries of
     // an input or part (each may take --timeout): then the input's own row says what stopped the
@@ -220,15 +298,16 @@ private:
     struct Retry {
         std::set<std::string> skip;
         Crashed crashed;
+        size_t written = 0;  // documents of its output written already: the retry's first ones
     };
     using Task = std::pair<size_t, uint32_t>;  // an input, its part (0 for a whole input)
     std::map<Task, Retry> retries_;
     static constexpr size_t kMaxRetries = 10;
 
     // Large WARC files, extracted in parts by all the workers at once (Extractor::part): the parts
-    // waiting for a worker, and for each input being split, its rows so far (a file of its own: an
-    // input's rows enter the spool together, so that a batch never holds half an input), part 0's
-    // row of the input (written last), and what stopped parts that failed.
+    // waiting for a worker, and for each input being split, its rows so far when it is a changed
+    // input (a file of its own: they follow the deletion of its old rows), part 0's row of the
+    // input (written last), and what stopped parts that failed.
     std::deque<Task> part_queue_;
     struct Split {
         uint32_t parts = 0, done = 0;
@@ -238,10 +317,16 @@ private:
     };
     std::map<size_t, Split> splits_;
 
-    int spool_fd_ = -1;
-    size_t spool_bytes_ = 0;
-    long spool_rows_ = 0;
+    // The batch: the rows streamed, the spool, the sources whose old rows it deletes, and the inputs
+    // some of whose rows (not all) it holds. It commits at an input's end once it holds batch_rows
+    // rows or batch_mb, and only when it holds no part of an input (open_ empty): an interrupted
+    // run never leaves an input half loaded, and its rerun loads each input's rows exactly once.
+    // Once it is full, a worker's rows wait for the end of its input unless they began to stream
+    // in this batch: the inputs of open_ end, and no new one opens, until it commits.
+    Sink stream_, spool_;
     std::vector<std::string> replace_;
+    std::set<size_t> open_;
+    static constexpr size_t kStreamBytes = 256 << 10;  // a busy worker's output read by this much at least
 
     Clock::time_point started_ = Clock::now(), last_progress_;
     long long total_bytes_ = 0, done_bytes_ = 0, extracted_bytes_ = 0;
@@ -250,7 +335,10 @@ private:
 };
 
 bool Loader::list_inputs(std::string& error) {
+    std::vector<Lister::Arg> args;
     for (const std::string& path : opts_.paths) {
+        Lister::Arg arg;
+        arg.path = path;
         if (path == "-") {
             if (stdin_fd_ >= 0) return error = "standard input (-) given twice", false;
             long long size = 0;
@@ -262,33 +350,58 @@ bool Loader::list_inputs(std::string& error) {
             in.size = size;
             auto now = std::chrono::system_clock::now().time_since_epoch();
             in.modified = iso_time(std::chrono::duration_cast<std::chrono::seconds>(now).count(), 0);
-            inputs_.push_back(in);
-            continue;
+            arg.made = std::move(in);
+        } else if (stat(path.c_str(), &arg.st) != 0) {
+            return error = path + ": " + std::strerror(errno), false;
         }
-        struct stat st;
-        if (stat(path.c_str(), &st) != 0) return error = path + ": " + std::strerror(errno), false;
-        if (S_ISDIR(st.st_mode)) walk(path, inputs_);
-        else inputs_.push_back(input_of(path, st));
+        args.push_back(std::move(arg));
     }
-    // a file named twice (a directory and a file in it) is one input
-    std::set<std::string> sources;
-    std::vector<Input> unique;
-    for (auto& in : inputs_)
-        if (in.source == "-" || sources.insert(in.source).second) unique.push_back(std::move(in));
-    inputs_ = std::move(unique);
-    for (const auto& in : inputs_) total_bytes_ += in.size;
+    dedup_ = args.size() > 1;
+    lister_ = std::make_unique<Lister>(std::move(args));
     return true;
 }
 
-// In a worker process: extracts input i into out_fd (sandbox.hpp's WorkerBody).
-int Loader::extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd) {
-    const Input& in = inputs_[i];
+// Whether input i is listed (listing the next thousand when it is not yet). The inputs done before
+// i leave the window first: a rerun skips those loaded already in one go, and a million of them
+// must not pile up before the first that needs a worker.
+bool Loader::have(size_t i) {
+    while (!window_.empty() && window_.front().done && window_base_ < i) {
+        window_.pop_front();
+        window_base_++;
+    }
+    while (i >= window_base_ + window_.size() && !listing_done_) {
+        size_t first = window_.size();
+        Input in;
+        while (window_.size() - first < 1000) {
+            if (!lister_->next(in)) {
+                listing_done_ = true;
+                break;
+            }
+            if (dedup_ && in.source != "-") {
+                XXH128_hash_t h = XXH3_128bits(in.source.data(), in.source.size());
+                if (!sources_.insert({h.high64, h.low64}).second) continue;
+            }
+            total_bytes_ += in.size;
+            window_.push_back(std::move(in));
+        }
+        listed_ += window_.size() - first;
+        // what the table has already
+        std::vector<InputKey> keys;
+        for (size_t j = first; j < window_.size(); j++) keys.push_back({window_[j].source, window_[j].size, window_[j].modified});
+        std::vector<Seen> seen = db_.seen(keys, opts_.retry_errors);
+        for (size_t j = first; j < window_.size(); j++) window_[j].seen = window_[j].source == "-" ? Seen::New : seen[j - first];
+    }
+    return i < window_base_ + window_.size();
+}
+
+// In a worker process: extracts the input at path into out_fd (sandbox.hpp's WorkerBody).
+int Loader::extract(const std::string& path, uint32_t part, uint32_t parts, const std::set<std::string>& skip, int out_fd) {
     Extractor ex(magic_, opts_.extract, out_fd);
     ex.skip(skip);
     ex.part(part, parts, static_cast<uint32_t>(opts_.jobs));
-    int fd = in.path == "-" ? dup(stdin_fd_) : open(in.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    int fd = path == "-" ? dup(stdin_fd_) : open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     struct stat st;
-    std::string name = in.path == "-" ? "stdin" : std::filesystem::path(in.path).filename().string();
+    std::string name = path == "-" ? "stdin" : std::filesystem::path(path).filename().string();
     auto error_row = [&](const std::string& what) {
         Document doc;
         doc.error = what;
@@ -301,7 +414,7 @@ int Loader::extract(uint64_t i, uint32_t part, uint32_t parts, const std::set<st
         if (fd >= 0) close(fd);
         return status;
     }
-    if (in.path == "-") st.st_mtim.tv_sec = 0;
+    if (path == "-") st.st_mtim.tv_sec = 0;
     int status = 0;
     try {
         if (!ex.input(fd, name, st)) status = kStatusSplit;
@@ -322,128 +435,222 @@ bool Loader::assign(Worker& w, size_t i, uint32_t part, uint32_t parts) {
             for (const Worker& o : workers_)
                 if (&o != &w && o.pid >= 0) others.insert(others.end(), {o.out_fd, o.request_fd, o.reply_fd});
             w = start_worker(opts_.worker, tmpdir_, others,
-                             [this](uint64_t input, uint32_t p, uint32_t n, const std::set<std::string>& skip,
-                                    int out_fd) { return extract(input, p, n, skip, out_fd); });
+                             [this](const std::string& path, uint32_t p, uint32_t n,
+                                    const std::set<std::string>& skip,
+                                    int out_fd) { return extract(path, p, n, skip, out_fd); });
             workers_started_++;
         }
         auto retry = retries_.find({i, part});
-        if (assign_input(w, i, part, parts, retry == retries_.end() ? std::set<std::string>() : retry->second.skip,
-                         opts_.worker))
+        if (assign_input(w, i, input(i).path, part, parts,
+                         retry == retries_.end() ? std::set<std::string>() : retry->second.skip, opts_.worker)) {
+            Reading& r = reading(w);
+            r = Reading();
+            r.drop = retry == retries_.end() ? 0 : retry->second.written;
             return true;
+        }
         stop_worker(w, opts_.worker, true);  // gone while idle (killed from outside): try a new one
     }
     return false;
 }
 
+Loader::Sink& Loader::sink_of(size_t i) {
+    if (input(i).seen != Seen::Changed) return stream_;
+    auto split = splits_.find(i);
+    return split != splits_.end() ? split->second.rows : spool_;
+}
+
+// Turns what is new in out_fd, the output of input i (whole frames: the last one may be half
+// written still), into rows, but the input's own row, kept aside until the input is done.
+void Loader::consume(size_t i, int out_fd, Reading& r) {
+    struct stat st;
+    if (out_fd < 0 || fstat(out_fd, &st) != 0 || static_cast<size_t>(st.st_size) <= r.reader.position()) return;
+    size_t size = static_cast<size_t>(st.st_size);
+    void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, out_fd, 0);
+    if (map == MAP_FAILED) throw std::runtime_error(std::string("cannot map a worker's output: ") + std::strerror(errno));
+    r.reader.extend(std::string_view(static_cast<const char*>(map), size), size);
+    Input& in = input(i);
+    Sink& sink = sink_of(i);
+    long before = sink.rows;
+    std::vector<Document> docs;
+    Document doc;
+    size_t bytes = 0;
+    while (r.reader.next(doc)) {
+        if (!doc.member) {
+            // the input's own row: the key of the resume is the file's, not what the worker saw
+            doc.size = in.size;
+            doc.modified = in.modified;
+            r.own = std::move(doc);
+            continue;
+        }
+        if (r.drop > 0) {  // written by the worker before this one
+            r.drop--;
+            continue;
+        }
+        bytes += (doc.text ? doc.text->size() : 0) + (doc.html ? doc.html->size() : 0);
+        docs.push_back(std::move(doc));
+        if (bytes > (1 << 22)) {  // COPY text 4 MB at a time
+            write_rows(in, docs, sink);
+            docs.clear();
+            bytes = 0;
+        }
+    }
+    write_rows(in, docs, sink);
+    munmap(map, size);
+    if (sink.rows > before && (&sink == &stream_ || &sink == &spool_)) open_.insert(i);
+}
+
+// The rows of the busy workers' outputs so far, sent while they extract (those of changed inputs
+// wait: they follow the deletion of the old rows at the commit).
+void Loader::stream_while_busy() {
+    bool full = batch_full();
+    for (Worker& w : workers_) {
+        if (!w.busy || input(w.input).seen == Seen::Changed || (full && !open_.count(w.input))) continue;
+        Reading& r = reading(w);
+        struct stat st;
+        if (fstat(w.out_fd, &st) == 0 && static_cast<size_t>(st.st_size) >= r.reader.position() + kStreamBytes)
+            consume(w.input, w.out_fd, r);
+    }
+}
+
+bool Loader::batch_full() const {
+    return stream_.rows + spool_.rows >= opts_.batch_rows ||
+           stream_.bytes + spool_.bytes >= static_cast<size_t>(opts_.batch_mb) << 20;
+}
+
 // The input of the busy worker w is over: done (problem empty or its status) or w is gone (problem
-// says how). Its rows go to the spool; a gone worker has been reaped already.
+// says how; it has been reaped already). The rest of its rows and its own row go to the batch.
 void Loader::finish(Worker& w, const std::string& problem) {
     if (w.parts > 0) return finish_part(w, problem);
-    const Input& in = inputs_[w.input];
-    auto retry = retries_.find({w.input, 0});
-    if (retry == retries_.end()) {
-        add_rows(in, w.out_fd, problem);
-    } else {
-        add_rows(in, w.out_fd, problem, retry->second.crashed);
+    size_t i = w.input;
+    Input& in = input(i);
+    Reading& r = reading(w);
+    consume(i, w.out_fd, r);
+    OutputEnd end{r.reader.unfinished(), r.reader.truncated()};
+    Sink& sink = sink_of(i);
+    auto retry = retries_.find({i, 0});
+    if (retry != retries_.end()) {
+        crashed_rows(in, retry->second.crashed, sink);
         retries_.erase(retry);
     }
+    write_rows(in, {r.own ? *r.own : failed_row(in, problem, end)}, sink);
+    r = Reading();
     w.busy = false;
+    open_.erase(i);
+    if (in.seen == Seen::Changed) replace_.push_back(in.source);
+    pending_inputs_++;
     input_done(in);
 }
 
-void Loader::input_done(const Input& in) {
+// An input no worker extracts: its row says why (problem, else the input's own error).
+void Loader::error_input(size_t i, const std::string& problem) {
+    Input& in = input(i);
+    write_rows(in, {failed_row(in, problem, OutputEnd())}, sink_of(i));
+    if (in.seen == Seen::Changed) replace_.push_back(in.source);
+    pending_inputs_++;
+    input_done(in);
+}
+
+void Loader::input_done(Input& in) {
+    in.done = true;
     done_inputs_++;
     done_bytes_ += in.size;
     extracted_bytes_ += in.size;
-    if (spool_rows_ >= opts_.batch_rows || spool_bytes_ >= static_cast<size_t>(opts_.batch_mb) << 20) flush();
+    if (batch_full()) flush();
 }
 
 // The worker w says its whole input is a large WARC: its parts go to the queue, one per worker.
 void Loader::start_split(Worker& w) {
     Split& split = splits_[w.input];
     split.parts = static_cast<uint32_t>(std::max(1, opts_.jobs));
-    std::string path = tmpdir_ + "/ndd-load-part.XXXXXX";
-    std::vector<char> name(path.begin(), path.end());
-    name.push_back('\0');
-    split.rows.fd = mkstemp(name.data());
-    if (split.rows.fd < 0) throw std::runtime_error("cannot create a temporary file in " + tmpdir_ + ": " + std::strerror(errno));
-    unlink(name.data());
+    if (input(w.input).seen == Seen::Changed) {
+        std::string path = tmpdir_ + "/ndd-load-part.XXXXXX";
+        std::vector<char> name(path.begin(), path.end());
+        name.push_back('\0');
+        split.rows.fd = mkstemp(name.data());
+        if (split.rows.fd < 0)
+            throw std::runtime_error("cannot create a temporary file in " + tmpdir_ + ": " + std::strerror(errno));
+        unlink(name.data());
+    }
     for (uint32_t p = 0; p < split.parts; p++) part_queue_.emplace_back(w.input, p);
     w.busy = false;
 }
 
 // A part of a split input is over (as finish): its rows join the input's; after the last part, the
-// input's rows go to the spool, its own row last (part 0's, with the failed parts' problems).
+// input's own row (part 0's, with the failed parts' problems) ends them.
 void Loader::finish_part(Worker& w, const std::string& problem) {
-    const Input& in = inputs_[w.input];
-    Split& split = splits_[w.input];
-    auto retry = retries_.find({w.input, w.part});
-    std::optional<Document> own;
-    OutputEnd end = convert(in, w.out_fd, retry == retries_.end() ? Crashed() : retry->second.crashed, split.rows, own);
-    if (retry != retries_.end()) retries_.erase(retry);
-    if (own) split.own = std::move(own);
+    size_t i = w.input;
+    Input& in = input(i);
+    Split& split = splits_[i];
+    Reading& r = reading(w);
+    consume(i, w.out_fd, r);
+    OutputEnd end{r.reader.unfinished(), r.reader.truncated()};
+    Sink& sink = sink_of(i);
+    auto retry = retries_.find({i, w.part});
+    if (retry != retries_.end()) {
+        crashed_rows(in, retry->second.crashed, sink);
+        retries_.erase(retry);
+    }
+    if (&sink == &stream_) open_.insert(i);  // the batch holds part of it until its last part
+    if (r.own) split.own = std::move(r.own);
     if (!problem.empty() || end.damaged || (w.part == 0 && !split.own)) {
         Document failed = failed_row(in, problem, end);
         split.problems += (split.problems.empty() ? "" : "; ") + ("part " + std::to_string(w.part + 1) + " of " +
                                                                    std::to_string(split.parts) + ": " + *failed.error);
     }
+    r = Reading();
     w.busy = false;
     if (++split.done < split.parts) return;
-    // all parts are in: the batch so far is committed (it holds whole inputs), and the input's file
-    // of rows becomes the spool, its rows not copied again
-    flush();
-    close(spool_fd_);
-    spool_fd_ = split.rows.fd;
-    spool_bytes_ = split.rows.bytes;
-    spool_rows_ = split.rows.rows;
+    // all parts are in
     Document own_row = split.own ? std::move(*split.own) : Document();
     own_row.size = in.size;
     own_row.modified = in.modified;
     if (!split.problems.empty()) own_row.error = (own_row.error ? *own_row.error + "; " : "") + split.problems;
-    Sink sink{spool_fd_, spool_bytes_, 0};
-    write_rows(in, {own_row}, sink);
-    spool_bytes_ = sink.bytes;
-    spool_rows_ += sink.rows;
+    if (split.rows.fd >= 0) {
+        // a changed input's rows, whole now, join the spool
+        std::vector<char> buf(1 << 20);
+        for (size_t done = 0; done < split.rows.bytes;) {
+            ssize_t n = pread(split.rows.fd, buf.data(), std::min(buf.size(), split.rows.bytes - done), static_cast<off_t>(done));
+            if (n <= 0 || pwrite(spool_.fd, buf.data(), static_cast<size_t>(n), static_cast<off_t>(spool_.bytes)) != n)
+                throw std::runtime_error(std::string("cannot copy rows into the spool file: ") + std::strerror(errno));
+            done += static_cast<size_t>(n);
+            spool_.bytes += static_cast<size_t>(n);
+        }
+        spool_.rows += split.rows.rows;
+        close(split.rows.fd);
+    }
+    write_rows(in, {own_row}, in.seen == Seen::Changed ? spool_ : stream_);
+    open_.erase(i);
     if (in.seen == Seen::Changed) replace_.push_back(in.source);
     pending_inputs_++;
-    splits_.erase(w.input);
+    splits_.erase(i);
     input_done(in);
 }
 
-// The member a worker's output says it was reading when it stopped (FrameReader::unfinished).
-std::optional<std::string> unfinished_member(int out_fd) {
-    struct stat st;
-    if (fstat(out_fd, &st) != 0 || st.st_size <= 0) return std::nullopt;
-    void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
-    if (map == MAP_FAILED) return std::nullopt;
-    FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
-                       static_cast<size_t>(st.st_size));
-    Document doc;
-    while (reader.next(doc)) {
-    }
-    std::optional<std::string> member = reader.unfinished();
-    munmap(map, static_cast<size_t>(st.st_size));
-    return member;
-}
-
 // The busy worker w is gone (or is killed now): reaped first, so that its input's row says how, its
-// output file kept open until the rows are read. When it stopped inside a member of its input (an
-// archive's, a WARC record, a message of an mbox), the input is extracted again by a new worker,
-// that member left out and given an error row of its own: the members after it are not lost.
+// output file kept open until the rows are read. The documents it wrote are kept. When it stopped
+// inside a member of its input (an archive's, a WARC record, a message of an mbox), the input is
+// extracted again by a new worker, that member left out and given an error row of its own, and the
+// documents written before the member began left out too (written already): the members after it
+// are not lost, and none is written twice.
 void Loader::finish_gone(Worker& w, bool kill_it) {
     int out_fd = dup(w.out_fd);
     uint64_t input = w.input;
     uint32_t part = w.part, parts = w.parts;
     std::string problem = stop_worker(w, opts_.worker, kill_it);
-    std::optional<std::string> member = interrupted ? std::nullopt : unfinished_member(out_fd);
-    Retry& retry = retries_[{input, part}];
-    if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
-        retry.skip.insert(*member);
-        retry.crashed.emplace_back(*member, problem);
-        close(out_fd);
-        if (assign(w, input, part, parts)) return;
-        out_fd = -1;
-        problem = "no worker process would start";
+    if (!interrupted) {
+        Reading& r = reading(w);
+        consume(input, out_fd, r);
+        std::optional<std::string> member = r.reader.unfinished();
+        Retry& retry = retries_[{input, part}];
+        if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
+            retry.skip.insert(*member);
+            retry.crashed.emplace_back(*member, problem);
+            retry.written = r.reader.documents_before_unfinished();
+            close(out_fd);
+            if (assign(w, input, part, parts)) return;
+            out_fd = -1;
+            problem = "no worker process would start";
+        }
     }
     w.out_fd = out_fd;
     w.input = input;
@@ -468,15 +675,14 @@ void Loader::write_rows(const Input& in, const std::vector<Document>& docs, Sink
         sink.rows++;
     }
     if (rows.empty()) return;
-    if (pwrite(sink.fd, rows.data(), rows.size(), static_cast<off_t>(sink.bytes)) != static_cast<ssize_t>(rows.size()))
+    if (sink.fd < 0) db_.copy_rows(rows);
+    else if (pwrite(sink.fd, rows.data(), rows.size(), static_cast<off_t>(sink.bytes)) != static_cast<ssize_t>(rows.size()))
         throw std::runtime_error(std::string("cannot write the spool file: ") + std::strerror(errno));
     sink.bytes += rows.size();
 }
 
-// The rows of a worker's output (out_fd, -1 for none) and of the members that crashed earlier
-// workers (crashed) into sink, but the input's own row, which goes to own.
-Loader::OutputEnd Loader::convert(const Input& in, int out_fd, const Crashed& crashed, Sink& sink,
-                                  std::optional<Document>& own) {
+// The error rows of the members that crashed or stopped earlier workers on an input.
+void Loader::crashed_rows(const Input& in, const Crashed& crashed, Sink& sink) {
     std::vector<Document> docs;
     for (const auto& [member, error] : crashed) {
         Document doc;
@@ -484,37 +690,7 @@ Loader::OutputEnd Loader::convert(const Input& in, int out_fd, const Crashed& cr
         doc.error = error;
         docs.push_back(std::move(doc));
     }
-    OutputEnd end;
-    struct stat st;
-    if (out_fd >= 0 && fstat(out_fd, &st) == 0 && st.st_size > 0) {
-        void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, out_fd, 0);
-        if (map == MAP_FAILED) throw std::runtime_error(std::string("cannot map a worker's output: ") + std::strerror(errno));
-        FrameReader reader(std::string_view(static_cast<const char*>(map), static_cast<size_t>(st.st_size)),
-                           static_cast<size_t>(st.st_size));
-        Document doc;
-        size_t bytes = 0;
-        while (reader.next(doc)) {
-            if (!doc.member) {
-                // the input's own row: the key of the resume is the file's, not what the worker saw
-                doc.size = in.size;
-                doc.modified = in.modified;
-                own = std::move(doc);
-                continue;
-            }
-            bytes += (doc.text ? doc.text->size() : 0) + (doc.html ? doc.html->size() : 0);
-            docs.push_back(std::move(doc));
-            if (bytes > (1 << 22)) {  // COPY text 4 MB at a time
-                write_rows(in, docs, sink);
-                docs.clear();
-                bytes = 0;
-            }
-        }
-        end.unfinished = reader.unfinished();
-        end.damaged = reader.truncated();
-        munmap(map, static_cast<size_t>(st.st_size));
-    }
     write_rows(in, docs, sink);
-    return end;
 }
 
 // The input's own row when its output has none: why (problem, else the input's own error).
@@ -529,26 +705,17 @@ Document Loader::failed_row(const Input& in, const std::string& problem, const O
     return doc;
 }
 
-void Loader::add_rows(const Input& in, int out_fd, const std::string& problem, const Crashed& crashed) {
-    Sink sink{spool_fd_, spool_bytes_, 0};
-    std::optional<Document> own;
-    OutputEnd end = convert(in, out_fd, crashed, sink, own);
-    write_rows(in, {own ? *own : failed_row(in, problem, end)}, sink);
-    spool_bytes_ = sink.bytes;
-    spool_rows_ += sink.rows;
-    if (in.seen == Seen::Changed) replace_.push_back(in.source);
-    pending_inputs_++;
-}
-
+// Commits the batch, when it holds whole inputs only (open_ above).
 void Loader::flush() {
-    if (pending_inputs_ == 0) return;
-    db_.load_batch(replace_, spool_fd_, spool_bytes_);
+    if (pending_inputs_ == 0 || !open_.empty()) return;
+    db_.commit(replace_, spool_.fd, spool_.bytes);
     committed_inputs_ += pending_inputs_;
     pending_inputs_ = 0;
-    spool_bytes_ = 0;
-    spool_rows_ = 0;
+    stream_ = Sink();
+    spool_.bytes = 0;
+    spool_.rows = 0;
     replace_.clear();
-    if (ftruncate(spool_fd_, 0) != 0) throw std::runtime_error("cannot empty the spool file");
+    if (ftruncate(spool_.fd, 0) != 0) throw std::runtime_error("cannot empty the spool file");
 }
 
 void Loader::show_progress(bool final) {
@@ -558,9 +725,11 @@ void Loader::show_progress(bool final) {
     last_progress_ = now;
     double elapsed = std::chrono::duration<double>(now - started_).count();
     double rate = elapsed > 0 ? extracted_bytes_ / elapsed : 0;
-    std::string eta = rate > 0 ? duration((total_bytes_ - done_bytes_) / rate) : "?";
-    std::fprintf(stderr, "\r%zu/%zu files, %s/%s, %s/s, ETA %s   ", done_inputs_, inputs_.size(),
-                 megabytes(done_bytes_).c_str(), megabytes(total_bytes_).c_str(), megabytes(rate).c_str(),
+    // the totals grow while the directories are walked: no ETA until the walk is over
+    std::string eta = rate > 0 && listing_done_ ? duration((total_bytes_ - done_bytes_) / rate) : "?";
+    const char* more = listing_done_ ? "" : "+";
+    std::fprintf(stderr, "\r%zu/%zu%s files, %s/%s%s, %s/s, ETA %s   ", done_inputs_, listed_, more,
+                 megabytes(done_bytes_).c_str(), megabytes(total_bytes_).c_str(), more, megabytes(rate).c_str(),
                  eta.c_str());
     if (final) std::fputs("\r\033[K", stderr);
 }
@@ -571,51 +740,44 @@ int Loader::run() {
         std::fprintf(stderr, "ndd-load: error: %s\n", error.c_str());
         return kExitFatal;
     }
-    // what the table has already, a thousand inputs per query
-    for (size_t i = 0; i < inputs_.size(); i += 1000) {
-        std::vector<InputKey> keys;
-        size_t end = std::min(inputs_.size(), i + 1000);
-        for (size_t j = i; j < end; j++) keys.push_back({inputs_[j].source, inputs_[j].size, inputs_[j].modified});
-        std::vector<Seen> seen = db_.seen(keys, opts_.retry_errors);
-        for (size_t j = i; j < end; j++) inputs_[j].seen = inputs_[j].source == "-" ? Seen::New : seen[j - i];
-    }
     std::string spool = tmpdir_ + "/ndd-load-spool.XXXXXX";
     std::vector<char> name(spool.begin(), spool.end());
     name.push_back('\0');
-    spool_fd_ = mkstemp(name.data());
-    if (spool_fd_ < 0) throw std::runtime_error("cannot create a spool file in " + tmpdir_ + ": " + std::strerror(errno));
+    spool_.fd = mkstemp(name.data());
+    if (spool_.fd < 0) throw std::runtime_error("cannot create a spool file in " + tmpdir_ + ": " + std::strerror(errno));
     unlink(name.data());
 
     workers_.assign(static_cast<size_t>(std::max(1, opts_.jobs)), Worker());
+    readings_.assign(workers_.size(), Reading());
     size_t next = 0;
     auto busy = [&]() {
         return std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return w.busy; });
     };
-    while ((next < inputs_.size() || busy() || !part_queue_.empty()) && !interrupted) {
+    while ((have(next) || busy() || !part_queue_.empty()) && !interrupted) {
         for (Worker& w : workers_) {
             while (!w.busy && !interrupted && !part_queue_.empty()) {
                 // the parts of a split input first: its rows wait for all of them
                 auto [i, part] = part_queue_.front();
                 part_queue_.pop_front();
                 if (!assign(w, i, part, splits_[i].parts)) {
+                    reading(w) = Reading();
                     w.input = i;
                     w.part = part;
                     w.parts = splits_[i].parts;
                     finish_part(w, "no worker process would start");
                 }
             }
-            while (!w.busy && next < inputs_.size() && !interrupted) {
-                Input& in = inputs_[next];
+            while (!w.busy && have(next) && !interrupted) {
+                Input& in = input(next);
                 if (in.seen == Seen::Loaded) {
                     skipped_++;
                     done_inputs_++;
                     done_bytes_ += in.size;
+                    in.done = true;
                 } else if (!in.error.empty()) {
-                    add_rows(in, -1, "");
-                    done_inputs_++;
+                    error_input(next, "");
                 } else if (!assign(w, next)) {
-                    add_rows(in, -1, "no worker process would start");
-                    done_inputs_++;
+                    error_input(next, "no worker process would start");
                 }
                 next++;
             }
@@ -631,9 +793,10 @@ int Loader::run() {
             soonest = std::min(soonest, w.deadline);
         }
         auto now = Clock::now();
-        long wait_ms = 250;
+        // awake every 50 ms at least: the busy workers' rows are sent as they come (stream_while_busy)
+        long wait_ms = 50;
         if (soonest != Clock::time_point::max())
-            wait_ms = std::clamp<long>(std::chrono::duration_cast<std::chrono::milliseconds>(soonest - now).count() + 1, 0, 250);
+            wait_ms = std::clamp<long>(std::chrono::duration_cast<std::chrono::milliseconds>(soonest - now).count() + 1, 0, 50);
         int n = poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
         if (n < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         now = Clock::now();
@@ -649,18 +812,21 @@ int Loader::run() {
                 finish_gone(w, true);
             }
         }
+        stream_while_busy();
         show_progress(false);
     }
     if (interrupted) {
         stop_all();
+        db_.rollback();
         show_progress(true);
         std::fprintf(stderr,
                      "ndd-load: interrupted: %zu inputs committed, the %zu of the last batch not; run the same "
                      "command again to load the rest\n",
-                     committed_inputs_, pending_inputs_);
+                     committed_inputs_, pending_inputs_ + open_.size());
         return kExitFatal;
     }
     stop_all();
+    if (!open_.empty()) throw std::logic_error("the run ended with an input partly loaded");
     flush();
     show_progress(true);
     double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
@@ -668,7 +834,7 @@ int Loader::run() {
         std::fprintf(stderr,
                      "ndd-load: %zu inputs (%s) in %.1f s: %zu loaded as %lld rows into %s, %zu already loaded; "
                      "%lld with errors, %lld of unsupported formats; %lld worker processes\n",
-                     inputs_.size(), megabytes(total_bytes_).c_str(), elapsed, inputs_.size() - skipped_, rows_,
+                     listed_, megabytes(total_bytes_).c_str(), elapsed, listed_ - skipped_, rows_,
                      db_.table().c_str(), skipped_, errors_, unsupported_, workers_started_);
     return errors_ > 0 ? kExitSomeErrors : kExitOk;
 }

@@ -92,11 +92,12 @@ void frame_starting(std::string_view member, std::string& out) {
 
 bool FrameReader::next(Document& doc) {
     while (pos_ < buf_.size() && !truncated_) {
+        size_t start = pos_;
         char kind = buf_[pos_++];
         if (kind == static_cast<char>(FrameKind::Starting)) {
             std::optional<std::string> member;
-            if (!get_field(buf_, pos_, max_field_, member) || !member) return damaged();
-            started_.push_back(std::move(*member));
+            if (!get_field(buf_, pos_, max_field_, member) || !member) return damaged(start);
+            started_.emplace_back(std::move(*member), documents_);
         } else if (kind == static_cast<char>(FrameKind::Document)) {
             doc = Document();
             std::optional<std::string> size;
@@ -111,11 +112,12 @@ bool FrameReader::next(Document& doc) {
                 ok = !size->empty() && *end == '\0' && v >= 0;
                 doc.size = v;
             }
-            if (!ok) return damaged();
-            if (!started_.empty() && doc.member == started_.back()) started_.pop_back();
+            if (!ok) return damaged(start);
+            if (!started_.empty() && doc.member == started_.back().first) started_.pop_back();
+            documents_++;
             return true;
         } else {
-            return damaged();
+            return damaged(start);
         }
     }
     return false;

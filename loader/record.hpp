@@ -41,29 +41,45 @@ void frame_starting(std::string_view member, std::string& out);
 // memory: buf is a mapped file). A worker that died mid-write leaves a truncated last frame: it is
 // dropped and reported by truncated(). Anything malformed (an unknown kind, a length past the end)
 // ends the reading the same way: the bytes come from a process that may have been subverted.
+// The output of a worker still writing is read as it grows: extend() gives the reader the longer
+// buffer, and it goes on from the start of the frame it could not finish.
 class FrameReader {
 public:
     FrameReader(std::string_view buf, size_t max_field) : buf_(buf), max_field_(max_field) {}
+    // The same output, grown (a new mapping of it): the reading goes on where it stopped.
+    void extend(std::string_view buf, size_t max_field) {
+        buf_ = buf;
+        max_field_ = max_field;
+        truncated_ = false;
+    }
     // The next document, false at the end (or at a damaged frame).
     bool next(Document& doc);
     bool truncated() const { return truncated_; }
+    // Bytes of whole frames read: a truncated frame is read again from there after extend().
+    size_t position() const { return pos_; }
+    // Documents read so far.
+    size_t documents() const { return documents_; }
     // The innermost member begun (a "starting" frame) and not finished (its document): what a worker
     // that died was reading. Members nest (an archive's members start and end inside it): a
     // document ends the innermost member when it is that member's.
     std::optional<std::string> unfinished() const {
-        return started_.empty() ? std::nullopt : std::optional<std::string>(started_.back());
+        return started_.empty() ? std::nullopt : std::optional<std::string>(started_.back().first);
     }
+    // How many documents came before the unfinished member began (0 when none): an extraction that
+    // leaves that member out writes those same documents first, then goes on past the member.
+    size_t documents_before_unfinished() const { return started_.empty() ? 0 : started_.back().second; }
 
 private:
-    bool damaged() {
+    bool damaged(size_t frame_start) {
+        pos_ = frame_start;
         truncated_ = true;
         return false;
     }
     std::string_view buf_;
     size_t max_field_;
-    size_t pos_ = 0;
+    size_t pos_ = 0, documents_ = 0;
     bool truncated_ = false;
-    std::vector<std::string> started_;
+    std::vector<std::pair<std::string, size_t>> started_;  // member, documents before it
 };
 
 // s with every invalid UTF-8 sequence replaced by U+FFFD and every NUL removed: what a text column

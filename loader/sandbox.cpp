@@ -65,12 +65,13 @@ void limit_cpu_of_next_input(int timeout_s) {
 
 [[noreturn]] void serve(const WorkerLimits& limits, int request_fd, int reply_fd, int out_fd, const WorkerBody& body) {
     for (;;) {
-        uint64_t input;
         // _exit: no atexit handler, no stdio flush, nothing of the parent's libpq connection touched
-        uint32_t part, parts, skip_bytes;
-        if (!read_exact(request_fd, &input, sizeof input) || !read_exact(request_fd, &part, sizeof part) ||
-            !read_exact(request_fd, &parts, sizeof parts) || !read_exact(request_fd, &skip_bytes, sizeof skip_bytes))
+        uint32_t part, parts, path_bytes, skip_bytes;
+        if (!read_exact(request_fd, &part, sizeof part) || !read_exact(request_fd, &parts, sizeof parts) ||
+            !read_exact(request_fd, &path_bytes, sizeof path_bytes) || !read_exact(request_fd, &skip_bytes, sizeof skip_bytes))
             _exit(0);
+        std::string path(path_bytes, '\0');
+        if (path_bytes > 0 && !read_exact(request_fd, path.data(), path_bytes)) _exit(0);
         std::string list(skip_bytes, '\0');
         if (skip_bytes > 0 && !read_exact(request_fd, list.data(), skip_bytes)) _exit(0);
         std::set<std::string> skip;
@@ -83,7 +84,7 @@ void limit_cpu_of_next_input(int timeout_s) {
         if (limits.timeout_s > 0) limit_cpu_of_next_input(limits.timeout_s);
         int status = 70;  // EX_SOFTWARE: body threw
         try {
-            status = body(input, part, parts, skip, out_fd);
+            status = body(path, part, parts, skip, out_fd);
         } catch (...) {
         }
         unsigned char byte = static_cast<unsigned char>(status);
@@ -137,15 +138,16 @@ Worker start_worker(const WorkerLimits& limits, const std::string& tmpdir, const
     return w;
 }
 
-bool assign_input(Worker& w, uint64_t input, uint32_t part, uint32_t parts, const std::set<std::string>& skip,
-                  const WorkerLimits& limits) {
-    std::string request(reinterpret_cast<const char*>(&input), sizeof input);
-    request.append(reinterpret_cast<const char*>(&part), sizeof part);
-    request.append(reinterpret_cast<const char*>(&parts), sizeof parts);
+bool assign_input(Worker& w, uint64_t input, const std::string& path, uint32_t part, uint32_t parts,
+                  const std::set<std::string>& skip, const WorkerLimits& limits) {
     std::string list;
     for (const std::string& member : skip) list += member + '\0';
-    uint32_t skip_bytes = static_cast<uint32_t>(list.size());
+    uint32_t path_bytes = static_cast<uint32_t>(path.size()), skip_bytes = static_cast<uint32_t>(list.size());
+    std::string request(reinterpret_cast<const char*>(&part), sizeof part);
+    request.append(reinterpret_cast<const char*>(&parts), sizeof parts);
+    request.append(reinterpret_cast<const char*>(&path_bytes), sizeof path_bytes);
     request.append(reinterpret_cast<const char*>(&skip_bytes), sizeof skip_bytes);
+    request += path;
     request += list;
     if (!write_exact(w.request_fd, request.data(), request.size())) return false;  // EPIPE: SIGPIPE is ignored
     w.busy = true;

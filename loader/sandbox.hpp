@@ -27,24 +27,25 @@ struct WorkerLimits {
     size_t memory_bytes = 2048u << 20;  // address space of a worker; 0: none
 };
 
-// What a worker does with part `part` of `parts` of input number i (parts 0: the whole input): writes
-// its frames to out_fd, leaving out the members of skip, and returns 0, kStatusSplit (the whole
-// input is a large WARC: extract it as parts, no frame written) or another status byte (the
-// extraction failed).
-using WorkerBody = std::function<int(uint64_t input, uint32_t part, uint32_t parts, const std::set<std::string>& skip,
-                                     int out_fd)>;
+// What a worker does with part `part` of `parts` of the input at path (parts 0: the whole input):
+// writes its frames to out_fd, leaving out the members of skip, and returns 0, kStatusSplit (the
+// whole input is a large WARC: extract it as parts, no frame written) or another status byte (the
+// extraction failed). The path travels with each request: a worker holds no list of the inputs (the
+// main process lists them as it goes, and a million of them would weigh on every worker).
+using WorkerBody = std::function<int(const std::string& path, uint32_t part, uint32_t parts,
+                                     const std::set<std::string>& skip, int out_fd)>;
 constexpr int kStatusSplit = 200;
 
 struct Worker {
     pid_t pid = -1;     // -1: no process (not started yet, or reaped)
     int out_fd = -1;    // the temporary file of the current input's frames, from offset 0
-    int request_fd = -1;  // main to worker: the next input's number (8 bytes), its part and number of
-                          // parts (4 bytes each), the length of its skip list (4 bytes), the list
-                          // (names, each ended by a NUL); end of file: exit
+    int request_fd = -1;  // main to worker: the next input's part and number of parts, the length of
+                          // its path and of its skip list (4 bytes each), the path, the list (names,
+                          // each ended by a NUL); end of file: exit
     int reply_fd = -1;    // worker to main: a status byte per input; end of file: the worker is gone
     size_t served = 0;    // inputs given to this process
     bool busy = false;
-    uint64_t input = 0;   // the input it is extracting, while busy
+    uint64_t input = 0;   // the main process's number of the input it is extracting, while busy
     uint32_t part = 0, parts = 0;  // which part of it (parts 0: the whole input)
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
     bool timed_out = false;
@@ -56,11 +57,11 @@ struct Worker {
 Worker start_worker(const WorkerLimits& limits, const std::string& tmpdir, const std::vector<int>& close_in_child,
                     const WorkerBody& body);
 
-// Gives part `part` of `parts` of input (parts 0: all of it) to the idle worker w, its members of skip
-// left out, sets its deadline. False when the worker is gone (stop_worker then says why; start
-// another).
-bool assign_input(Worker& w, uint64_t input, uint32_t part, uint32_t parts, const std::set<std::string>& skip,
-                  const WorkerLimits& limits);
+// Gives part `part` of `parts` of the input at path, the main process's number `input` (parts 0: all
+// of it), to the idle worker w, its members of skip left out, sets its deadline. False when the
+// worker is gone (stop_worker then says why; start another).
+bool assign_input(Worker& w, uint64_t input, const std::string& path, uint32_t part, uint32_t parts,
+                  const std::set<std::string>& skip, const WorkerLimits& limits);
 
 // After w's reply_fd is readable: true with the status byte when the input is done (the caller
 // reads its output, then marks w idle), false when the worker is gone (its end of file).

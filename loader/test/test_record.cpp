@@ -100,6 +100,66 @@ TEST(Frames, UnfinishedMembersNest) {
     EXPECT_FALSE(unfinished_after().has_value());
 }
 
+// The output of a worker still writing, read as it grows (the main process streams it): read at any
+// two cuts, then whole, every document comes once, in order, none lost; a frame cut short is read
+// again from its start once the output has grown.
+TEST(Frames, ReadAsTheOutputGrows) {
+    std::string whole;
+    std::vector<std::string> members;
+    for (int i = 0; i < 5; i++) {
+        members.push_back("m" + std::to_string(i));
+        frame_starting(members.back(), whole);
+        Document d = sample();
+        d.member = members.back();
+        frame_document(d, whole);
+    }
+    for (size_t a = 0; a <= whole.size(); a += 7) {
+        for (size_t b = a; b <= whole.size(); b += 13) {
+            FrameReader reader(std::string_view(whole).substr(0, a), a);
+            std::vector<std::string> seen;
+            Document d;
+            for (size_t cut : {a, b, whole.size()}) {
+                reader.extend(std::string_view(whole).substr(0, cut), cut);
+                while (reader.next(d)) seen.push_back(*d.member);
+                EXPECT_LE(reader.position(), cut);
+            }
+            EXPECT_EQ(seen, members) << a << " " << b;
+            EXPECT_FALSE(reader.truncated());
+            EXPECT_EQ(reader.documents(), members.size());
+        }
+    }
+}
+
+// What a retry leaves out: the documents before the member a worker stopped in (it writes those
+// again first, that member skipped), not the ones inside that member (the retry does not write them).
+TEST(Frames, DocumentsBeforeTheUnfinishedMember) {
+    std::string out;
+    auto doc = [&](const char* member) {
+        Document d;
+        d.member = member;
+        frame_document(d, out);
+    };
+    auto before_unfinished = [&]() {
+        FrameReader reader(out, out.size());
+        Document d;
+        while (reader.next(d)) {
+        }
+        return reader.documents_before_unfinished();
+    };
+    EXPECT_EQ(before_unfinished(), 0u);
+    frame_starting("r1", out);
+    doc("r1");
+    frame_starting("r2", out);
+    doc("r2");
+    frame_starting("a.zip", out);
+    EXPECT_EQ(before_unfinished(), 2u);
+    frame_starting("a.zip!/x.txt", out);
+    doc("a.zip!/x.txt");
+    EXPECT_EQ(before_unfinished(), 2u);  // inside a.zip, after its member x.txt
+    frame_starting("a.zip!/y.txt", out);
+    EXPECT_EQ(before_unfinished(), 3u);  // inside a.zip's y.txt
+}
+
 // Random bytes (a subverted worker) never make the reader read past the buffer or loop.
 TEST(Frames, GarbageIsRefused) {
     std::mt19937 rng(42);
