@@ -594,12 +594,17 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     }
     // Headings: one that is not bad by itself and comes at most 200 code points before a good
     // block is good (jusText's max_heading_distance): a title belongs with the text it heads.
+    // Outside the main region a short heading (under kShortChars) is good only right before a
+    // good block: the page's title above a byline and a share bar is the page's, not the
+    // article's text (a bare copy of the article has none), while a standfirst in heading markup
+    // (a sentence of the length of a paragraph) reads on into the article.
     for (size_t i = 0; i < n; i++) {
         if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good ||
             initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0) == BlockClass::Bad)
             continue;
+        const uint64_t reach = (sel.empty() || sel[i] || doc.blocks[i].chars >= kShortChars) ? kHeadingDistance : 0;
         uint64_t distance = 0;
-        for (size_t j = i + 1; j < n && distance <= kHeadingDistance; j++) {
+        for (size_t j = i + 1; j < n && distance <= reach; j++) {
             if (out[j] == BlockClass::Good) {
                 out[i] = BlockClass::Good;
                 break;
