@@ -218,6 +218,22 @@ size_t utf8_valid_len(const unsigned char* p, size_t n) {
 
 // ---- the SAX builder ----
 
+// HtmlRegion::signature of an element: FNV-1a of its tag name and the first token of its class
+// attribute (a list item's own class comes first, its state after: "comment even depth-1",
+// "comment odd alt depth-1"), folded to 16 bits; 0 when the class has no token.
+uint16_t element_signature(const char* tag, const char* cls) {
+    size_t i = 0;
+    while (is_space_byte(static_cast<unsigned char>(cls[i]))) i++;
+    if (!cls[i]) return 0;
+    uint32_t h = 2166136261u;
+    for (const char* p = tag; *p; p++) h = (h ^ static_cast<unsigned char>(*p)) * 16777619u;
+    h = (h ^ ' ') * 16777619u;
+    for (size_t n = 0; cls[i] && !is_space_byte(static_cast<unsigned char>(cls[i])) && n < 64; i++, n++)
+        h = (h ^ static_cast<unsigned char>(cls[i])) * 16777619u;
+    const auto s = static_cast<uint16_t>(h ^ (h >> 16));
+    return s ? s : 1;
+}
+
 struct Frame {
     size_t first_block;     // blocks.size() when the element started
     uint8_t flags;          // TagFlag of the element
@@ -228,6 +244,7 @@ struct Frame {
     HtmlBlockKind kind;     // nearest block ancestor's kind, this element included
     int8_t own_hint;        // this element's own class/id/role hint (HtmlRegion::hint)
     bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
+    uint16_t signature;     // HtmlRegion::signature
 };
 
 struct Builder : HtmlSaxTarget {
@@ -243,7 +260,7 @@ struct Builder : HtmlSaxTarget {
     // an exception from a callback, rethrown after the parser returned
 
     const Frame& top() const {
-        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false};
+        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false, 0};
         return stack.empty() ? root : stack.back();
     }
 
@@ -307,7 +324,7 @@ struct Builder : HtmlSaxTarget {
         const TagInfo* info = find_tag(name);
         const Frame& parent = top();
         Frame f{0,           info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.context_depth,
-                parent.kind, 0,    false};
+                parent.kind, 0,    false, 0};
         if (info && (info->flags & kSkip)) f.skip = true;
         int hint = 0;
         bool href = false;
@@ -327,6 +344,7 @@ struct Builder : HtmlSaxTarget {
                     // banner); main, article and role="main" do.
                     int h = html_class_hint(av, std::strlen(av), an[0] == 'i' ? 2 : 0);
                     if (h < 0 || (h > 0 && parent.context >= 0 && hint == 0)) hint = h;
+                    if (an[0] == 'c') f.signature = element_signature(name, av);
                 } else if (an == "role") {
                     int h = role_hint(av);
                     if (h > 0) f.semantic = true;
@@ -385,9 +403,10 @@ struct Builder : HtmlSaxTarget {
                     r.depth = depth16;
                     r.hint = static_cast<int8_t>(std::clamp(r.hint + f.own_hint, -2, 2));
                     r.semantic = r.semantic || f.semantic;
+                    r.signature = f.signature;  // the outermost element is the one among siblings
                 } else {
                     doc.regions.push_back({static_cast<uint32_t>(f.first_block), static_cast<uint32_t>(last), depth16,
-                                           depth16, f.own_hint, f.semantic});
+                                           depth16, f.own_hint, f.semantic, f.signature});
                 }
             }
         }

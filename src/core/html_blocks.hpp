@@ -138,6 +138,9 @@ struct HtmlRegion {
     // statement of its main content (<article>, <main>, role="main", itemprop="articleBody").
     int8_t hint = 0;
     bool semantic = false;
+    // The outermost element's tag and first class token hashed into 16 bits (0: no class): siblings
+    // that share it, three or more in a row, are a list of items (comments, reviews, teaser cards).
+    uint16_t signature = 0;
 };
 static_assert(sizeof(HtmlRegion) == 16, "HtmlRegion is one per two blocks at worst: keep it small");
 

@@ -31,6 +31,7 @@ constexpr size_t kClimb = 5;  // Readability's ancestor levels
 constexpr double kClimbShare = 0.25;
 // a boilerplate-marked element holding this share of the main region's prose is its wrapper
 constexpr double kWrapperShare = 0.9;
+constexpr uint32_t kItemRun = 3;  // siblings of one signature that make a list of items
 constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
@@ -231,18 +232,82 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     // then holds a region per 9 bytes of page, few of which ever score.
     RegionSubset scored(nr);
     std::vector<uint32_t> prose_region;
+    // Lists of items: runs of three or more sibling regions of one signature (tag and first class
+    // token: li.comment, div.review, div.story-card), each with the span of blocks it covers and
+    // the prose it holds. Siblings are met backwards, last first; each open region (and the page,
+    // at the bottom) keeps the prose of its blocks seen so far and the run of its children met
+    // last: its signature, its length, its span and its prose (a member's added as it closes).
+    struct Run {
+        uint16_t signature = 0;
+        uint32_t count = 0;
+        uint32_t first = 0;
+        uint32_t last = 0;
+        uint64_t prose = 0;
+    };
+    struct Open {
+        Run run;
+        uint64_t prose = 0;
+    };
+    struct ItemSpan {
+        uint32_t first;
+        uint32_t last;
+        uint64_t prose;
+        bool operator<(const ItemSpan& o) const { return first < o.first; }
+    };
+    std::vector<Open> opened(1);
+    std::vector<ItemSpan> item_spans;
+    auto end_run = [&](const Run& run) {
+        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose});
+    };
     sweep_regions(
-        doc, [](uint32_t, uint32_t) {},
+        doc,
+        [&](uint32_t r, uint32_t) {
+            const HtmlRegion& g = doc.regions[r];
+            Run& run = opened.back().run;
+            if (g.signature != 0 && g.signature == run.signature) {
+                run.count++;
+                run.first = g.first;
+            } else {
+                end_run(run);
+                run = {g.signature, 1, g.first, g.last, 0};
+            }
+            opened.emplace_back();
+        },
         [&](size_t i, const std::vector<uint32_t>& open) {
             const double s = prose_score(doc, doc.blocks[i]);
             prose[i] = static_cast<uint8_t>(s);
             if (s == 0) return;
+            opened.back().prose += prose[i];
             prose_region.push_back(open.empty() ? kNone : open.back());
             for (size_t level = 0; level < 5 && level < open.size(); level++) scored.add(open[open.size() - 1 - level]);
         },
-        [](uint32_t, const std::vector<uint32_t>&) {});
+        [&](uint32_t, const std::vector<uint32_t>&) {
+            end_run(opened.back().run);
+            const uint64_t p = opened.back().prose;
+            opened.pop_back();
+            opened.back().prose += p;
+            opened.back().run.prose += p;  // the region closed is the run's member met last
+        });
+    end_run(opened.back().run);
+    std::vector<Open>().swap(opened);
     const size_t m = scored.seal();
     if (m == 0) return sel;  // no region holds prose: none scores
+    // The blocks inside a list of items beside blocks [first, last) (the region being chosen) that
+    // holds less prose than they do: a list the region is part of (the tab panels around a
+    // product's description, the sections of a chapter) is its context, and a list with more
+    // prose than the region (the steps below a how-to's introduction) may be the article itself.
+    // The spans, nested or disjoint, merged in document order: linear.
+    std::sort(item_spans.begin(), item_spans.end());
+    std::vector<bool> in_item;
+    auto items_beside = [&](size_t first, size_t last, double own) {
+        in_item.assign(n, false);
+        for (size_t k = 0, reach = 0; k < item_spans.size(); k++) {
+            const ItemSpan& x = item_spans[k];
+            if ((x.first <= first && last <= x.last) || static_cast<double>(x.prose) >= own) continue;
+            for (size_t i = std::max<size_t>(reach, x.first); i < x.last; i++) in_item[i] = true;
+            reach = std::max<size_t>(reach, x.last);
+        }
+    };
     // Second sweep: for each region that can score (by its number in `scored`), its parent and
     // its code points and link code points, the latter summed over the regions open (a stack as
     // deep as the nesting): each block's counted in its innermost region, each region's added to
@@ -356,18 +421,21 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     // single element much. So the choice climbs to the parent as long as the parent's whole
     // subtree holds more prose than boilerplate beyond what the child holds: its blocks outside
     // the child count their prose score, less the same measure for link-heavy blocks, prose
-    // inside an element that a boilerplate word marks counting nothing. At most kClimb levels,
-    // so that this stays linear.
+    // inside an element that a boilerplate word marks, and each block of a list of items beside
+    // the child (items_beside), counting against it. The element holding the whole page is no
+    // exception: on a page that is the article alone, the article's other sections are in it.
+    // At most kClimb levels, so that this stays linear (items_beside is linear too).
     size_t up = parent_of(top);
     for (size_t level = 0; level < kClimb && up != kNone; level++) {
         const HtmlRegion &c = doc.regions[top], &a = doc.regions[up];
-        if (a.depth <= 1) break;  // not into the element that holds the whole page under <html>
         double gain = 0;
+        items_beside(c.first, c.last, prose_of(c.first, c.last));
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
             if (i >= a.last) break;
             const HtmlBlock& b = doc.blocks[i];
-            if (linked_heading(b)) gain -= kTeaserWeight;
+            if (in_item[i]) gain -= 1.0;
+            else if (linked_heading(b)) gain -= kTeaserWeight;
             else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
             else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
         }
@@ -386,6 +454,13 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             int count = 0;
             for (size_t i = first; i < last && count < 2; i++) count += linked_heading(doc.blocks[i]);
             return count;
+        };
+        // a sibling's prose outside the lists of items beside the top
+        items_beside(t.first, t.last, prose_of(t.first, t.last));
+        auto own_prose = [&](size_t first, size_t last) {
+            uint64_t sum = 0;
+            for (size_t i = first; i < last; i++) sum += in_item[i] ? 0 : prose[i];
+            return static_cast<double>(sum);
         };
         // the blocks `up` holds directly (its innermost region): those in none of its children
         const HtmlRegion& u = doc.regions[up];
@@ -407,7 +482,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             if (g.last > bound) continue;  // inside the child met before
             direct(g.last, bound);
             bound = g.first;
-            if (r != top && g.hint >= 0 && teasers(g.first, g.last) < 2 && prose_of(g.first, g.last) >= threshold &&
+            if (r != top && g.hint >= 0 && teasers(g.first, g.last) < 2 && own_prose(g.first, g.last) >= threshold &&
                 region_ld(r) <= kBadLinkDensity)
                 sel.push_back({g.first, g.last, depth16(g.inner_depth)});
         }
@@ -519,12 +594,17 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     }
     // Headings: one that is not bad by itself and comes at most 200 code points before a good
     // block is good (jusText's max_heading_distance): a title belongs with the text it heads.
+    // Outside the main region a short heading (under kShortChars) is good only right before a
+    // good block: the page's title above a byline and a share bar is the page's, not the
+    // article's text (a bare copy of the article has none), while a standfirst in heading markup
+    // (a sentence of the length of a paragraph) reads on into the article.
     for (size_t i = 0; i < n; i++) {
         if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good ||
             initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0) == BlockClass::Bad)
             continue;
+        const uint64_t reach = (sel.empty() || sel[i] || doc.blocks[i].chars >= kShortChars) ? kHeadingDistance : 0;
         uint64_t distance = 0;
-        for (size_t j = i + 1; j < n && distance <= kHeadingDistance; j++) {
+        for (size_t j = i + 1; j < n && distance <= reach; j++) {
             if (out[j] == BlockClass::Good) {
                 out[i] = BlockClass::Good;
                 break;

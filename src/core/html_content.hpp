@@ -10,6 +10,9 @@
 //   2. The best element climbs to its parent while the parent adds a quarter of its prose (prose
 //      spread over many small elements is one article), and takes siblings holding a fifth of its
 //      prose that are neither link lists nor teaser lists (linked headings) nor marked boilerplate.
+//      Lists of items (three or more consecutive siblings of one tag and first class token:
+//      reviews, comments, teaser cards) beside the element, with less prose than it, count against
+//      the climb and as no sibling's prose, unless the element is part of the list.
 //   3. Inside that region, jusText's classes and neighbours: good from 25 code points with link
 //      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes.
 //   4. A page without prose falls back to jusText over the whole page; a page with no good block

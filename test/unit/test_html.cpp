@@ -285,6 +285,50 @@ TEST(HtmlContentIssue29, DisplayNoneIsHidden) {
 
 // ---- ndd_html_meta's core ----
 
+// Lists of items (branch realpages3): three reviews of one tag and class beside a product's
+// description (and four: less prose than the description) are not taken with it, while the description's own tab panels (a list it is part
+// of) do not count against it; with two reviews there is no list, and they come along.
+TEST(HtmlContentIssue29, ListOfItemsBesideTheArticleLeftOut) {
+    const std::string desc = "<p>" + kLong + "</p><p>" + kLong + "</p><p>Its arm turns in two joints, so that the light "
+                             "falls where it is needed, and the base is heavy enough to stay put.</p>";
+    const std::string review = "<div class=\"review even\"><div>5 stars</div><p>Bought it for my study, three months "
+                               "ago, and it still works well.</p></div>";
+    auto page = [&](int reviews) {
+        return "<html><body><header><a href=\"/\">Shop</a> <a href=\"/cart\">Cart</a></header><div class=\"tabs\">"
+               "<div class=\"panel\">" + desc + "</div><div class=\"panel\"><h2>Customer reviews</h2>" +
+               repeat(review, reviews) + "</div><div class=\"panel\"><table><tr><th>Weight</th><td>2 kg</td></tr>"
+               "<tr><th>Colour</th><td>Black</td></tr></table></div></div><footer><a href=\"/help\">Help</a></footer>"
+               "</body></html>";
+    };
+    const std::string expected = kLong + "\n" + kLong + "\nIts arm turns in two joints, so that the light falls where it is needed, and "
+                                 "the base is heavy enough to stay put.";
+    EXPECT_EQ(content(page(3)), expected);
+    EXPECT_EQ(content(page(4)), expected);
+    EXPECT_NE(content(page(2)).find("Bought it"), std::string::npos);
+}
+
+// The page's short title above a byline, outside the article's element, is not the article's text
+// (a bare copy has none); a standfirst in heading markup, as long as a paragraph, still is.
+TEST(HtmlContentIssue29, PageTitleOutsideTheRegionLeftOut) {
+    const std::string lead = "A standfirst in heading markup, as long as a paragraph of the article it introduces.";
+    auto page = [&](const std::string& h) {
+        return "<html><body><div class=\"post\"><h2>" + h + "</h2><div>Posted on March 2 by Anna</div>"
+               "<div class=\"text\"><p>" + kLong + "</p><p>" + kLong + "</p></div></div></body></html>";
+    };
+    EXPECT_EQ(content(page("The lamp on my desk")), kLong + "\n" + kLong);
+    EXPECT_EQ(content(page(lead)), lead + "\n" + kLong + "\n" + kLong);
+}
+
+// A page that is the article alone, in sections under the element that holds the whole page,
+// keeps every section (the choice may climb into that element).
+TEST(HtmlContentIssue29, BareArticleInSectionsKeepsEverySection) {
+    const std::string p = "<p>Its arm turns in two joints, so that the light falls where it is needed, and the base "
+                          "is heavy enough to stay put.</p>";
+    const std::string page = "<html><body><div><div><h2>A lamp</h2><p>It came in a flat box.</p></div><div><p>" + kLong +
+                             "</p>" + p + "</div><div>" + p + "<p>It is the best lamp I have had.</p></div></div></body></html>";
+    EXPECT_EQ(content(page), text(page));
+}
+
 TEST(HtmlMeta, SourcesAndOrder) {
     ndd::InterruptPoller p(nullptr);
     std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
