@@ -9,7 +9,7 @@
 # install would say so and go on); a fresh cluster of that server then runs
 # test/scripts/installed_extension.sql (CREATE EXTENSION ndd, radius and KNN queries through the ndd
 # index, equal to a sequential scan), the installed ndd-load (--help, its man page) loads fixtures of
-# test/data/loader into a table there; `pgxn uninstall` takes the files away again.
+# test/data/loader into a table there (loaded: installed_extension.sql has a docs); `pgxn uninstall` takes the files away again.
 #
 # Where it installs: a copy of the server tree under test (NDD_PGBIN's bin, module, share and include
 # directories, placed as in the original: PostgreSQL's programs find their directories relative to
@@ -82,9 +82,9 @@ ndd_start_cluster
 trap 'ndd_stop_cluster; rm -rf "$work"' EXIT
 ndd_check_installed_extension "$version"
 "$bin/ndd-load" --help | grep -q -- '--table' || { echo "FAIL: the installed ndd-load --help"; exit 1; }
-"$bin/ndd-load" --table docs -q "$NDD_ROOT"/test/data/loader/source.{txt,pdf,docx} ||
+"$bin/ndd-load" --table loaded -q "$NDD_ROOT"/test/data/loader/source.{txt,pdf,docx} ||
 	{ echo "FAIL: the installed ndd-load did not load test/data/loader's fixtures"; exit 1; }
-loaded=$(psql -X -At -d postgres -c "SELECT string_agg(format, ',' ORDER BY format) FROM docs WHERE error IS NULL AND text ~ '(?i)permuted'")
+loaded=$(psql -X -At -d postgres -c "SELECT string_agg(format, ',' ORDER BY format) FROM loaded WHERE error IS NULL AND text ~ '(?i)permuted'")
 [ "$loaded" = "docx,pdf,text" ] || { echo "FAIL: the installed ndd-load loaded '$loaded', not docx,pdf,text"; exit 1; }
 echo "the installed ndd-load: --help, and three fixtures loaded ($loaded)"
 ndd_stop_cluster
