@@ -9,7 +9,8 @@
 # install would say so and go on); a fresh cluster of that server then runs
 # test/scripts/installed_extension.sql (CREATE EXTENSION ndd, radius and KNN queries through the ndd
 # index, equal to a sequential scan), the installed ndd-load (--help, its man page) loads fixtures of
-# test/data/loader into a table there (loaded: installed_extension.sql has a docs); `pgxn uninstall` takes the files away again.
+# test/data/loader into a table there (loaded: installed_extension.sql has a docs); `pgxn
+# uninstall` takes the files away again.
 #
 # Where it installs: a copy of the server tree under test (NDD_PGBIN's bin, module, share and include
 # directories, placed as in the original: PostgreSQL's programs find their directories relative to
