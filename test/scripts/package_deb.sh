@@ -147,7 +147,7 @@ ndd-load --table docs -d loader /tmp/ndd-load-input || fail "ndd-load into the c
 rows=$(psql -X -At -d loader -c "SELECT count(*) FILTER (WHERE error IS NULL) || '/' || count(*) FROM docs")
 [ "$rows" = "8/8" ] || fail "ndd-load loaded $rows rows without error, not 8/8"
 awk -v mode=plain -f "$stage/scripts/readme_blocks.awk" "$stage/doc/loader.md" >/tmp/ndd-load-next.sql
-groups=$(PGOPTIONS="-c client_min_messages=warning" psql -X -At -v ON_ERROR_STOP=1 -d loader -f /tmp/ndd-load-next.sql | sed -n 2p | cut -d'|' -f2) ||
+groups=$(PGOPTIONS="-c client_min_messages=warning" psql -X -q -At -v ON_ERROR_STOP=1 -d loader -f /tmp/ndd-load-next.sql | sed -n 2p | cut -d'|' -f2) ||
 	fail "doc/loader.md's next step failed"
 [ "$groups" = "docx, epub, html, odp, odt, pdf, pptx, text" ] || fail "doc/loader.md's next step: one group expected, got '$groups'"
 echo "ndd-load loaded the document in 8 formats; doc/loader.md's next step found one group ($groups)"
