@@ -77,8 +77,8 @@ prove_installcheck:
 # ---- ndd-load (loader/, doc/loader.md): the program that loads files, archives and mail into a
 # table. Its libraries (libarchive, libmagic, poppler, ...) are not the extension's: `make` builds it
 # when they are all present and otherwise says which are missing and goes on. NDD_LOADER=required
-# makes a missing library an error (the tests), NDD_LOADER=no leaves the loader out (the Debian
-# package, until the loader has a binary package of its own).
+# makes a missing library an error (the tests), NDD_LOADER=no leaves the loader out (debian/rules,
+# in its loop over the majors: it builds the loader once, into the binary package ndd-load).
 NDD_LOADER ?= auto
 all: loader
 install: install-loader

@@ -205,6 +205,19 @@ ndd_index_shape() {
 		|| ', ' || pg_size_pretty(pg_relation_size('$1'))"
 }
 
+# Waits for a server started in the background to write its port into its log $1 ("port N": Python's
+# http.server says "Serving HTTP on ... port N", the tests' own servers "port N"), and prints N;
+# returns 1 when none came within $2 seconds (default 60).
+ndd_wait_port() {
+	local log=$1 tenths=$((${2:-60} * 10)) port
+	for ((; tenths > 0; tenths--)); do
+		port=$(grep -m1 -oE '(^| )port [0-9]+' "$log" 2>/dev/null | grep -oE '[0-9]+$')
+		[ -n "$port" ] && { echo "$port"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
 # Copies this checkout as it is, the tracked files and the untracked ones git does not ignore (not
 # build products), into directory $1: what the package tests build from.
 ndd_copy_checkout() {

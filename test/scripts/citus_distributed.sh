@@ -388,4 +388,53 @@ else
 fi
 rm -f "$script"
 
+# ---- ndd-load (doc/loader.md) against the coordinator, unchanged: the table it creates, made a
+# distributed table before anything is loaded; a load of the same document in every format (the
+# fixtures of test/data/loader), a second run that loads nothing (its resume query joins the
+# distributed table), a changed file whose rows are replaced (DELETE and COPY in one transaction),
+# and doc/loader.md's next step (a generated fingerprint column, the ndd index, ndd_jaccard_pairs
+# and ndd_clusters) on the distributed table: one group of every format ----
+root=$NDD_ROOT
+if make -s -C "$root/loader" ndd-load >/dev/null; then
+	load() { PGHOST=127.0.0.1 PGPORT=$NDD_CITUS_COORD PGUSER=postgres PGDATABASE=postgres "$root/loader/ndd-load" -t loader.docs "$@"; }
+	in=$(mktemp -d /tmp/ndd-citus-load.XXXXXX)
+	mkdir "$in/empty" "$in/formats"
+	cp "$root"/test/data/loader/source.* "$in/formats/"
+	rm "$in/formats/source.md"   # markdown is plain text: the same format twice
+	coord -c "CREATE SCHEMA loader" >/dev/null
+	load -q "$in/empty"
+	coord -c "SELECT create_distributed_table('loader.docs', 'id')" >/dev/null
+	check "ndd-load's table made a distributed table" "SELECT count(*) || ' shards' FROM pg_dist_shard WHERE logicalrelid = 'loader.docs'::regclass" \
+		"SELECT current_setting('citus.shard_count') || ' shards'"
+	nfiles=$(ls "$in/formats" | wc -l)
+	load -j 2 "$in/formats" 2>"$in/first.err"
+	status=$?
+	load -j 2 "$in/formats" 2>"$in/second.err"
+	status2=$?
+	echo "one more line" >>"$in/formats/source.txt"
+	load -q "$in/formats"
+	status3=$?
+	spread=$(coord -c "SELECT count(DISTINCT get_shard_id_for_distribution_column('loader.docs', id)) FROM loader.docs")
+	got=$(coord -F '|' -c "SELECT count(*), count(*) FILTER (WHERE error IS NULL), bool_and(text ~ 'one more line') FILTER (WHERE format = 'text') FROM loader.docs")
+	if [ "$status$status2$status3" = 000 ] && [ "$got" = "$nfiles|$nfiles|t" ] && [ "$spread" -gt 1 ] &&
+		grep -q "$nfiles loaded as $nfiles rows" "$in/first.err" && grep -q "0 loaded as 0 rows into loader.docs, $nfiles already loaded" "$in/second.err"; then
+		echo "ok   ndd-load into a distributed table: $nfiles inputs in $spread shards, a second run loads nothing, a changed file replaced"
+	else
+		echo "FAIL ndd-load into a distributed table: exit statuses $status $status2 $status3, rows|without error|changed text: $got (expected $nfiles|$nfiles|t), shards used $spread"
+		cat "$in/first.err" "$in/second.err"; fail=1
+	fi
+	{ echo "SET search_path = loader, public;"; awk -v mode=plain -f "$root/scripts/readme_blocks.awk" "$root/doc/loader.md"; } >"$in/next_step.sql"
+	# its output: the \echo line, the groups (one: every format), the documents within 3 bits of the PDF
+	out=$(PGOPTIONS="-c client_min_messages=warning" coord -F '|' -f "$in/next_step.sql" 2>&1)
+	groups=$(sed -n 2p <<<"$out" | cut -d'|' -f2) near=$(($(wc -l <<<"$out") - 2))
+	if [ "$groups" = "docx, epub, html, odp, odt, pdf, pptx, text" ] && [ "$near" = "$nfiles" ]; then
+		echo "ok   doc/loader.md's next step on the distributed table: one group of every format ($groups), $near documents within 3 bits of the PDF"
+	else
+		echo "FAIL doc/loader.md's next step on the distributed table: ${out:0:1000}"; fail=1
+	fi
+	rm -rf "$in"
+else
+	echo "FAIL ndd-load does not build (make -C loader)"; fail=1
+fi
+
 exit $fail

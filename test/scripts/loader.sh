@@ -17,6 +17,7 @@
 #      statuses of a bad option (1) and of no connection (2).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/scripts/lib.sh"
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
 db=ndd_loader_test
 fail=0
@@ -325,12 +326,7 @@ fi
 mkdir -p "$in/warc" "$work/crawl"
 python3 -m http.server 0 --bind 127.0.0.1 --directory "$ROOT/test/data/loader" >"$work/http.log" 2>&1 &
 http_pid=$!
-port=
-for _ in $(seq 1 50); do
-	port=$(grep -oE 'port [0-9]+' "$work/http.log" | grep -oE '[0-9]+$')
-	[ -n "$port" ] && break
-	sleep 0.1
-done
+port=$(ndd_wait_port "$work/http.log") || { echo "FAIL: the HTTP server did not start: $(cat "$work/http.log")"; exit 1; }
 (cd "$work/crawl" && wget -q -r -l 1 --warc-file="$in/warc/crawl" "http://127.0.0.1:$port/")
 kill "$http_pid"
 python3 - "$in/warc" <<'PY'

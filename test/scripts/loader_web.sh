@@ -10,6 +10,7 @@
 # scripts/test.sh (PG*).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/scripts/lib.sh"
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
 db=ndd_loader_web_test
 K=3  # the demo's radius (NDD_DEMO_K)
@@ -68,13 +69,7 @@ print("port", s.server_address[1], flush=True)
 s.serve_forever()
 PY
 proxy_pid=$!
-port=
-for _ in $(seq 1 600); do
-	port=$(grep -oE '^port [0-9]+' "$work/proxy.log" | grep -oE '[0-9]+$')
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-[ -n "$port" ] || { echo "FAIL: the proxy did not start: $(cat "$work/proxy.log")"; exit 1; }
+port=$(ndd_wait_port "$work/proxy.log") || { echo "FAIL: the proxy did not start: $(cat "$work/proxy.log")"; exit 1; }
 (cd "$work" && http_proxy=http://127.0.0.1:$port/ no_proxy= wget -q -e robots=off -e use_proxy=yes \
 	--tries=1 --delete-after -i urls.txt --warc-file="$work/web" 2>"$work/wget.err")
 [ -s "$work/web.warc.gz" ] || { echo "FAIL: wget wrote no WARC: $(tail -3 "$work/wget.err")"; exit 1; }

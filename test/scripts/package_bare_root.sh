@@ -5,12 +5,13 @@
 # the shell blocks of doc/install.md and README.md marked `<!-- readme-sh: bare-root -->`
 # (scripts/readme_blocks.awk), literally and in order, as one script that stops at the first failing
 # command: apt-get update and install, `git clone` of this checkout, dpkg-buildpackage (with the
-# package's own build-time regression run, which must pass), apt-get install of the .deb, starting
+# package's own build-time regression run, which must pass), apt-get install of the two .deb files, starting
 # Debian's cluster 15/main, createdb and CREATE EXTENSION, `make installcheck` on that cluster and
 # its cleanup; then the README's connect command with the README's first SQL block on its standard
 # input (psql with ON_ERROR_STOP). Afterwards it checks what the commands promise: the package
 # provides the extension, the first session's table and index are there, the build-time tests ran
-# and passed, and nothing is left behind (no contrib_regression database, no copy of the checkout).
+# and passed, and nothing is left behind (no contrib_regression database, no copy of the checkout);
+# ndd-load's package provides /usr/bin/ndd-load, which loads test/data/loader's fixtures into mydb.
 #
 # Two substitutions only, both in the commands' arguments: `<this repository>` is a git repository
 # made of this checkout as it is (its tracked and untracked not-ignored files, committed), so the
@@ -180,6 +181,17 @@ q() { runuser -u postgres -- psql -X -At -d "\$1" -c "\$2"; }
 q mydb "SELECT 'docs_fp_idx'::regclass" >/dev/null || fail "the first session's index is not there"
 echo "postgresql-$major-ndd provides ndd.so; mydb has ndd ${version%-*} and the first session's table and index;"
 echo "no contrib_regression database and no /tmp/ndd-check left"
+# the loader's package: on PATH, and loading into mydb (as the postgres account, from a directory
+# it may read: the clone is in root's home)
+owner=\$(dpkg -S /usr/bin/ndd-load) || fail "/usr/bin/ndd-load is not installed by a package"
+[ "\${owner%%:*}" = ndd-load ] || fail "/usr/bin/ndd-load belongs to \${owner%%:*}"
+ndd-load --help | grep -q -- '--table' || fail "ndd-load --help"
+mkdir /tmp/ndd-load-check && cp /root/ndd/test/data/loader/source.* /tmp/ndd-load-check/ && chmod -R a+rX /tmp/ndd-load-check
+runuser -u postgres -- ndd-load -q -d mydb --table loaded /tmp/ndd-load-check || fail "ndd-load into mydb failed"
+[ "\$(q mydb "SELECT count(*) FILTER (WHERE error IS NULL) FROM loaded")" = "\$(ls /tmp/ndd-load-check | wc -l)" ] ||
+	fail "ndd-load did not load every fixture without error"
+rm -rf /tmp/ndd-load-check
+echo "the package ndd-load provides /usr/bin/ndd-load, which loaded the fixtures of test/data/loader into mydb"
 CHECK
 
 cat >"$work/namespace.sh" <<'NAMESPACE'

@@ -12,7 +12,8 @@
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 
-libs=$(sed -n '/^Build-Depends:/,/^[A-Z][A-Za-z-]*:/p' "$NDD_ROOT/debian/control" | grep -o 'lib[a-z0-9+.-]*-dev' | sort -u)
+# the -dev packages of Build-Depends (each on a line of its own, "name," or "name (version),")
+libs=$(sed -n '/^Build-Depends:/,/^[A-Z][A-Za-z-]*:/p' "$NDD_ROOT/debian/control" | grep -oE '^ [a-z0-9][a-z0-9+.-]*-dev[, ]' | tr -d ' ,' | sort -u)
 [ -n "$libs" ] || { echo "FAIL: no libraries in debian/control's Build-Depends"; exit 1; }
 lists=0
 while IFS= read -r line; do

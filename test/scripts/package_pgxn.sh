@@ -4,9 +4,13 @@
 # working tree (tracked and untracked files git does not ignore) is committed first. The zip has
 # everything under ndd-<version>/ and META.json at its top (package_metadata.sh validates META.json
 # itself); Debian's PGXN client installs it, `pgxn install ./ndd-<version>.zip
-# --pg_config …`, which builds and installs it with that server's PGXS; a fresh cluster of that
-# server then runs test/scripts/installed_extension.sql (CREATE EXTENSION ndd, radius and KNN queries
-# through the ndd index, equal to a sequential scan); `pgxn uninstall` takes the files away again.
+# --pg_config …`, which builds and installs it with that server's PGXS, and ndd-load (loader/) with
+# it (NDD_LOADER=required: a missing library of the loader fails the install, where a user's
+# install would say so and go on); a fresh cluster of that server then runs
+# test/scripts/installed_extension.sql (CREATE EXTENSION ndd, radius and KNN queries through the ndd
+# index, equal to a sequential scan), the installed ndd-load (--help, its man page) loads fixtures of
+# test/data/loader into a table there (loaded: installed_extension.sql has a docs); `pgxn
+# uninstall` takes the files away again.
 #
 # Where it installs: a copy of the server tree under test (NDD_PGBIN's bin, module, share and include
 # directories, placed as in the original: PostgreSQL's programs find their directories relative to
@@ -39,7 +43,7 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 outside = [n for n in names if not n.startswith(sys.argv[2])]
 assert not outside, "files outside %s: %s" % (sys.argv[2], outside[:5])
-for f in ("META.json", "Makefile", "ndd.control", "LICENSE"):
+for f in ("META.json", "Makefile", "ndd.control", "LICENSE", "loader/Makefile", "loader/ndd_load.cpp", "doc/ndd-load.1"):
     assert sys.argv[2] + f in names, "no %s in the distribution" % f
 print("%s: %d files under %s" % (sys.argv[1].rsplit("/", 1)[-1], len(names), sys.argv[2]))
 PY
@@ -62,21 +66,28 @@ sharedir=$("$pgc" --sharedir)
 mkdir -p "$("$bin/pg_config" --libdir)"
 rm -f "$("$bin/pg_config" --pkglibdir)/ndd.so" "$("$bin/pg_config" --sharedir)"/extension/ndd{.control,--*.sql}
 rm -rf "$("$bin/pg_config" --pkglibdir)/bitcode/ndd" "$("$bin/pg_config" --pkglibdir)/bitcode/ndd.index.bc"
+rm -f "$bin/ndd-load" "$("$bin/pg_config" --mandir)/man1/ndd-load.1"
 echo "a copy of the server tree of $NDD_PGBIN without ndd in $tree"
 
 # ---- pgxn install ----
 echo "pgxn install ./$zip --pg_config $bin/pg_config"
-(cd "$work" && MAKEFLAGS=-j$(nproc) pgxn install "./$zip" --pg_config "$bin/pg_config" --make make) \
+(cd "$work" && NDD_LOADER=required MAKEFLAGS=-j$(nproc) pgxn install "./$zip" --pg_config "$bin/pg_config" --make make) \
 	>"$work/install.log" 2>&1 || { tail -30 "$work/install.log"; echo "FAIL: pgxn install failed"; exit 1; }
 grep -E '^INFO' "$work/install.log" || true
 installed=("$("$bin/pg_config" --pkglibdir)/ndd.so" "$("$bin/pg_config" --sharedir)/extension/ndd.control"
-	"$("$bin/pg_config" --sharedir)/extension/ndd--$version.sql")
+	"$("$bin/pg_config" --sharedir)/extension/ndd--$version.sql" "$bin/ndd-load" "$("$bin/pg_config" --mandir)/man1/ndd-load.1")
 ls -l "${installed[@]}"
 
 NDD_PGBIN=$bin
 ndd_start_cluster
 trap 'ndd_stop_cluster; rm -rf "$work"' EXIT
 ndd_check_installed_extension "$version"
+"$bin/ndd-load" --help | grep -q -- '--table' || { echo "FAIL: the installed ndd-load --help"; exit 1; }
+"$bin/ndd-load" --table loaded -q "$NDD_ROOT"/test/data/loader/source.{txt,pdf,docx} ||
+	{ echo "FAIL: the installed ndd-load did not load test/data/loader's fixtures"; exit 1; }
+loaded=$(psql -X -At -d postgres -c "SELECT string_agg(format, ',' ORDER BY format) FROM loaded WHERE error IS NULL AND text ~ '(?i)permuted'")
+[ "$loaded" = "docx,pdf,text" ] || { echo "FAIL: the installed ndd-load loaded '$loaded', not docx,pdf,text"; exit 1; }
+echo "the installed ndd-load: --help, and three fixtures loaded ($loaded)"
 ndd_stop_cluster
 
 echo "pgxn uninstall ./$zip"
@@ -85,4 +96,4 @@ echo "pgxn uninstall ./$zip"
 for f in "${installed[@]}"; do
 	[ ! -e "$f" ] || { echo "FAIL: $f is still there after pgxn uninstall"; exit 1; }
 done
-echo "the PGXN distribution $zip: made by make dist, installed by pgxn, CREATE EXTENSION and index queries, uninstalled"
+echo "the PGXN distribution $zip: made by make dist, installed by pgxn with ndd-load, CREATE EXTENSION and index queries, ndd-load loads, uninstalled"
