@@ -785,6 +785,9 @@ typedef struct NddBuildShared
 	int64		nnulls;
 	BlockNumber max_block;
 	OffsetNumber max_offset;
+	bool		brokenhotchain;	/* a scan found a broken HOT chain: index_build sets
+								 * indcheckxmin from the caller's IndexInfo (as nbtree's
+								 * btshared->brokenhotchain) */
 
 	/* set by the leader when it starts the count phase (the shape), then the write phase (placed) */
 	NddMetaPageData meta;
@@ -918,6 +921,7 @@ ndd_parallel_scan_share(NddBuildShared *shared, Relation heap, Relation index, i
 	shared->nnulls += bs.nnulls;
 	shared->max_block = Max(shared->max_block, bs.max_block);
 	shared->max_offset = Max(shared->max_offset, bs.max_offset);
+	shared->brokenhotchain |= indexInfo->ii_BrokenHotChain;
 	SpinLockRelease(&shared->mutex);
 	ndd_phase_done(shared);
 }
@@ -1163,7 +1167,8 @@ ndd_begin_parallel(NddLeader *leader, Relation heap, Relation index, bool isconc
 
 /* Phase 1 in the leader: its share of the scan, then the totals of every participant's. */
 static void
-ndd_parallel_scan(NddLeader *leader, NddBuildState *bs, Relation heap, Relation index)
+ndd_parallel_scan(NddLeader *leader, NddBuildState *bs, Relation heap, Relation index,
+				  IndexInfo *indexInfo)
 {
 	NddBuildShared *shared = leader->shared;
 	BufFile   **nulls = palloc(sizeof(BufFile *) * leader->nparticipants);
@@ -1176,6 +1181,8 @@ ndd_parallel_scan(NddLeader *leader, NddBuildState *bs, Relation heap, Relation 
 	bs->nnulls = shared->nnulls;
 	bs->max_block = shared->max_block;
 	bs->max_offset = shared->max_offset;
+	if (shared->brokenhotchain)
+		indexInfo->ii_BrokenHotChain = true;
 	for (i = 0; i < leader->nparticipants; i++)
 		nulls[i] = shared_file_open(shared, "nulls", i);
 	spool_reader_init(&bs->nullrows, 64, nulls, leader->nparticipants);
@@ -1283,7 +1290,7 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		ereport(DEBUG1,
 				(errmsg_internal("ndd build of \"%s\": %d parallel workers",
 								 RelationGetRelationName(index), leader.nparticipants - 1)));
-		ndd_parallel_scan(&leader, &bs, heap, index);
+		ndd_parallel_scan(&leader, &bs, heap, index, indexInfo);
 	}
 	else
 	{
