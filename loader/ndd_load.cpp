@@ -299,6 +299,7 @@ private:
         std::set<std::string> skip;
         Crashed crashed;
         size_t written = 0;  // documents of its output written already: the retry's first ones
+        size_t repeated = 0;  // retries that stopped before reaching `written` (made again as they were)
     };
     using Task = std::pair<size_t, uint32_t>;  // an input, its part (0 for a whole input)
     std::map<Task, Retry> retries_;
@@ -642,10 +643,20 @@ void Loader::finish_gone(Worker& w, bool kill_it) {
         consume(input, out_fd, r);
         std::optional<std::string> member = r.reader.unfinished();
         Retry& retry = retries_[{input, part}];
-        if (member && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
+        bool again = false;
+        if (member && r.drop > 0 && retry.repeated < kMaxRetries) {
+            // it stopped among the documents a worker before it wrote already, inside a member that
+            // worker got through (a limit under load, a kill from outside): not the member's fault,
+            // and its documents are in; the same retry again, nothing more left out
+            retry.repeated++;
+            again = true;
+        } else if (member && r.drop == 0 && !retry.skip.count(*member) && retry.crashed.size() < kMaxRetries) {
             retry.skip.insert(*member);
             retry.crashed.emplace_back(*member, problem);
             retry.written = r.reader.documents_before_unfinished();
+            again = true;
+        }
+        if (again) {
             close(out_fd);
             if (assign(w, input, part, parts)) return;
             out_fd = -1;
