@@ -290,6 +290,18 @@ heap_blocks_for_rows(Relation heap, Relation index, int64 nrows, BlockNumber max
 	return (BlockNumber) Min(Max((double) max_block, target / per_block), (double) MaxBlockNumber);
 }
 
+/* The width of a layout's shortest table key, at most 64 bits. */
+static int
+shortest_key(const NddLayout *l)
+{
+	int			shortest = 64;
+	int			t;
+
+	for (t = 0; t < l->ntables; t++)
+		shortest = Min(shortest, (int) l->key_bits[t]);
+	return shortest;
+}
+
 /*
  * A NOTICE when the map has more primary pages per table than the shortest key has values: every
  * key then spans npages / 2^key_bits pages, all read by a probe, and a radius-k query's candidates
@@ -301,17 +313,12 @@ static void
 ndd_notice_short_keys(Relation index, const NddMetaPageData *meta)
 {
 	const NddLayout *l = &meta->layout;
-	int			shortest = 64;
-	int			own;
+	int			own = shortest_key(l);
 	int			need = ndd_bits_for((uint64) meta->npages - 1);
-	int			t;
 	int			b;
 
-	for (t = 0; t < l->ntables; t++)
-		shortest = Min(shortest, (int) l->key_bits[t]);
-	if (shortest >= need)
+	if (own >= need)
 		return;
-	own = shortest;
 	for (b = l->nblocks + 1; b <= NDD_LAYOUT_MAX_BLOCKS; b++)
 	{
 		NddLayout	wider;
@@ -320,10 +327,7 @@ ndd_notice_short_keys(Relation index, const NddMetaPageData *meta)
 			break;				/* more blocks only mean more tables */
 		if (ndd_layout_make(l->bits, l->radius, b, &wider) != NDD_OK)
 			break;
-		shortest = 64;
-		for (t = 0; t < wider.ntables; t++)
-			shortest = Min(shortest, (int) wider.key_bits[t]);
-		if (shortest >= need)
+		if (shortest_key(&wider) >= need)
 		{
 			ereport(NOTICE,
 					(errmsg("ndd index \"%s\": each key of its layout spans about %.1f pages per table",
