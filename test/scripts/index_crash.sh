@@ -45,11 +45,20 @@ for i in $(seq 1 30); do
 	fi
 done
 [ $started = 1 ] || { echo "FAIL: the server does not restart after the crash"; exit 1; }
-rows=$($PSQL -c "SELECT count(*) || ' rows, ' || count(*) FILTER (WHERE fp::bigint = ('x' || md5('copy'))::bit(64)::bigint) || ' of them copies of one fingerprint' FROM cr")
-echo "after recovery: $rows"
+read -r rows copies <<<"$($PSQL -F ' ' -c "SELECT count(*), count(*) FILTER (WHERE fp::bigint = ('x' || md5('copy'))::bit(64)::bigint) FROM cr")"
+echo "after recovery: $rows rows, $copies of them copies of one fingerprint"
+# the crash must have hit inserts under way: committed batches past the 20,000 rows of the setup and
+# a chain of copies, or the checks below would only check the index as it was built
+if [ "$rows" -le 20000 ] || [ "$copies" -lt 200 ]; then
+	echo "FAIL: no insert committed before the crash ($rows rows, $copies copies): the test checks nothing"; exit 1
+fi
 $PSQL -c "VACUUM cr"
 check=$($PSQL -c "SELECT ndd_index_check('cr_fp')") || { echo "FAIL: ndd_index_check after crash recovery"; exit 1; }
 echo "$check"
+# the first answer must come from the index, the second from the heap
+if ! $PSQL -c "EXPLAIN (COSTS OFF) SELECT q.id AS qid, d.id FROM cr q, LATERAL (SELECT id FROM cr WHERE fp <~> q.fp <= 3) d WHERE q.id % 300 = 0" | grep -q "Index Scan using cr_fp\|Bitmap Index Scan on cr_fp"; then
+	echo "FAIL: the planner does not use cr_fp after recovery: the comparison below would compare two scans"; exit 1
+fi
 bad=$($PSQL <<'SQL'
 CREATE TEMP TABLE a AS SELECT q.id AS qid, d.id FROM cr q, LATERAL (SELECT id FROM cr WHERE fp <~> q.fp <= 3) d WHERE q.id % 300 = 0
 	OR q.id = (SELECT min(id) FROM cr WHERE fp::bigint = ('x' || md5('copy'))::bit(64)::bigint);
