@@ -93,17 +93,23 @@ void write_all(int fd, const std::string& buf) {
     }
 }
 
-// The fault a test asks for on the document named name, by NDD_LOAD_FAULT=KIND:NAME (doc/loader.md,
-// "Testing"): crash (SIGSEGV, as a library bug would), spin (a CPU loop, as a parser that never ends),
-// hog (allocate until the address space limit refuses) or slow (a quarter of a second of CPU, then
-// on as usual). NAME is a shell pattern (fnmatch). The worker process alone suffers it.
+// The fault a test asks for on the document named name, by NDD_LOAD_FAULT=KIND:NAME[,KIND:NAME...]
+// (doc/loader.md, "Testing"): crash (SIGSEGV, as a library bug would), spin (a CPU loop, as a parser
+// that never ends), hog (allocate until the address space limit refuses) or slow (a quarter of a
+// second of CPU, then on as usual). NAME is a shell pattern (fnmatch); the first KIND:NAME whose
+// pattern matches applies. The worker process alone suffers it.
 void injected_fault(const std::string& name) {
-    static const char* fault = std::getenv("NDD_LOAD_FAULT");
-    if (!fault) return;
-    std::string f = fault;
-    size_t colon = f.find(':');
-    if (colon == std::string::npos || fnmatch(f.substr(colon + 1).c_str(), name.c_str(), 0) != 0) return;
-    std::string kind = f.substr(0, colon);
+    static const char* faults = std::getenv("NDD_LOAD_FAULT");
+    if (!faults) return;
+    std::string kind;
+    for (std::string_view rest = faults; !rest.empty() && kind.empty();) {
+        size_t comma = rest.find(',');
+        std::string f(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        size_t colon = f.find(':');
+        if (colon != std::string::npos && fnmatch(f.substr(colon + 1).c_str(), name.c_str(), 0) == 0)
+            kind = f.substr(0, colon);
+    }
     if (kind == "slow") {
         // a quarter of a second of CPU, then the document as usual: a long-lived worker's CPU limit
         // must be the input's, not the sum of every input it served

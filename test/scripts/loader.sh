@@ -250,6 +250,24 @@ NDD_LOAD_FAULT='crash:*/r1800' "$LOAD" -t stream_crash -j 1 --batch-rows 50 -q "
 check "a worker crashes after streaming 1800 records: each record once, the crashed one an error row" \
 	"2001|2000|1|1|http://example.com/r1800" \
 	"$(warc_rows stream_crash)|$($PSQL -c "SELECT member FROM stream_crash WHERE error IS NOT NULL")"
+# A retry killed from outside (a limit under load, an operator) while it passes again the records its
+# crashed predecessor wrote already: it is made again as it was. Leaving out the member it was in
+# and lowering the count of records to drop would send r0010..r1799 twice (the bug of e96826e).
+NDD_LOAD_FAULT='crash:*/r1800,slow:*/r000?' "$LOAD" -t stream_retry -j 1 --batch-rows 50 -q "$work/stream.warc.gz" &
+pid=$!
+first='' retry=''
+for _ in $(seq 1 1200); do # the first worker, then the retry once the first crashed at r1800
+	w=$(pgrep -P "$pid" | head -1 || true)
+	[ -n "$w" ] && [ -z "$first" ] && first=$w
+	[ -n "$w" ] && [ "$w" != "$first" ] && { retry=$w; break; }
+	sleep 0.05
+done
+sleep 1 # the retry is among r0000..r0009, a quarter of a second of CPU each
+[ -n "$retry" ] && kill -KILL "$retry"
+wait "$pid" || true
+check "a retry killed among the records written before the crash: each record once" \
+	"yes|2001|2000|1|1|http://example.com/r1800" \
+	"$([ -n "$retry" ] && echo yes || echo no)|$(warc_rows stream_retry)|$($PSQL -c "SELECT member FROM stream_retry WHERE error IS NOT NULL")"
 
 # ---- 5. mail ----
 mkdir -p "$in/mail"
