@@ -262,8 +262,14 @@ for _ in $(seq 1 1200); do # the first worker, then the retry once the first cra
 	[ -n "$w" ] && [ "$w" != "$first" ] && { retry=$w; break; }
 	sleep 0.05
 done
-sleep 1 # the retry is among r0000..r0009, a quarter of a second of CPU each
-[ -n "$retry" ] && kill -KILL "$retry"
+# killed once it has spent half a second of CPU: among r0000..r0009, a quarter of a second each
+# (counted in CPU, not wall time, so that a loaded machine cannot make it early or late)
+for _ in $(seq 1 1200); do
+	[ -n "$retry" ] && [ -r "/proc/$retry/stat" ] || break
+	[ "$(awk '{print $14 + $15}' "/proc/$retry/stat" 2>/dev/null || echo 0)" -ge $(($(getconf CLK_TCK) / 2)) ] && break
+	sleep 0.05
+done
+[ -n "$retry" ] && kill -KILL "$retry" 2>/dev/null
 wait "$pid" || true
 check "a retry killed among the records written before the crash: each record once" \
 	"yes|2001|2000|1|1|http://example.com/r1800" \
