@@ -13,7 +13,10 @@
  *     every chain's length, hence every page's block number: [meta][t0 primaries][t0 overflow
  *     pages][t1 primaries]...[NULL chain], a bucket's overflow pages consecutive, in bucket order.
  *  4. For each table, the spool is read once per chunk of consecutive buckets whose pages fit in
- *     maintenance_work_mem as page images; each entry is appended to its bucket's chain. Primary
+ *     maintenance_work_mem as page images; the chunk's entries are gathered in batches, each
+ *     sorted by bucket (stably: a chain gets its entries in spool order whatever the batches) and
+ *     appended to the chains in that order, so the images are filled page after page rather than
+ *     at a random page per entry (a cache and TLB miss each). Primary
  *     pages go straight to the relation in block order, overflow pages to a temporary file, which
  *     is appended after the table's primaries. A bucket too large for memory on its own (heavily
  *     skewed data) is streamed: its chain is written page by page as pages fill.
