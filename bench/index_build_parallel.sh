@@ -69,11 +69,11 @@ SQL
 
 results=$(mktemp)
 LIBDIR=$("${NDD_PGBIN:+$NDD_PGBIN/}pg_config" --pkglibdir)
-AFTER=$(mktemp)
+AFTER=$(mktemp -d)/ndd.so  # a new file keeps the library's mode (mktemp's own file is 0600)
 cp "$LIBDIR/ndd.so" "$AFTER"
 # the file a new backend loads: replaced whole (a rename), never rewritten under a reader
 use_lib() { cp "$1" "$LIBDIR/ndd.so.new" && mv "$LIBDIR/ndd.so.new" "$LIBDIR/ndd.so"; }
-trap 'use_lib "$AFTER"; rm -f "$results" "$AFTER"; [ "${NDD_BENCH_CLUSTER:-0}" = 1 ] && ndd_stop_cluster' EXIT
+trap 'use_lib "$AFTER"; rm -rf "$results" "$(dirname "$AFTER")"; [ "${NDD_BENCH_CLUSTER:-0}" = 1 ] && ndd_stop_cluster' EXIT
 methods=${NDD_BENCH_METHODS:-ndd_serial ndd_2workers btree_serial btree_2workers}
 if [ -n "$BEFORE" ]; then
 	echo "before: $BEFORE ($(md5sum <"$BEFORE" | cut -c1-8)), after: the installed build ($(md5sum <"$AFTER" | cut -c1-8))"
