@@ -52,6 +52,8 @@ SET client_min_messages = debug1;
 CREATE INDEX bench_build_idx ON bench_build USING $using ($col);
 SQL
 )
+	# a failed build says why (its index is then missing below)
+	grep '^ERROR' <<<"$out" | sed "s/^/    $method: /" >&2 || true
 	secs=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | tail -1)
 	secs=$(awk -v ms="$secs" 'BEGIN { printf "%.2f", ms / 1000 }')
 	echo "$method $secs $($PSQL -c "SELECT pg_relation_size('bench_build_idx')")"
