@@ -9,9 +9,17 @@
 #                                      NDD_BENCH_CLUSTER=1 to start one (maintenance_work_mem 1GB,
 #                                      as bench/index_bench.sh)
 #   NDD_BENCH_KEEP_TABLE=1             reuse the table bench_build if it has the rows already
+#   NDD_BUILD_BEFORE=path/ndd.so       also time the ndd builds of that build of the library
+#                                      (another commit's `make` output, same on-disk format),
+#                                      alternating with the installed one in every round
+#                                      ("before_" methods); each psql call is a new backend, which
+#                                      loads the file in place
+#   NDD_BENCH_METHODS="..."            the methods to run, of ndd_serial ndd_2workers
+#                                      before_serial before_2workers btree_serial btree_2workers
 set -euo pipefail
 ROWS=${1:-10000000}
 ROUNDS=${2:-3}
+BEFORE=${NDD_BUILD_BEFORE:-}
 source "$(dirname "$0")/lib.sh"
 if [ "${NDD_BENCH_CLUSTER:-0}" = 1 ]; then
 	ndd_bench_cluster "shared_buffers=1GB" "max_wal_size=8GB" "maintenance_work_mem=1GB"
@@ -44,19 +52,46 @@ SET client_min_messages = debug1;
 CREATE INDEX bench_build_idx ON bench_build USING $using ($col);
 SQL
 )
+	# a failed build says why (its index is then missing below)
+	grep '^ERROR' <<<"$out" | sed "s/^/    $method: /" >&2 || true
 	secs=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | tail -1)
 	secs=$(awk -v ms="$secs" 'BEGIN { printf "%.2f", ms / 1000 }')
 	echo "$method $secs $($PSQL -c "SELECT pg_relation_size('bench_build_idx')")"
+	# with a build to compare: the digest of the index's pages past their LSN and checksum (the
+	# two builds must write the same pages)
+	if [ -n "$BEFORE" ] && [ "$using" = ndd ]; then
+		echo "    pages digest $($PSQL -c "CREATE EXTENSION IF NOT EXISTS pageinspect" -c "
+			SELECT md5(string_agg(md5(substr(get_raw_page('bench_build_idx', b::int), 11)), '' ORDER BY b))
+			FROM generate_series(0, pg_relation_size('bench_build_idx') / current_setting('block_size')::int - 1) b")"
+	fi
 	grep -o 'ndd build of .*' <<<"$out" | sed 's/^/    /' || true
 	grep -o 'building index .* with request for .*' <<<"$out" | sed 's/^/    /' || true
 	$PSQL -c "DROP INDEX bench_build_idx; CHECKPOINT"
 }
 
 results=$(mktemp)
-trap 'rm -f "$results"; [ "${NDD_BENCH_CLUSTER:-0}" = 1 ] && ndd_stop_cluster' EXIT
+LIBDIR=$("${NDD_PGBIN:+$NDD_PGBIN/}pg_config" --pkglibdir)
+AFTER=$(mktemp -d)/ndd.so  # a new file keeps the library's mode (mktemp's own file is 0600)
+cp "$LIBDIR/ndd.so" "$AFTER"
+# the file a new backend loads: replaced whole (a rename), never rewritten under a reader
+use_lib() { cp "$1" "$LIBDIR/ndd.so.new" && mv "$LIBDIR/ndd.so.new" "$LIBDIR/ndd.so"; }
+trap 'use_lib "$AFTER"; rm -rf "$results" "$(dirname "$AFTER")"; [ "${NDD_BENCH_CLUSTER:-0}" = 1 ] && ndd_stop_cluster' EXIT
+methods=${NDD_BENCH_METHODS:-ndd_serial ndd_2workers btree_serial btree_2workers}
+if [ -n "$BEFORE" ]; then
+	echo "before: $BEFORE ($(md5sum <"$BEFORE" | cut -c1-8)), after: the installed build ($(md5sum <"$AFTER" | cut -c1-8))"
+	methods=${NDD_BENCH_METHODS:-before_serial ndd_serial before_2workers ndd_2workers btree_serial btree_2workers}
+fi
 for r in $(seq 1 "$ROUNDS"); do
 	echo "round $r (load $(cut -d' ' -f1-3 /proc/loadavg))"
-	for m in "ndd_serial 0 ndd fp" "ndd_2workers 2 ndd fp" "btree_serial 0 btree fpb" "btree_2workers 2 btree fpb"; do
+	for name in $methods; do
+		case $name in
+			ndd_serial | before_serial) m="$name 0 ndd fp" ;;
+			ndd_2workers | before_2workers) m="$name 2 ndd fp" ;;
+			btree_serial) m="$name 0 btree fpb" ;;
+			btree_2workers) m="$name 2 btree fpb" ;;
+			*) echo "unknown method $name" >&2; exit 1 ;;
+		esac
+		case $name in before_*) use_lib "$BEFORE" ;; *) use_lib "$AFTER" ;; esac
 		# shellcheck disable=SC2086
 		line=$(build $m)
 		echo "  $line"

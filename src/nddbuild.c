@@ -13,7 +13,10 @@
  *     every chain's length, hence every page's block number: [meta][t0 primaries][t0 overflow
  *     pages][t1 primaries]...[NULL chain], a bucket's overflow pages consecutive, in bucket order.
  *  4. For each table, the spool is read once per chunk of consecutive buckets whose pages fit in
- *     maintenance_work_mem as page images; each entry is appended to its bucket's chain. Primary
+ *     maintenance_work_mem as page images; the chunk's entries are gathered in batches, each
+ *     sorted by bucket (stably: a chain gets its entries in spool order whatever the batches) and
+ *     appended to the chains in that order, so the images are filled page after page rather than
+ *     at a random page per entry (a cache and TLB miss each). Primary
  *     pages go straight to the relation in block order, overflow pages to a temporary file, which
  *     is appended after the table's primaries. A bucket too large for memory on its own (heavily
  *     skewed data) is streamed: its chain is written page by page as pages fill.
@@ -142,28 +145,39 @@ ndd_write_page(NddWriter *w, Page page, BlockNumber blkno)
 		smgrwrite(RelationGetSmgr(w->index), w->fork, blkno, (char *) page, true);
 }
 
+/*
+ * A spooled row on file: heap block, offset, then the fingerprint's words, packed (14 or 22 bytes),
+ * moved in one BufFile call each way: the passes read every row once per table.
+ */
+#define SPOOL_ITEM_BYTES(bits) (sizeof(BlockNumber) + sizeof(OffsetNumber) + ((bits) / 64) * sizeof(uint64))
+
 static void
 spool_write(BufFile *f, int bits, const NddSpoolItem *it)
 {
-	BufFileWrite(f, (void *) &it->block, sizeof(BlockNumber));
-	BufFileWrite(f, (void *) &it->offset, sizeof(OffsetNumber));
-	BufFileWrite(f, (void *) it->words, (bits / 64) * sizeof(uint64));
+	char		buf[sizeof(BlockNumber) + sizeof(OffsetNumber) + 2 * sizeof(uint64)];
+
+	memcpy(buf, &it->block, sizeof(BlockNumber));
+	memcpy(buf + sizeof(BlockNumber), &it->offset, sizeof(OffsetNumber));
+	memcpy(buf + sizeof(BlockNumber) + sizeof(OffsetNumber), it->words, (bits / 64) * sizeof(uint64));
+	BufFileWrite(f, buf, SPOOL_ITEM_BYTES(bits));
 }
 
 /* Reads the next spool item; false at the end of the file. */
 static bool
 spool_read(BufFile *f, int bits, NddSpoolItem *it)
 {
-	size_t		n = BufFileRead(f, &it->block, sizeof(BlockNumber));
+	char		buf[sizeof(BlockNumber) + sizeof(OffsetNumber) + 2 * sizeof(uint64)];
+	size_t		n = BufFileRead(f, buf, SPOOL_ITEM_BYTES(bits));
 
 	if (n == 0)
 		return false;
-	if (n != sizeof(BlockNumber) ||
-		BufFileRead(f, &it->offset, sizeof(OffsetNumber)) != sizeof(OffsetNumber) ||
-		BufFileRead(f, it->words, (bits / 64) * sizeof(uint64)) != (bits / 64) * sizeof(uint64))
+	if (n != SPOOL_ITEM_BYTES(bits))
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not read the ndd build spool")));
+	memcpy(&it->block, buf, sizeof(BlockNumber));
+	memcpy(&it->offset, buf + sizeof(BlockNumber), sizeof(OffsetNumber));
+	memcpy(it->words, buf + sizeof(BlockNumber) + sizeof(OffsetNumber), (bits / 64) * sizeof(uint64));
 	if (bits == 64)
 		it->words[1] = 0;
 	return true;
@@ -415,6 +429,12 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 		ndd_notice_short_keys(index, meta);
 }
 
+/*
+ * The most entries the page phase sorts at once (twice 32 MB with the sort's scratch): enough for
+ * dozens of entries per page between two sweeps of a table's pages at 100M rows.
+ */
+#define NDD_BUILD_BATCH ((Size) 1 << 20)
+
 /* Pages a bucket of cnt entries occupies: its primary and ceil(cnt / cap) - 1 overflow pages. */
 static uint32
 chain_pages(uint32 cnt, int cap)
@@ -494,6 +514,62 @@ append_item(Page page, const NddFormat *f, const NddMapView *mv, uint32 bucket,
 }
 
 /*
+ * The page images of a chunk of buckets [p0, p1) of a table, filled in memory: first[b] is the
+ * image of bucket p0 + b's primary page, fill[b] the page of its chain being filled.
+ */
+typedef struct NddChunk
+{
+	char	   *images;
+	uint32	   *first;
+	uint32	   *fill;
+	uint32		p0;
+	const uint32 *counts;		/* the table's bucket sizes, from bucket 0 */
+	int			cap;
+	int			t;
+} NddChunk;
+
+/*
+ * Appends a batch of entries to their chains' pages in the chunk's images: sorted by bucket first
+ * (stably, so each chain still gets its entries in spool order), the pages are filled one after the
+ * other, each while it is in cache, instead of one random page of the images per entry.
+ */
+static void
+place_batch(NddChunk *c, const NddFormat *f, const NddMapView *mv, NddBuildEntry *batch,
+			NddBuildEntry *tmp, size_t n, uint32 nbuckets)
+{
+	NddBuildEntry *sorted;
+	uint32		cur = PG_UINT32_MAX;
+	uint64		low = 0;
+	Page		page = NULL;
+	size_t		i;
+
+	ndd_raise_status(ndd_build_entries_sort(batch, tmp, n, ndd_bits_for(nbuckets - 1), &sorted,
+											ndd_interrupt_pending),
+					 "the ndd build's batch sort");
+	for (i = 0; i < n; i++)
+	{
+		const NddBuildEntry *e = &sorted[i];
+		uint32		b = e->bucket;
+
+		if (b != cur)
+		{
+			/* a new run: its bucket's page being filled, the lowest head of its range */
+			cur = b;
+			low = ndd_page_low(c->p0 + b, mv->npages);
+			page = (Page) (c->images + (Size) (c->first[b] + c->fill[b]) * BLCKSZ);
+		}
+		if (!ndd_page_has_room(page, f))
+		{
+			c->fill[b]++;
+			if (c->fill[b] >= chain_pages(c->counts[c->p0 + b], c->cap))
+				elog(ERROR, "ndd build: bucket %u of table %d grew during the build", c->p0 + b, c->t);
+			page = (Page) (c->images + (Size) (c->first[b] + c->fill[b]) * BLCKSZ);
+		}
+		ndd_page_append(page, f, e->perm[0] - low, e->perm[1], e->block, e->offset);
+	}
+}
+
+/*
  * Writes table t, whose bucket sizes are counts[0..npages-1]: its primaries, then its overflow
  * pages. Every chain's length and position is known from the counts, so each page is written
  * complete, with its successor's block number, exactly once.
@@ -512,11 +588,24 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 	BufFile    *ovf = BufFileCreateTemp(false);
 	uint32		p0 = 0;
 	MemoryContext oldcxt;
+	NddBuildEntry *batch;
+	NddBuildEntry *sortbuf;
+	Size		batch_cap;
 
 	ndd_layout_permutation(&mv->meta->layout, t, &pm);
 	ndd_format_for(mv->delta_bits, mv->wide, mv->meta->block_bits, mv->meta->offset_bits, &f);
 	cap = ndd_format_capacity(&f);
-	budget = (uint32) Max(16, (int64) bs->mem_kb * 1024L / BLCKSZ);
+
+	/*
+	 * An eighth of the memory (up to NDD_BUILD_BATCH entries) holds a batch of entries and the
+	 * sort's scratch, the rest the chunk's page images.
+	 */
+	batch_cap = Min((Size) bs->mem_kb * 1024 / 8 / (2 * sizeof(NddBuildEntry)), NDD_BUILD_BATCH);
+	batch_cap = Max(batch_cap, 64);
+	batch = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(NddBuildEntry) * batch_cap);
+	sortbuf = MemoryContextAllocHuge(CurrentMemoryContext, sizeof(NddBuildEntry) * batch_cap);
+	budget = (uint32) Max(16, ((int64) bs->mem_kb * 1024L -
+							   (int64) (2 * sizeof(NddBuildEntry) * batch_cap)) / BLCKSZ);
 
 	while (p0 < mv->npages)
 	{
@@ -538,6 +627,8 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 			uint32	   *fill = palloc0(sizeof(uint32) * (p1 - p0));	/* page being filled */
 			uint32		img = 0;
 			uint32		p;
+			NddChunk	chunk;
+			Size		nbatch = 0;
 
 			MemoryContextSwitchTo(oldcxt);
 			for (p = p0; p < p1; p++)
@@ -561,28 +652,47 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				novf += n - 1;
 			}
 
+			chunk.images = images;
+			chunk.first = first;
+			chunk.fill = fill;
+			chunk.p0 = p0;
+			chunk.counts = counts;
+			chunk.cap = cap;
+			chunk.t = t;
 			spool_rewind(bs);
-			while (spool_reader_next(&bs->rows, &it))
+			for (;;)
 			{
-				uint64		perm[2];
-				uint32		bucket;
-				Page		page;
+				bool		more = spool_reader_next(&bs->rows, &it);
 
-				CHECK_FOR_INTERRUPTS();
-				ndd_permutation_apply(&pm, it.words, perm);
-				bucket = ndd_page_of(perm[0], mv->npages);
-				if (bucket < p0 || bucket >= p1)
-					continue;
-				page = (Page) (images + (Size) (first[bucket - p0] + fill[bucket - p0]) * BLCKSZ);
-				if (!ndd_page_has_room(page, &f))
+				if (more)
 				{
-					fill[bucket - p0]++;
-					if (fill[bucket - p0] >= chain_pages(counts[bucket], cap))
-						elog(ERROR, "ndd build: bucket %u of table %d grew during the build", bucket, t);
-					page = (Page) (images + (Size) (first[bucket - p0] + fill[bucket - p0]) * BLCKSZ);
+					uint64		perm[2];
+					uint32		bucket;
+					NddBuildEntry *e;
+
+					CHECK_FOR_INTERRUPTS();
+					ndd_permutation_apply(&pm, it.words, perm);
+					bucket = ndd_page_of(perm[0], mv->npages);
+					if (bucket < p0 || bucket >= p1)
+						continue;
+					e = &batch[nbatch++];
+					e->perm[0] = perm[0];
+					e->perm[1] = perm[1];
+					e->bucket = bucket - p0;
+					e->block = it.block;
+					e->offset = it.offset;
+					if (nbatch < batch_cap)
+						continue;
 				}
-				append_item(page, &f, mv, bucket, perm, &it);
-				(*entries_done)++;
+				if (nbatch > 0)
+				{
+					place_batch(&chunk, &f, mv, batch, sortbuf, nbatch, p1 - p0);
+					*entries_done += nbatch;
+					nbatch = 0;
+					pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, *entries_done);
+				}
+				if (!more)
+					break;
 			}
 
 			for (p = p0; p < p1; p++)
@@ -653,6 +763,8 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 
 	ndd_flush_overflow(w, ovf, ovf_base, novf);
 	BufFileClose(ovf);
+	pfree(batch);
+	pfree(sortbuf);
 }
 
 /* Writes the NULL chain from its spool: full pages of TIDs, consecutive blocks from start. */

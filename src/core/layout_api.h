@@ -192,6 +192,30 @@ ndd_page_delta_bits(uint32_t npages)
 	return bits == 0 ? 1 : bits;
 }
 
+/*
+ * One entry of an index build's batch: a row's permuted fingerprint in one table (perm[1] is 0 for
+ * 64-bit layouts), the bucket (primary page of the map) it belongs to, counted from the batch's
+ * first bucket, and the row's heap TID.
+ */
+typedef struct NddBuildEntry
+{
+	uint64_t	perm[2];
+	uint32_t	bucket;
+	uint32_t	block;
+	uint16_t	offset;
+} NddBuildEntry;
+
+/*
+ * Sorts a[0..n) by bucket (every bucket below 2^bucket_bits, bucket_bits 0..32), stably: a
+ * bucket's entries keep their order, which is the order of the chain the build fills (its pages
+ * must not depend on how the rows were batched). A radix sort: a few linear passes, using tmp
+ * (room for n entries) as scratch; *sorted is set to whichever of a and tmp holds the result.
+ * Polls interrupt: NDD_CANCELLED when it answers nonzero.
+ */
+NDD_API NddStatus ndd_build_entries_sort(NddBuildEntry *a, NddBuildEntry *tmp, size_t n,
+										 int bucket_bits, NddBuildEntry **sorted,
+										 NddInterruptFn interrupt);
+
 #ifdef __cplusplus
 }
 #endif

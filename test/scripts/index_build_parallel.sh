@@ -7,8 +7,10 @@
 # builds). Rows: simhash64 with exact duplicates (long overflow chains), NULLs, deleted rows and
 # HOT-updated rows (the scan indexes a HOT chain under its root's TID, out of offset order), and
 # fp128; plain and CONCURRENTLY builds, with 1 MB of maintenance_work_mem (tables written in
-# chunks, a bucket larger than memory streamed). Then a parallel build cancelled while its workers scan fails with 57014,
-# leaves no worker behind, and the next build succeeds.
+# chunks, a bucket larger than memory streamed). A broken HOT chain (no VACUUM first) sets
+# pg_index.indcheckxmin in both builds alike; no build leaves a temporary file. Then a parallel
+# build, cancelled once its workers hold the locks nbtree's workers take, fails with 57014, leaves
+# no worker and no temporary file behind, and the next build succeeds.
 # Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
 set -uo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -115,6 +117,67 @@ for tab in p64 p128; do
 done
 [ "$has_pageinspect" = 1 ] || echo "note: pageinspect is not installed: pages not compared"
 
+# The temporary files of the builds (the spools and a parallel build's shared file set) as the
+# server's temporary directory lists them: none may be left behind by a build, finished or not.
+tmpfiles() {
+	$PSQL -d "$db" -c "SELECT coalesce(string_agg(f, ' ' ORDER BY f), '') FROM pg_ls_dir('base/pgsql_tmp', true, false) f"
+}
+tmp_before=$(tmpfiles)
+
+# A broken HOT chain, without a VACUUM first (as PostgreSQL's own tests make one): rows updated
+# HOT (no index on fp yet) to another fingerprint while an older snapshot still sees the old
+# version, so the build finds a recently dead chain member whose key differs from the live one's
+# and must set pg_index.indcheckxmin (nbtree's brokenhotchain): serially and in parallel alike.
+# Once the old snapshot is gone, the old versions are dead and neither build sets it.
+$PSQL -d "$db" <<'SQL' || exit 1
+CREATE TABLE hot (id int, fp simhash64) WITH (fillfactor = 50, autovacuum_enabled = off, parallel_workers = 2);
+INSERT INTO hot SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 20000) g;
+SQL
+mkfifo "$tmp/hold"
+PGAPPNAME=ndd_hot_hold $PSQL -d "$db" <"$tmp/hold" >/dev/null 2>&1 &
+holder=$!
+exec 7>"$tmp/hold"
+echo "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM hot;" >&7
+for _ in $(seq 1 300); do
+	[ "$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ndd_hot_hold' AND state = 'idle in transaction' AND backend_xmin IS NOT NULL")" = 1 ] && break
+	sleep 0.1
+done
+hot=$($PSQL -d "$db" -c "UPDATE hot SET fp = ('x' || md5('u' || id))::bit(64)::bigint::simhash64 WHERE id % 10 = 0" 	-c "SELECT n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'hot'" -c "SELECT pg_stat_force_next_flush()" 2>/dev/null | tail -1)
+# checkxmin NAME WORKERS: builds index NAME with WORKERS and prints the workers it used and its
+# pg_index.indcheckxmin (the indexes are dropped after the old snapshot's transaction ends: its
+# lock on the table would block DROP INDEX)
+checkxmin() {
+	$PSQL -d "$db" -F ' ' <<SQL 2>&1 | sed -n 's/.*": \([0-9]*\) parallel workers.*/workers \1/p; /^[tf]$/p' | tr '\n' ' '
+SET max_parallel_maintenance_workers = $2;
+SET min_parallel_table_scan_size = 0;
+SET client_min_messages = debug1;
+CREATE INDEX $1 ON hot USING ndd (fp);
+RESET client_min_messages;
+SELECT indcheckxmin FROM pg_index WHERE indexrelid = '$1'::regclass;
+SQL
+}
+serial=$(checkxmin hot_serial 0)
+parallel=$(checkxmin hot_parallel 2)
+echo "COMMIT;" >&7
+exec 7>&-
+wait $holder
+$PSQL -d "$db" -c "DROP INDEX hot_serial, hot_parallel"
+after_serial=$(checkxmin hot_serial 0)
+after_parallel=$(checkxmin hot_parallel 2)
+hot_updates=$($PSQL -d "$db" -c "SELECT n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'hot'")
+if [ "$serial" = "t " ] && [ "$parallel" = "workers 2 t " ] && [ "$after_serial" = "f " ] &&
+	[ "$after_parallel" = "workers 2 f " ] && [ "$hot_updates" -gt 0 ]; then
+	echo "ok   a broken HOT chain ($hot_updates HOT updates under an older snapshot) sets indcheckxmin in the serial and the parallel build alike, and neither once the snapshot is gone"
+else
+	echo "FAIL broken HOT chain: indcheckxmin serial '$serial', parallel '$parallel'; after the snapshot: serial '$after_serial', parallel '$after_parallel'; HOT updates $hot_updates ($hot)"; fail=1
+fi
+tmp_after=$(tmpfiles)
+if [ "$tmp_after" = "$tmp_before" ]; then
+	echo "ok   no temporary file left by the builds (base/pgsql_tmp: '${tmp_after}')"
+else
+	echo "FAIL temporary files before the builds '$tmp_before', after '$tmp_after'"; fail=1
+fi
+
 # Cancel: a parallel build over 1.5M rows, cancelled as soon as its workers are seen scanning.
 $PSQL -d "$db" <<'SQL' || exit 1
 CREATE TABLE big (id int, fp simhash64);
@@ -126,7 +189,22 @@ PGAPPNAME=ndd_par_cancel PGOPTIONS="-c max_parallel_maintenance_workers=2 -c min
 	$PSQL -d "$db" -c "CREATE INDEX big_fp ON big USING ndd (fp)" >"$tmp/cancel.out" 2>&1 &
 builder=$!
 cancelled=f
+locks=
 for _ in $(seq 1 3000); do
+	# the workers' locks on the table and on the new index (the one the leader holds exclusively):
+	# nbtree's workers take ShareLock and RowExclusiveLock (ShareUpdateExclusiveLock for both when
+	# CONCURRENTLY)
+	locks=$($PSQL -d "$db" -c "
+		SELECT coalesce(string_agg(DISTINCT CASE WHEN l.relation = 'big'::regclass THEN 'table ' ELSE 'index ' END || l.mode, ', '), '')
+		FROM pg_stat_activity a JOIN pg_stat_activity w ON w.leader_pid = a.pid AND w.backend_type = 'parallel worker'
+		JOIN pg_locks l ON l.pid = w.pid AND l.locktype = 'relation' AND l.granted
+		WHERE a.application_name = 'ndd_par_cancel' AND a.backend_type = 'client backend'
+		  AND (l.relation = 'big'::regclass OR EXISTS (SELECT FROM pg_locks x WHERE x.pid = a.pid
+		       AND x.locktype = 'relation' AND x.relation = l.relation AND x.mode = 'AccessExclusiveLock'))")
+	if [ "$locks" != "index RowExclusiveLock, table ShareLock" ]; then
+		kill -0 $builder 2>/dev/null || break
+		continue
+	fi
 	cancelled=$($PSQL -d "$db" -c "
 		SELECT coalesce(bool_or(pg_cancel_backend(a.pid)), false) FROM pg_stat_activity a
 		WHERE a.application_name = 'ndd_par_cancel' AND a.backend_type = 'client backend'
@@ -147,6 +225,17 @@ if [ "$cancelled" = t ] && [ $rc != 0 ] && grep -q "canceling statement due to u
 	echo "ok   a parallel build cancelled while its workers scan stops with 57014, no worker left"
 else
 	echo "FAIL cancel: cancel sent: $cancelled, psql exit $rc, output: $(cat "$tmp/cancel.out"), workers left: $left"; fail=1
+fi
+if [ "$locks" = "index RowExclusiveLock, table ShareLock" ]; then
+	echo "ok   the workers held the locks nbtree's take: $locks"
+else
+	echo "FAIL the workers' locks: '$locks', expected index RowExclusiveLock, table ShareLock"; fail=1
+fi
+tmp_after=$(tmpfiles)
+if [ "$tmp_after" = "$tmp_before" ]; then
+	echo "ok   no temporary file left by the cancelled build"
+else
+	echo "FAIL temporary files left by the cancelled build: before '$tmp_before', after '$tmp_after'"; fail=1
 fi
 out=$($PSQL -d "$db" -c "SET max_parallel_maintenance_workers = 2" -c "SET min_parallel_table_scan_size = 0" \
 	-c "CREATE INDEX big_fp ON big USING ndd (fp)" -c "SELECT ndd_index_check('big_fp') LIKE '%: ok'" 2>&1)

@@ -1,8 +1,10 @@
 // Unit tests of the index's pure arithmetic: permuted fingerprints, prefix balls and the page map.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "layout_api.h"
 
@@ -167,4 +169,34 @@ TEST(IndexMath, PageMapCoversTheSpaceInOrder) {
     EXPECT_EQ(ndd_page_delta_bits(1), 64);
     EXPECT_EQ(ndd_page_delta_bits(16384), 50);
     EXPECT_EQ(ndd_page_delta_bits(16340), 51);
+}
+
+// The build's batch sort: by bucket, and stable (a bucket's entries in their input order), which is
+// what keeps the build's pages independent of how its rows were batched; against std::stable_sort.
+TEST(IndexMath, BuildEntriesSortIsAStableSortByBucket) {
+    std::mt19937_64 rng(30);
+    for (int bucket_bits : {0, 1, 5, 11, 14, 18, 32}) {
+        for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{5000}}) {
+            std::vector<NddBuildEntry> a(n), tmp(n);
+            for (size_t i = 0; i < n; i++) {
+                a[i] = NddBuildEntry{};
+                a[i].perm[0] = rng();
+                a[i].bucket = bucket_bits == 0 ? 0 : static_cast<uint32_t>(rng() >> (64 - bucket_bits));
+                a[i].block = static_cast<uint32_t>(i);  // the input order, to check stability
+                a[i].offset = static_cast<uint16_t>(i);
+            }
+            std::vector<NddBuildEntry> want = a;
+            std::stable_sort(want.begin(), want.end(),
+                             [](const NddBuildEntry& x, const NddBuildEntry& y) { return x.bucket < y.bucket; });
+            NddBuildEntry* sorted = nullptr;
+            ASSERT_EQ(ndd_build_entries_sort(a.data(), tmp.data(), n, bucket_bits, &sorted, nullptr), NDD_OK);
+            for (size_t i = 0; i < n; i++) {
+                ASSERT_EQ(sorted[i].bucket, want[i].bucket) << "bits=" << bucket_bits << " i=" << i;
+                ASSERT_EQ(sorted[i].block, want[i].block) << "bits=" << bucket_bits << " i=" << i;
+                ASSERT_EQ(sorted[i].perm[0], want[i].perm[0]);
+            }
+        }
+    }
+    NddBuildEntry one{}, scratch{}, *out = nullptr;
+    EXPECT_EQ(ndd_build_entries_sort(&one, &scratch, 1, 33, &out, nullptr), NDD_INVALID_ARGUMENT);
 }
