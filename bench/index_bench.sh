@@ -14,6 +14,11 @@
 #   NDD_BENCH_RECALL_QUERIES=n         recall over n of the queries, half planted (default: all);
 #                                      the brute-force answers cost one scan per query
 #   NDD_BENCH_SEQ_QUERIES=n            sequential-scan queries timed inside the server (default 20)
+#   NDD_BENCH_NDD_WITH="blocks = 4"    storage parameters of the ndd index (default: none)
+#   NDD_BENCH_REUSE=1                  keep the table and plain btree of an earlier run on the same
+#                                      server and database when they have [rows] rows (at 100M rows
+#                                      their generation takes most of an hour); rebuild the indexes
+#   NDD_BENCH_DATA_ONLY=1              stop after the data and the plain btree (for NDD_BENCH_REUSE)
 set -euo pipefail
 ROWS=${1:-1000000}
 QUERIES=1000
@@ -33,7 +38,13 @@ CPU=${NDD_BENCH_CPU:-1}
 
 ndd_log "data: $ROWS rows, 1% planted near-duplicates, $QUERIES queries"
 NBASE=$((ROWS * 99 / 100)) NPLANT=$((ROWS / 100))
-$PSQL <<SQL
+reuse=0
+# (the rows are the table's comment: ANALYZE leaves reltuples an estimate)
+if [ "${NDD_BENCH_REUSE:-0}" = 1 ] && [ "$($PSQL -Atc "SELECT obj_description(to_regclass('bench'), 'pg_class')")" = "$ROWS" ] &&
+	[ -n "$($PSQL -Atc "SELECT obj_description('bench_plain'::regclass)" 2>/dev/null)" ]; then
+	reuse=1; ndd_log "reusing the table bench and its plain btree of an earlier run"
+fi
+[ $reuse = 1 ] || $PSQL <<SQL
 DROP TABLE IF EXISTS bench, queries CASCADE;
 CREATE EXTENSION IF NOT EXISTS ndd;
 -- row g's fingerprint is the first 64 bits of md5(g); written once, in one pass (no UPDATE and no
@@ -53,6 +64,7 @@ CREATE TABLE queries (qid int PRIMARY KEY, q bigint);
 INSERT INTO queries SELECT g, pg_temp.fpof(1 + (g * 7919) % ($NBASE)) FROM generate_series(1, $QUERIES / 2) g;
 INSERT INTO queries SELECT $QUERIES / 2 + g, ('x' || md5('q' || g))::bit(64)::bigint FROM generate_series(1, $QUERIES / 2) g;
 VACUUM ANALYZE bench; VACUUM ANALYZE queries;
+COMMENT ON TABLE bench IS '$ROWS';
 SQL
 
 # the 10-table emulation: 5 blocks (13,13,13,13,12 bits), one expression per pair of blocks
@@ -69,7 +81,15 @@ timed() { # label, SQL: prints seconds
 	printf '%.2f\n' "$(echo "$t1 - $t0" | bc)"
 }
 declare -A build size
-build[btree_bigint]=$(timed btree "CREATE INDEX bench_plain ON bench (fpb)")
+if [ $reuse = 1 ]; then
+	$PSQL -c "SET client_min_messages = warning; DROP INDEX IF EXISTS bench_ndd; $(for i in 0 1 2 3; do echo "DROP INDEX IF EXISTS bench_b4_$i;"; done)
+		$(for p in "${pairs[@]}"; do echo "DROP INDEX IF EXISTS bench_b10_$p;"; done)"
+	build[btree_bigint]=$($PSQL -Atc "SELECT obj_description('bench_plain'::regclass)")
+else
+	build[btree_bigint]=$(timed btree "CREATE INDEX bench_plain ON bench (fpb)")
+	$PSQL -c "COMMENT ON INDEX bench_plain IS '${build[btree_bigint]}'"
+fi
+[ "${NDD_BENCH_DATA_ONLY:-0}" = 1 ] && exit 0
 size[btree_bigint]=$($PSQL -Atc "SELECT pg_relation_size('bench_plain')")
 s4=""; for i in 0 1 2 3; do s4+="CREATE INDEX bench_b4_$i ON bench (((fpb >> $((48 - 16 * i))) & 65535));"; done
 has btree_4block && build[btree_4block]=$(timed b4 "$s4") &&
@@ -77,7 +97,10 @@ size[btree_4block]=$($PSQL -Atc "SELECT sum(pg_relation_size(oid)) FROM pg_class
 s10=""; for p in "${pairs[@]}"; do s10+="CREATE INDEX bench_b10_$p ON bench ($(pair_expr $p));"; done
 has btree_10table && build[btree_10table]=$(timed b10 "$s10") &&
 size[btree_10table]=$($PSQL -Atc "SELECT sum(pg_relation_size(oid)) FROM pg_class WHERE relname LIKE 'bench_b10_%'")
-has ndd && build[ndd]=$(timed ndd "CREATE INDEX bench_ndd ON bench USING ndd (fp)") &&
+# the layout the build chose (its DEBUG1 line: blocks, tables, primary pages per table)
+msgs=$(mktemp)
+has ndd && build[ndd]=$(timed ndd "SET client_min_messages = debug1; CREATE INDEX bench_ndd ON bench USING ndd (fp)${NDD_BENCH_NDD_WITH:+ WITH ($NDD_BENCH_NDD_WITH)}" 2>"$msgs") &&
+layout=$(grep -o 'ndd index "bench_ndd": k = .*' "$msgs") && echo "layout: $layout" &&
 size[ndd]=$($PSQL -Atc "SELECT pg_relation_size('bench_ndd')")
 $PSQL -c "ANALYZE bench"
 
@@ -143,5 +166,29 @@ for m in seqscan $METHODS; do
 		"$( [ "$bsz" -gt 0 ] && echo "scale=2; $bsz / ${size[btree_bigint]}" | bc || echo —)" "$med" "$p95" "$smed" "$sp95" "${recall[$m]}"
 	rm -rf "$d" "$f"
 done
+# ndd's work per query: the buffers its Bitmap Index Scan node reads (EXPLAIN (ANALYZE, BUFFERS),
+# mean over the queries; a bitmap scan, so that no heap page counts), of which 4 are metapage reads
+# every scan makes whatever its layout (5 buffers for one table at radius 0, 14 for ten), and the
+# entries the other pages hold on average (every entry of a page read is checked by its full
+# distance: the scan's candidates; every table holds every row, so a primary page holds
+# rows / primary pages per table, overflow pages aside)
+if has ndd; then
+	$PSQL -At <<SQL
+CREATE OR REPLACE FUNCTION pg_temp.index_pages(q text, n int) RETURNS float8 LANGUAGE plpgsql SET enable_indexscan = off AS \$\$
+DECLARE plan jsonb; node jsonb; total float8 := 0;
+BEGIN
+	FOR i IN 1..n LOOP
+		EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) ' || replace(q, ':i', i::text) INTO plan;
+		node := jsonb_path_query_first(plan, 'strict \$.**? (@."Index Name" == "bench_ndd")');
+		total := total + (node->>'Shared Hit Blocks')::float8 + (node->>'Shared Read Blocks')::float8;
+	END LOOP;
+	RETURN total / n;
+END \$\$;
+SELECT format('ndd: %s index buffers read per query (mean over %s queries), so %s pages besides the metapage; %s entries per primary page, so about %s entries checked per query',
+	round(p::numeric, 2), $QUERIES, round((p - 4)::numeric, 2), round(e::numeric), round(((p - 4) * e)::numeric))
+FROM (SELECT pg_temp.index_pages(\$q\$${sql[ndd]}\$q\$, $QUERIES) AS p) a,
+     (SELECT $ROWS::float8 / $(sed 's/.* \([0-9]*\) primary pages per table.*/\1/' <<<"$layout") AS e) b;
+SQL
+fi
 [ -n "${NDD_PGDATA:-}" ] && taskset -a -p -c 0-$(($(nproc) - 1)) "$(head -1 "$NDD_PGDATA/postmaster.pid")" >/dev/null
 echo "plain btree on the bigint column: $(( ${size[btree_bigint]} / 1048576 )) MB, built in ${build[btree_bigint]} s"

@@ -392,6 +392,7 @@ extern bool ndd_validate(Oid opclassoid);
 /* ---- nddbuild.c ---- */
 extern IndexBuildResult *ndd_build(Relation heap, Relation index, struct IndexInfo *indexInfo);
 extern void ndd_buildempty(Relation index);
+extern int	ndd_layout_blocks_for(int bits, int k, uint32 npages);
 
 /* ---- nddgrow.c ---- */
 extern bool ndd_count_overflow(Relation index, uint32 generation, int chains);

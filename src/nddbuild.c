@@ -317,49 +317,90 @@ shortest_key(const NddLayout *l)
 }
 
 /*
- * A NOTICE when the map has more primary pages per table than the shortest key has values: every
- * key then spans npages / 2^key_bits pages, all read by a probe, and a radius-k query's candidates
- * grow with the table (Manku's tables grow with N for this reason). The layout is the user's choice
- * (more tables cost size and build time linearly), so the build says which one keeps one page per
- * key rather than choosing it silently; only when `blocks` was left to its default.
+ * The blocks of the layout a radius-k index of npages primary pages per table is built with when
+ * the user gives no `blocks`: k + 1 (the fewest tables) while each key of that layout spans at most
+ * one page per table, else the fewest blocks whose shortest key does (Manku's tables grow with N
+ * for this reason: with a key spanning several pages, a radius-k query reads and checks a number
+ * of entries that grows with the table). k + 1 when no layout within NDD_LAYOUT_MAX_TABLES keeps
+ * one page per key. Every index of up to about 45M 64-bit rows keeps the k + 1 blocks of old.
+ */
+int
+ndd_layout_blocks_for(int bits, int k, uint32 npages)
+{
+	int			need = ndd_bits_for((uint64) Max(npages, 1) - 1);
+	int			b;
+
+	for (b = k + 1; b <= NDD_LAYOUT_MAX_BLOCKS; b++)
+	{
+		NddLayout	l;
+
+		if (ndd_layout_check(bits, k, b) != NDD_LAYOUT_OK)
+			break;				/* more blocks only mean more tables */
+		if (ndd_layout_make(bits, k, b, &l) != NDD_OK)
+			break;
+		if (shortest_key(&l) >= need)
+			return b;
+	}
+	return k + 1;
+}
+
+/*
+ * A NOTICE when the user's `blocks` gives keys that span more than one primary page per table
+ * (every probe then reads npages / 2^key_bits pages): the layout stays as asked (fewer tables
+ * cost less size and build time), the notice says which one the default would have chosen.
  */
 static void
 ndd_notice_short_keys(Relation index, const NddMetaPageData *meta)
 {
 	const NddLayout *l = &meta->layout;
 	int			own = shortest_key(l);
-	int			need = ndd_bits_for((uint64) meta->npages - 1);
-	int			b;
+	int			b = ndd_layout_blocks_for(l->bits, l->radius, meta->npages);
+	NddLayout	wider;
 
-	if (own >= need)
+	if (own >= ndd_bits_for((uint64) meta->npages - 1) || b <= l->nblocks ||
+		ndd_layout_make(l->bits, l->radius, b, &wider) != NDD_OK)
 		return;
-	for (b = l->nblocks + 1; b <= NDD_LAYOUT_MAX_BLOCKS; b++)
-	{
-		NddLayout	wider;
-
-		if (ndd_layout_check(l->bits, l->radius, b) != NDD_LAYOUT_OK)
-			break;				/* more blocks only mean more tables */
-		if (ndd_layout_make(l->bits, l->radius, b, &wider) != NDD_OK)
-			break;
-		if (shortest_key(&wider) >= need)
-		{
-			ereport(NOTICE,
-					(errmsg("ndd index \"%s\": each key of its layout spans about %.1f pages per table",
-							RelationGetRelationName(index),
-							meta->npages / pow(2.0, (double) own)),
-					 errdetail("The %u primary pages of each table outnumber the values of its %d-bit keys (k = %d, blocks = %d), so a radius-%d query reads and checks a number of entries that grows with the table.",
-							   meta->npages, own, l->radius, l->nblocks, l->radius),
-					 errhint("WITH (blocks = %d) keeps one page per key: %d tables instead of %d, so about %.1f times the size and build time.",
-							 b, wider.ntables, l->ntables, (double) wider.ntables / l->ntables)));
-			return;
-		}
-	}
+	ereport(NOTICE,
+			(errmsg("ndd index \"%s\": each key of its layout spans about %.1f pages per table",
+					RelationGetRelationName(index),
+					meta->npages / pow(2.0, (double) own)),
+			 errdetail("The %u primary pages of each table outnumber the values of its %d-bit keys (k = %d, blocks = %d), so a radius-%d query reads and checks a number of entries that grows with the table.",
+					   meta->npages, own, l->radius, l->nblocks, l->radius),
+			 errhint("Without the blocks option the index would have blocks = %d, which keeps one page per key: %d tables instead of %d, so about %.1f times the size and build time.",
+					 b, wider.ntables, l->ntables, (double) wider.ntables / l->ntables)));
 }
 
 /*
- * The layout and shape of a new index, from its options and the rows it must hold; notice: say
- * when the default layout's keys are too short for the map (once per build: ambuild, not the
- * init fork's ambuildempty).
+ * Primary pages per table of a map holding target rows at fillfactor percent, in meta's layout,
+ * block and offset widths. The page count sets the delta width, which sets the entry size, which
+ * sets the page count: a few rounds settle it (fewer pages only ever widen entries by a bit).
+ */
+static uint32
+primary_pages(const NddMetaPageData *meta, double target, int fillfactor)
+{
+	double		npages = 1;
+	int			i;
+
+	for (i = 0; i < 4; i++)
+	{
+		NddFormat	f;
+		double		cap;
+
+		ndd_format_for(ndd_page_delta_bits((uint32) npages), meta->layout.bits == 128,
+					   meta->block_bits, meta->offset_bits, &f);
+		cap = ndd_format_capacity(&f) * (fillfactor / 100.0);
+		npages = ceil(target / Max(cap, 1.0));
+		/* every table's primaries must stay addressable */
+		npages = Min(npages, (double) (MaxBlockNumber / 2) / meta->layout.ntables);
+		npages = Max(npages, 1.0);
+	}
+	return (uint32) npages;
+}
+
+/*
+ * The layout and shape of a new index, from its options and the rows it must hold; notice: name
+ * the layout (DEBUG1) and say when the user's `blocks` gives keys too short for the map (once per
+ * build: ambuild, not the init fork's ambuildempty).
  */
 static void
 ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
@@ -370,9 +411,7 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 	int			blocks = opts ? opts->blocks : 0;
 	int			fillfactor = opts ? opts->fillfactor : NDD_DEFAULT_FILLFACTOR;
 	double		target = Max(rows, opts ? opts->rows : 0);
-	NddFormat	f;
-	double		npages = 1;
-	int			i;
+	uint32		npages;
 	NddStatus	st;
 
 	if (k < 0)
@@ -395,37 +434,39 @@ ndd_plan_shape(Relation index, int bits, double rows, BlockNumber max_block,
 	/* room for the heap to double before new pages need wider block fields */
 	meta->block_bits = Min(32, Max(8, ndd_bits_for(max_block) + 1));
 	meta->offset_bits = Max(ndd_bits_for(max_offset), ndd_bits_for(MaxHeapTuplesPerPage));
+	npages = primary_pages(meta, target, fillfactor);
 
 	/*
-	 * The page count sets the delta width, which sets the entry size, which sets the page count:
-	 * a few rounds settle it (fewer pages only ever widen entries by a bit).
+	 * Without `blocks`, the layout follows from the rows: more tables of longer keys once the
+	 * k + 1 blocks' keys would span several pages (the page count per table does not depend on
+	 * the layout, bar the addressability clamp, recomputed).
 	 */
-	for (i = 0; i < 4; i++)
+	if (blocks == 0 && (blocks = ndd_layout_blocks_for(bits, k, npages)) != k + 1)
 	{
-		double		cap;
-
-		ndd_format_for(ndd_page_delta_bits((uint32) npages), bits == 128, meta->block_bits,
-					   meta->offset_bits, &f);
-		cap = ndd_format_capacity(&f) * (fillfactor / 100.0);
-		npages = ceil(target / Max(cap, 1.0));
-		/* every table's primaries must stay addressable */
-		npages = Min(npages, (double) (MaxBlockNumber / 2) / meta->layout.ntables);
-		npages = Max(npages, 1.0);
+		st = ndd_layout_make(bits, k, blocks, &meta->layout);
+		ndd_raise_status(st, "the ndd index layout");
+		npages = primary_pages(meta, target, fillfactor);
 	}
+	if (notice)
+		ereport(DEBUG1,
+				(errmsg_internal("ndd index \"%s\": k = %d, blocks = %d, %d tables, shortest key %d bits, %u primary pages per table for %.0f rows",
+								 RelationGetRelationName(index), k, meta->layout.nblocks,
+								 meta->layout.ntables, shortest_key(&meta->layout), npages, target)));
+
 	/*
 	 * The build makes the map's first generation, one extent; ndd_place_tables places its tables
 	 * (table_start).
 	 */
 	meta->generation = 1;
-	meta->npages = (uint32) npages;
+	meta->npages = npages;
 	meta->old_npages = meta->cursor = meta->overflowed = 0;
 	meta->nextents = 1;
 	meta->ext[0].first = 0;
-	meta->ext[0].count = (uint32) npages;
+	meta->ext[0].count = npages;
 	meta->ext[0].start = 0;
 	meta->free_head = InvalidBlockNumber;
 	meta->nfree = 0;
-	if (notice && blocks == 0)
+	if (notice && opts && opts->blocks != 0)
 		ndd_notice_short_keys(index, meta);
 }
 

@@ -404,6 +404,29 @@ map_state(const NddMetaPageData *meta, int64 leftovers)
 					leftovers > 0 ? psprintf(", " INT64_FORMAT " copies an interrupted step left", leftovers) : "");
 }
 
+/*
+ * A NOTICE when the map has grown past what the index's layout was chosen for: its keys now span
+ * several primary pages per table, and a build would choose more tables (ndd_layout_blocks_for).
+ * Only for a layout left to the build: the user's `blocks` is the user's trade.
+ */
+static void
+hint_wider_layout(Relation index, const NddMetaPageData *meta)
+{
+	NddOptions *opts = (NddOptions *) index->rd_options;
+	const NddLayout *l = &meta->layout;
+	int			b;
+
+	if (opts && opts->blocks != 0)
+		return;
+	b = ndd_layout_blocks_for(l->bits, l->radius, meta->npages);
+	if (b > l->nblocks)
+		ereport(NOTICE,
+				(errmsg("ndd index \"%s\" has outgrown its layout", RelationGetRelationName(index)),
+				 errdetail("Its %u primary pages per table outnumber the values of the keys of its %d tables (k = %d, blocks = %d), so a radius-%d query reads and checks a number of entries that grows with the table.",
+						   meta->npages, l->ntables, l->radius, l->nblocks, l->radius),
+				 errhint("REINDEX builds it with blocks = %d, which keeps one page per key.", b)));
+}
+
 /* Checks one ndd index of a table both already locked; returns the line that says what was checked. */
 static char *
 check_one_index(Relation heap, Relation index)
@@ -556,6 +579,7 @@ check_one_index(Relation heap, Relation index)
 	tuplesort_end(cs.sort);
 	ExecDropSingleTupleTableSlot(cs.slot);
 	UnregisterSnapshot(snapshot);
+	hint_wider_layout(index, &meta);
 
 	return psprintf("ndd index \"%s\" on \"%s\": %d tables x " INT64_FORMAT " rows + " INT64_FORMAT
 					" NULL rows seen by the check's snapshot, each indexed; " INT64_FORMAT

@@ -29,7 +29,7 @@ ndd_init_reloptions(void)
 					  "Largest Hamming radius the tables answer by exact key match (the layout radius)",
 					  -1, -1, NDD_LAYOUT_MAX_BLOCKS - 1, AccessExclusiveLock);
 	add_int_reloption(ndd_relopt_kind, "blocks",
-					  "Number of blocks the fingerprint is cut into (0: k + 1, the fewest tables)",
+					  "Number of blocks the fingerprint is cut into (0: from the rows, k + 1 while a key spans one page)",
 					  0, 0, NDD_LAYOUT_MAX_BLOCKS, AccessExclusiveLock);
 	add_int_reloption(ndd_relopt_kind, "fillfactor",
 					  "Target fill of the primary bucket pages at build, in percent",

@@ -5,7 +5,9 @@
 # index made on the empty table (many expansions and migrations of its map, README.index.md
 # "Growth"); and on exact copies (200 fingerprints with 200 copies each, one with 20,000: chains
 # of many pages holding one key in every table), after VACUUM removed a third of the copies from
-# those chains and inserts refilled them.
+# those chains and inserts refilled them. And on the same 64-bit rows with k = 7 (8-bit keys), whose
+# layout the build grows from the table's size (36 tables instead of k + 1 = 8: README.index.md
+# "Layout from N"), as simhash64's default k = 3 grows past about 45M rows.
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -13,7 +15,7 @@ fail=0
 $PSQL <<'SQL'
 CREATE EXTENSION IF NOT EXISTS ndd;
 SET client_min_messages = warning;
-DROP TABLE IF EXISTS ex64, ex128, ex64g, ex128g, exdup, exdupg CASCADE;
+DROP TABLE IF EXISTS ex64, ex128, ex64g, ex128g, exdup, exdupg, ex64w CASCADE;
 -- 150k uniform + 50k clustered (20 centers, each member within 0..12 bits of its center) + planted
 CREATE TABLE ex64 (id int, fp simhash64);
 INSERT INTO ex64 SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 150000) g;
@@ -37,6 +39,10 @@ CREATE TABLE ex64g (LIKE ex64);
 CREATE INDEX ex64g_fp ON ex64g USING ndd (fp);
 INSERT INTO ex64g SELECT * FROM ex64 WHERE id % 3 = 0;
 INSERT INTO ex64g SELECT * FROM ex64 WHERE id % 3 <> 0;
+-- the layout grown from N: k = 7, 293 primary pages per table, more than an 8-bit key has values
+CREATE TABLE ex64w (LIKE ex64);
+INSERT INTO ex64w SELECT * FROM ex64;
+CREATE INDEX ex64w_fp ON ex64w USING ndd (fp) WITH (k = 7);
 CREATE TABLE ex128g (LIKE ex128);
 CREATE INDEX ex128g_fp ON ex128g USING ndd (fp);
 INSERT INTO ex128g SELECT * FROM ex128;
@@ -58,9 +64,11 @@ VACUUM exdup; VACUUM exdupg;
 INSERT INTO exdup SELECT 600000 + g, ('x' || md5((g % 200 + 1)::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 5000) g;
 INSERT INTO exdup SELECT 700000 + g, ('x' || md5('7777'))::bit(64)::bigint::simhash64 FROM generate_series(1, 5000) g;
 INSERT INTO exdupg SELECT * FROM exdup WHERE id > 600000;
-ANALYZE ex64; ANALYZE ex128; ANALYZE ex64g; ANALYZE ex128g; ANALYZE exdup; ANALYZE exdupg;
+ANALYZE ex64; ANALYZE ex128; ANALYZE ex64g; ANALYZE ex128g; ANALYZE exdup; ANALYZE exdupg; ANALYZE ex64w;
 SQL
-for tab in ex64 ex64g ex128 ex128g exdup exdupg; do
+[ "$($PSQL -c "SELECT ndd_index_check('ex64w_fp')" | grep -o '[0-9]* tables')" = "36 tables" ] ||
+	{ echo "FAIL ex64w: the build did not grow the layout to 36 tables"; fail=1; }
+for tab in ex64 ex64g ex128 ex128g exdup exdupg ex64w; do
 	$PSQL -c "SELECT ndd_index_check('${tab}_fp')"
 	case $tab in
 	ex64*) specs=("uniform:q.id % 4000 = 0 AND q.id <= 150000" "clustered:q.id > 150000 AND q.id <= 200000 AND q.id % 2500 = 0" "planted:q.id > 300000 AND q.id % 100 = 0") ;;
@@ -96,5 +104,5 @@ SQL
 )
 	if [ "$bad" = 0 ]; then echo "ok   $tab KNN: distances equal a sort's"; else echo "FAIL $tab KNN: $bad differences"; fail=1; fi
 done
-$PSQL -c "DROP TABLE ex64, ex128, ex64g, ex128g, exdup, exdupg"
+$PSQL -c "DROP TABLE ex64, ex128, ex64g, ex128g, exdup, exdupg, ex64w"
 exit $fail

@@ -181,14 +181,29 @@ SELECT pg_relation_size('sized') / 8192 > 256 AS heap_past_the_empty_tables_widt
        ndd_index_check('sized_fp') ~ ' 0 overflow pages' AS no_overflow,
        ndd_index_check('sized_fp') !~ 'map generation' AS not_expanded;
 DROP TABLE sized;
--- a map with more pages per table than its keys have values (8-bit keys of k = 7 over 64 bits,
--- sized for 200,000 rows): the build says so and names the layout that keeps one page per key;
--- not when the blocks were chosen explicitly
-CREATE TABLE shortkeys (fp simhash64);
+-- the layout follows from the rows when blocks is not given (as simhash64's k = 3 does past about
+-- 45M rows: blocks = 5, 10 tables). k = 7 over 64 bits has 8-bit keys: sized for 150,000 rows the
+-- map has 217 primary pages per table and keeps k + 1 = 8 blocks; for 200,000 rows it has 289,
+-- more than a key has values, and the build chooses blocks = 9 (36 tables of 14-bit keys, one page
+-- per key); an explicit blocks = 8 keeps the 8 tables and the build says what their keys span
+CREATE TABLE shortkeys (id int, fp simhash64);
 SET client_min_messages = notice;
+CREATE INDEX shortkeys_fp ON shortkeys USING ndd (fp) WITH (k = 7, rows = 150000);
+SELECT substring(ndd_index_check('shortkeys_fp') from '\d+ tables') AS small;
+DROP INDEX shortkeys_fp;
 CREATE INDEX shortkeys_fp ON shortkeys USING ndd (fp) WITH (k = 7, rows = 200000);
+SELECT substring(ndd_index_check('shortkeys_fp') from '\d+ tables') AS grown;
 DROP INDEX shortkeys_fp;
 CREATE INDEX shortkeys_fp ON shortkeys USING ndd (fp) WITH (k = 7, blocks = 8, rows = 200000);
+SELECT substring(ndd_index_check('shortkeys_fp') from '\d+ tables') AS asked;
+DROP INDEX shortkeys_fp;
+-- an index that outgrows the layout it was built with: the check says REINDEX would choose more
+-- tables, and REINDEX does
+CREATE INDEX shortkeys_fp ON shortkeys USING ndd (fp) WITH (k = 7);
+INSERT INTO shortkeys SELECT g, ('x' || md5(g::text))::bit(64)::bigint::simhash64 FROM generate_series(1, 200000) g;
+SELECT substring(ndd_index_check('shortkeys_fp') from '\d+ tables') AS outgrown;
+REINDEX INDEX shortkeys_fp;
+SELECT substring(ndd_index_check('shortkeys_fp') from '\d+ tables') AS reindexed;
 SET client_min_messages = warning;
 DROP TABLE shortkeys;
 -- the rows option is bounded (it preallocates the map's primary pages)
