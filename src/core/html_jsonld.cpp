@@ -207,6 +207,8 @@ constexpr size_t kJsonLdMinWords = 60;
 constexpr double kJsonLdMinCoverage = 0.5;
 // A block agrees with the articleBody when this share of its shingles is in it.
 constexpr double kJsonLdAgree = 0.5;
+// A block the statement makes content holds at least this many shingles (eight words).
+constexpr uint32_t kJsonLdMinShingles = 5;
 
 }  // namespace
 
@@ -318,7 +320,8 @@ void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls)
         if (total[i] == 0 || static_cast<double>(shared[i]) < kJsonLdAgree * static_cast<double>(total[i])) continue;
         if (first_agree == n) first_agree = i;
         last_agree = i;
-        cls[i] = BlockClass::Good;
+        // a line of a few words (a caption that repeats the title) is no paragraph of the statement
+        if (total[i] >= kJsonLdMinShingles) cls[i] = BlockClass::Good;
     }
     if (first_agree == n) return;
     // The article's ends: where the articleBody's first and last shingles are, when the page

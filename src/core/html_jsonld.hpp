@@ -37,12 +37,15 @@ bool json_ld_article_type(std::string_view type);
 // (read as spaces), an HTML comment or CDATA wrapper before the first '{' or '['.
 std::string json_ld_article_body(const std::vector<std::string>& scripts);
 
-// The content model's use of the evidence: with the articleBody of doc.json_ld (at least
-// kJsonLdMinTokens words, most of whose shingles the page's blocks hold), a block whose shingles
-// are mostly in it is made Good, and a Good block that shares no shingle with it is made Bad
-// when it lies before the block where the articleBody starts or after the one where it ends (an
-// end the page holds: a cut articleBody says nothing of what follows its last words). Leaves
-// cls as it is otherwise, and always on pages without JSON-LD.
+// The content model's use of the evidence, after html_classify: with the articleBody of
+// doc.json_ld (at least 60 words, half of whose 4-shingles the page's blocks hold), a block of
+// eight words or more whose shingles are mostly in it is made Good, and a Good block that is no
+// heading and shares nothing with it (no shingle; a block of one to three words: not found in it
+// whole) is made Bad between the blocks that agree with it (captions, "read also" lines), before
+// the block where it starts and after the block where it ends (a comment, a teaser, an author
+// box). It ends only where a block ends, and only when it holds at least half the shingles of the
+// content found: an articleBody cut at its first characters, or a summary, says nothing of what
+// follows. Leaves cls as it is otherwise, and always on pages without JSON-LD.
 void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls);
 
 }  // namespace ndd
