@@ -274,7 +274,10 @@ std::string json_ld_article_body(const std::vector<std::string>& scripts) {
 }
 
 void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls) {
-    if (doc.json_ld.empty()) return;
+    // most pages' JSON-LD is an Organization, a BreadcrumbList, an Article without its text:
+    // none is parsed unless a script names articleBody at all
+    if (std::none_of(doc.json_ld.begin(), doc.json_ld.end(), [](const std::string& s) { return s.find("articleBody") != std::string::npos; }))
+        return;
     std::string body = json_ld_article_body(doc.json_ld);
     if (body.empty()) return;
     unescape_markup(body);
