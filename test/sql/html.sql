@@ -125,7 +125,7 @@ SELECT ndd_html_content(replace(page, 'LD', '<script type="application/ld+json">
      = ndd_html_content(replace(page, 'LD', '<script type="application/ld+json">{"@type":"Article","articleBody":"&lt;p&gt;' || replace(three, '. ', '.&lt;/p&gt;&lt;p&gt;') || fourth || '&lt;/p&gt;"}</script>')) AS escaped_html_reads_the_same
 FROM jsonld_page;
 SELECT ndd_html_content(replace(page, 'LD', s)) = ndd_html_content(replace(page, 'LD', '')) AS no_change
-FROM jsonld_page, (VALUES ('<script type="application/ld+json">{"@type":"Organization","articleBody":"' || three || fourth || '"}</script>'),
+FROM jsonld_page, LATERAL (VALUES ('<script type="application/ld+json">{"@type":"Organization","articleBody":"' || three || fourth || '"}</script>'),
                           ('<script type="application/ld+json">{"@type":"Article","articleBody":"' || three || fourth || '"</script>'),
                           ('<script type="application/ld+json">{"@type":"Article","articleBody":"' || three || fourth || '","x":' || repeat('[', 100000) || '</script>'),
                           ('<script type="application/json">{"@type":"Article","articleBody":"' || three || fourth || '"}</script>')) AS v(s);
