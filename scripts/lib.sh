@@ -14,13 +14,14 @@ NDD_PG_DEFAULT_BIN=${NDD_PG_DEFAULT_BIN:-$NDD_PGBIN}
 
 # The Debian packages a build, the tests and the demo need (perl and libipc-run-perl: the TAP tests,
 # through PostgreSQL::Test::Cluster of postgresql-server-dev; python3-psycopg: the fuzz suite;
+# rapidjson-dev: the JSON-LD of web pages, src/core/html_jsonld.cpp (headers only);
 # liburiparser-dev, libidn2-dev: URL parsing and IDNA host names, src/core/url.cpp; the loader
 # ndd-load, loader/Makefile and doc/loader.md: libpq-dev, libarchive-dev, libmagic-dev,
 # libuchardet-dev, libpoppler-cpp-dev, libgmime-3.0-dev, pkg-config, zlib1g-dev; wget: its test's crawl).
 NDD_PACKAGES="postgresql-$NDD_PG_VERSION postgresql-server-dev-$NDD_PG_VERSION postgresql-client-$NDD_PG_VERSION
   libxxhash-dev libicu-dev libgtest-dev g++ make python3 gzip util-linux procps iproute2 perl libipc-run-perl
   python3-psycopg
-  libxml2-dev
+  libxml2-dev rapidjson-dev
   liburiparser-dev libidn2-dev
   libpq-dev libarchive-dev libmagic-dev libuchardet-dev libpoppler-cpp-dev libgmime-3.0-dev pkg-config zlib1g-dev wget"
 

@@ -379,6 +379,17 @@ struct Builder : HtmlSaxTarget {
     // script and style content is dropped (sax_cdata): libxml2 need not parse it (html_feed.hpp)
     static constexpr bool kKeepsScript = false;
 
+    // JSON-LD is kept for the content model (html_jsonld.hpp), within kHtmlJsonLdMaxBytes and
+    // kHtmlJsonLdMaxScripts (a page of a million empty scripts holds no million strings)
+    size_t json_ld_bytes = 0;
+    void json_ld(const char* s, size_t n) {
+        if (!keep_blocks || n == 0 || json_ld_bytes >= kHtmlJsonLdMaxBytes || doc.json_ld.size() >= kHtmlJsonLdMaxScripts)
+            return;
+        n = std::min(n, kHtmlJsonLdMaxBytes - json_ld_bytes);
+        json_ld_bytes += n;
+        doc.json_ld.emplace_back(s, n);
+    }
+
     // the elements still open when the parser ended a document (html_feed.hpp)
     void close_all() {
         while (!stack.empty()) end();

@@ -171,10 +171,17 @@ private:
     size_t size_ = 0;
 };
 
+// Bytes of JSON-LD a page's HtmlDocument keeps, all its scripts together.
+constexpr size_t kHtmlJsonLdMaxBytes = size_t(1) << 20;
+constexpr size_t kHtmlJsonLdMaxScripts = 256;
+
 struct HtmlDocument {
     std::string text;                 // the blocks, each followed by '\n'
     HtmlBlocks blocks;                // in document order
     HtmlRegions regions;              // the block-level elements that hold at least two blocks
+    // The content of the page's <script type="application/ld+json"> elements, as written, at most
+    // kHtmlJsonLdMaxBytes in all (a script past that is cut) and the first kHtmlJsonLdMaxScripts; empty for html_text (blocks false).
+    std::vector<std::string> json_ld;
 
     // End of a block in text (its '\n' follows): the next block begins right after that '\n'.
     size_t end(const HtmlBlock& b) const { return b.end; }

@@ -1,6 +1,7 @@
 // html_content.cpp
 //    Main-content selection over the text blocks of a page; the rules are in html_content.hpp.
 #include "html_content.hpp"
+#include "html_jsonld.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -627,6 +628,7 @@ std::string html_text(const char* html, size_t len, InterruptPoller& poller) {
 std::string html_content(const char* html, size_t len, InterruptPoller& poller) {
     HtmlDocument doc = html_blocks(html, len, poller);
     std::vector<BlockClass> cls = html_classify(doc);
+    html_jsonld_evidence(doc, cls);  // the page's JSON-LD articleBody, where it states one
     // No identifiable main content: no good block, or good blocks holding less than
     // kMinContentShare of the page's text outside marked boilerplate (context -1): a lone footer
     // paragraph on a page of link lists.

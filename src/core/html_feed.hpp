@@ -34,6 +34,9 @@ namespace ndd {
 // exception, records it and stops the parser (libxml2's frames are C: nothing may unwind them).
 struct HtmlSaxTarget {
     htmlParserCtxtPtr ctxt = nullptr;
+    // The content of each <script type="application/ld+json"> (html_prepass.hpp), for a target
+    // that reads it; the others inherit this one.
+    void json_ld(const char*, size_t) {}
     enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     template <typename F>
@@ -91,6 +94,7 @@ public:
     // Script and style content reaches libxml2 only when the target reads it (the metadata's
     // JSON-LD); the text blocks drop it, and it is 40 % of the bytes of real pages.
     bool keeps_script() const override { return Target::kKeepsScript; }
+    void json_ld(const char* s, size_t n) override { b_.json_ld(s, n); }
 
     void flush() {
         if (!buf_.empty()) feed(buf_.data(), buf_.size());

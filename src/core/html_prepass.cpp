@@ -94,6 +94,7 @@ private:
     std::string name_;           // its name, lower case
     std::vector<std::pair<size_t, size_t>> attr_names_;  // the attributes kept: offset, length in tag_
     bool hides_ = false;         // the tag being written has hidden or aria-hidden="true"
+    bool json_ld_ = false;       // it has type="application/ld+json"
     // The elements written since the outermost open element whose content is dropped (see
     // drops_content), that one first; empty when none is open. An end tag that matches one of
     // them is preceded by the end tags of all elements written after it: libxml2 ignores an end
@@ -301,6 +302,7 @@ private:
         if (name == "hidden" || (name == "aria-hidden" && has_value && ve - vb == 4 && !std::memcmp(s_ + vb, "true", 4)))
             hides_ = true;
         if (!has_value) return;
+        if (name == "type") json_ld_ = is_json_ld_type(vb, ve);
         // the value cut at max_value bytes, at a character boundary
         if (ve - vb > lim_.max_value) {
             ve = vb + lim_.max_value;
@@ -319,6 +321,18 @@ private:
         tag_.push_back('"');
     }
 
+    // Whether the type attribute's value s_[b, e) names JSON-LD: "application/ld+json", any case,
+    // whitespace around it and parameters after it allowed.
+    bool is_json_ld_type(size_t b, size_t e) const {
+        static constexpr std::string_view kType = "application/ld+json";
+        while (b < e && is_ws(s_[b])) b++;
+        if (e - b < kType.size()) return false;
+        for (size_t k = 0; k < kType.size(); k++)
+            if (lower(s_[b + k]) != static_cast<unsigned char>(kType[k])) return false;
+        b += kType.size();
+        return b == e || is_ws(s_[b]) || s_[b] == ';';
+    }
+
     size_t start_tag(size_t i) {
         size_t p = tag_name(i + 1);
         std::string name = name_;
@@ -327,6 +341,7 @@ private:
         tag_.push_back('<');
         tag_ += name;
         hides_ = false;
+        json_ld_ = false;
         bool self_closing, complete;
         p = attributes(p, true, self_closing, complete);
         if (!complete) return n_;
@@ -371,6 +386,7 @@ private:
             }
         }
         if (raw == Raw::Script) {
+            if (json_ld_ && name == "script") out_.json_ld(reinterpret_cast<const char*>(s_ + p), std::min(e, p + lim_.max_raw) - p);
             if (emitted && out_.keeps_script()) script_text(p, std::min(e, p + lim_.max_raw));
         } else {
             text(p, e, raw);

@@ -26,7 +26,8 @@
 //      - a text run longer than text_piece (64 kB) is cut by an empty comment "<!---->" (libxml2
 //        holds text until the next "<", then parses it in one call); script and style content
 //        past max_raw (1 MB) bytes is dropped, all of it when the sink keeps none
-//        (HtmlPrepassSink::keeps_script: ndd drops it, and it is 40% of the bytes of real pages).
+//        (HtmlPrepassSink::keeps_script: ndd drops it, and it is 40% of the bytes of real pages);
+//        the content of a <script type="application/ld+json"> goes to the sink's json_ld() too.
 //    Text, character references and the structure of ordinary markup pass unchanged, so libxml2
 //    builds the same elements as without the pre-pass on ordinary pages. Linear in the input: each
 //    byte is looked at a bounded number of times.
@@ -59,6 +60,10 @@ public:
     // Whether script and style content is written (between its tags, which are written all the
     // same): not when the reader drops it anyway, so that libxml2 does not parse it.
     virtual bool keeps_script() const { return true; }
+    // The content of a <script type="application/ld+json"> (the page's own structured data: the
+    // content model takes its articleBody as evidence, html_jsonld.hpp), as the page has it, up
+    // to max_raw bytes, whether or not keeps_script(). Called once per such script.
+    virtual void json_ld(const char*, size_t) {}
 
 protected:
     ~HtmlPrepassSink() = default;

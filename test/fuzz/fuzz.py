@@ -141,6 +141,19 @@ def rand_html():
         return rng.choice(["'<div class=\"' || repeat('sidebar ', 200000) || '\">x</div>'",
                            "repeat('<p>word <a href=\"/x\">link</a> text &amp; more</p>', 100000)",
                            "'<script>' || repeat('x', 1000000)", "'<!--' || repeat('<p>', 100000)"])
+    if r < 0.16:  # hostile JSON-LD for the content model's articleBody (html_jsonld.cpp): deep nesting,
+        # huge strings, invalid UTF-8 (SQL_ASCII), many scripts, an article beside the page's text
+        ld = "'<script type=\"application/ld+json\">'"
+        art = "'{\"@type\":\"NewsArticle\",\"articleBody\":\"'"
+        text = "repeat('The river rose by two metres overnight, flooding the town. ', 40)"
+        return rng.choice([
+            f"{ld} || {art} || {text} || '\",\"x\":' || repeat('[', 200000) || repeat(']', 200000) || '}}</script><p>' || {text} || '</p>'",
+            f"{ld} || repeat('{{\"@type\":\"Article\",\"a\":', 100000) || '</script><p>x</p>'",
+            f"{ld} || {art} || repeat('word ', 400000) || '\"}}</script><p>word word word word</p>'",
+            f"{ld} || {art} || (SELECT string_agg(chr(1 + (g * 7919) % 254), '') FROM generate_series(1, 5000) g) || '\"}}</script><p>' || {text} || '</p>'",
+            f"repeat({ld} || {art} || {text} || '\"}}</script>', 3000) || '<p>' || {text} || '</p>'",
+            f"{ld} || {art} || replace({text}, ' ', '\\u00e9 &lt;p&gt; ') || '\"}}</script><article><p>' || {text} || '</p><p>caption</p></article>'",
+        ])
     if r < 0.2:  # every byte value (SQL_ASCII takes them as they are; elsewhere an encoding error)
         return "(SELECT string_agg(chr(1 + (g * 7919) % 254), '') FROM generate_series(1, 5000) g)"
     if r < 0.3:
@@ -154,6 +167,8 @@ def rand_html():
              # ndd_html_meta's sources (issue 29)
              "<link rel=canonical href=/x>", "<meta property=og:url content=", "<meta name=description content='d'>",
              "<script type=application/ld+json>{\"datePublished\": \"", "<time datetime=2020>", "<article>",
+             "<script type=application/ld+json>{\"@type\":\"Article\",\"articleBody\":\"word word word word word",
+             "\"}</script>", "{\"@graph\":[", "[[[[[[", "]]]", "</script>",
              "<html lang=", "itemprop=datePublished", " style=display:none", "<div class=and-w-sidebar>"]
     return q("".join(rng.choice(parts) for _ in range(rng.randint(1, 60))))
 
