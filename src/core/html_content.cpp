@@ -112,7 +112,7 @@ bool linked_heading(const HtmlBlock& b) { return b.kind == HtmlBlockKind::Headin
 // the share of the page the content must hold. Without this the intro's element, its link
 // density near 1, lost to whatever prose a template put beside it (reviews, an author box, a
 // newsletter box), and the same page flipped between its intro and its whole text.
-constexpr double kOwnListWeight = 0.5;
+constexpr double kOwnListWeight = 1.0;
 
 // A block of a list of links: a list item, mostly link text, in no boilerplate-marked element.
 bool list_link_block(const HtmlBlock& b) {
