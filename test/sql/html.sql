@@ -110,3 +110,24 @@ SELECT ndd_html_text('<p>before</p><template><div><table><tr><td>x</template><p>
 SELECT ndd_html_content($$<html><body><header><a href="/">Lamp Shop</a> <a href="/cart">Cart</a></header><div class="tabs"><div class="panel"><p>The lamp is made of brushed steel, with a linen shade, and it gives a warm, even light over a desk or a reading chair.</p><p>Its arm turns in two joints, so that the light falls where it is needed, and the base is heavy enough to stay put.</p><p>A switch on the cable, a two-metre cord and a bulb are included; the shade can be washed by hand.</p></div><div class="panel"><h2>Customer reviews</h2><div class="review"><div>5 stars</div><p>Bought it for my study, three months ago, and it still works well.</p></div><div class="review"><div>4 stars</div><p>Bought it for my study, three months ago, and it still works well.</p></div><div class="review"><div>5 stars</div><p>Bought it for my study, three months ago, and it still works well.</p></div></div><div class="panel"><table><tr><th>Weight</th><td>2 kg</td></tr><tr><th>Colour</th><td>Black</td></tr></table></div></div><footer><a href="/help">Help</a> <a href="/terms">Terms</a></footer></body></html>$$) AS description_without_reviews;
 SELECT ndd_html_content($$<html><body><div class="post"><h2>The lamp on my desk</h2><div>Posted on March 2 by Anna</div><div class="text"><p>The lamp is made of brushed steel, with a linen shade, and it gives a warm, even light over a desk or a reading chair.</p><p>Its arm turns in two joints, so that the light falls where it is needed, and the base is heavy enough to stay put.</p><p>A switch on the cable, a two-metre cord and a bulb are included; the shade can be washed by hand.</p></div></div></body></html>$$) AS article_without_page_title;
 SELECT ndd_html_content($$<html><body><div><div><h2>A lamp for reading</h2><p>It came in a flat box.</p></div><div><p>The lamp is made of brushed steel, with a linen shade, and it gives a warm, even light over a desk or a reading chair.</p><p>Its arm turns in two joints, so that the light falls where it is needed, and the base is heavy enough to stay put.</p><p>A switch on the cable, a two-metre cord and a bulb are included; the shade can be washed by hand.</p></div><div><p>A switch on the cable, a two-metre cord and a bulb are included; the shade can be washed by hand.</p><p>It is the best lamp I have had.</p></div></div></body></html>$$) AS bare_article_every_section;
+-- issue 29, index pages (branch docindex): a documentation index (a heading, an intro, then the
+-- chapter's table of contents as a long list of links) gives its heading and intro whatever the
+-- template: the list is the intro's own, so neither reviews beside it, nor an author box around
+-- it, nor the share of the page its links take (the intro is under 5 % of this page's text) wins
+-- over the intro; the list's links stay out of the content, as every link list's do
+CREATE TEMP TABLE index_pages (template text, html text);
+INSERT INTO index_pages
+SELECT t.template, replace(t.html, '{body}', '<section><h1>Program Frameworks</h1><p>The modules described in this chapter are frameworks that will largely dictate the structure of your program, oriented toward writing command-line interfaces.</p><p>The full list of modules described in this chapter is:</p><ul>'
+       || (SELECT string_agg(format('<li><a href="m%s.html">module%s: a module of this chapter</a></li>', i, i), '') FROM generate_series(1, 120) i)
+       || '</ul></section>')
+FROM (VALUES
+  ('bare', '<html><body>{body}</body></html>'),
+  ('shop', '<html><body><div class="product"><div class="buy"><h1>Gift set</h1><p>$49.99, in stock</p></div><div class="tabs"><div class="tab-panel">{body}</div><div class="tab-panel"><h2>Customer reviews</h2>'
+           || repeat('<div class="review"><div>5 stars</div><p>I bought this for my daughter and she has been using it every day for three months now. The quality is much better than I expected for the price, the instructions were clear, and customer service answered within a day.</p></div>', 3)
+           || '</div></div></div></body></html>'),
+  ('blog', '<html><body><div id="main"><div class="post"><h2>Program Frameworks</h2><div>Posted on March 2, 2024 by Anna</div><div class="entry-text">{body}</div><div class="author-info"><h3>About Anna</h3><p>Anna writes about food, books and everything in between from a small house by a lake. She has been blogging since 2009, when her first daughter was born, and still answers every comment herself.</p></div></div></div></body></html>')
+) t(template, html);
+SELECT template, ndd_html_content(html) FROM index_pages ORDER BY template;
+SELECT count(DISTINCT ndd_html_content(html)) AS distinct_contents,
+       bool_and(ndd_html_content(html) NOT LIKE '%module1:%') AS list_links_left_out
+FROM index_pages;
