@@ -102,6 +102,53 @@ uint64_t commas(const HtmlDocument& doc, const HtmlBlock& b) {
 // and an excerpt), never of the article the page is about.
 bool linked_heading(const HtmlBlock& b) { return b.kind == HtmlBlockKind::Heading && 2 * b.link_chars > b.chars; }
 
+// Index pages: a documentation chapter's opening (a heading, a paragraph or two, then the
+// chapter's table of contents as a long list of links), a module list, a reference index. The
+// list is the page's own, not the site's: it follows the page's prose inside the same element,
+// where a site's menus, footers and sidebars stand apart from it (and mostly in elements marked
+// nav, footer, aside, menu, sidebar). Its links stay out of the content, as every link list does
+// (trafilatura and Readability drop it too: the entries are other pages' titles), but the list is
+// the element's substance: each entry counts kOwnListWeight of prose for the element it belongs
+// to, its links do not count in that element's link density, and its text does not count against
+// the share of the page the content must hold. Without this the intro's element, its link
+// density near 1, lost to whatever prose a template put beside it (reviews, an author box, a
+// newsletter box), and the same page flipped between its intro and its whole text.
+constexpr double kOwnListWeight = 1.0;
+
+// A block of a list of links: a list item, mostly link text, in no boilerplate-marked element.
+bool list_link_block(const HtmlBlock& b) {
+    return b.kind == HtmlBlockKind::ListItem && b.context >= 0 && link_density(b) > kBadLinkDensity;
+}
+
+// The own lists of a page: each run of at least kItemRun consecutive list_link_blocks that comes
+// right after a block for which anchor(i) holds (prose, a good block), or after at most
+// kOwnListGap other blocks past it (the intro's closing lines: "The full list of modules is:", a
+// "see also" sentence that is mostly a link). anchor is called once for every block, in order;
+// f(first, last) for each run [first, last), once anchor has seen the blocks before it.
+constexpr size_t kOwnListGap = 2;
+template <class Anchor, class F>
+void own_link_lists(const HtmlDocument& doc, Anchor anchor, F f) {
+    const size_t n = doc.blocks.size();
+    size_t gap = SIZE_MAX;  // blocks since the last anchor block (SIZE_MAX: none, or a list since)
+    bool in_run = false;
+    size_t first = 0;
+    for (size_t i = 0; i <= n; i++) {
+        const bool list = i < n && list_link_block(doc.blocks[i]);
+        if (list && !in_run) {
+            in_run = gap <= kOwnListGap;
+            first = i;
+        }
+        if (!list && in_run) {
+            if (i - first >= kItemRun) f(first, i);
+            in_run = false;
+        }
+        if (i == n) break;
+        if (anchor(i)) gap = 0;
+        else if (list) gap = SIZE_MAX;
+        else if (gap != SIZE_MAX) gap++;
+    }
+}
+
 // The evidence of prose a block gives its containers (Readability's paragraph score): 0 for
 // headings, list items, short and link-heavy blocks, else 1 + its commas + one point a hundred
 // code points (at most 3).
@@ -374,6 +421,46 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             r = up_of[x];
         }
     }
+    // The own lists (index pages): each run's entries and text go to the element that holds both
+    // the prose right before it and the run (the prose's innermost element or one of the four
+    // above), when that element can score.
+    struct OwnList {
+        uint32_t region;
+        uint32_t items;
+    };
+    std::vector<OwnList> own_lists;
+    {
+        size_t j = prose_region.size(), anchor = kNone;
+        own_link_lists(
+            doc,
+            [&](size_t i) {
+                if (prose[i] == 0) return false;
+                const size_t r = prose_region[--j];
+                if (doc.blocks[i].context < 0) return false;
+                anchor = r;
+                return true;
+            },
+            [&](size_t first, size_t last) {
+                size_t r = anchor;
+                for (size_t level = 0; level < 4 && r != kNone && doc.regions[r].last < last; level++) r = up_of[scored.index(r)];
+                if (r == kNone || doc.regions[r].last < last || doc.regions[r].first > first) return;
+                const size_t x = scored.index(r);
+                for (size_t i = first; i < last; i++) {
+                    const HtmlBlock b = doc.blocks[i];
+                    chars_of[x] -= b.chars;
+                    links_of[x] -= b.link_chars;
+                }
+                score[x] += kOwnListWeight * static_cast<double>(last - first);
+                own_lists.push_back({static_cast<uint32_t>(r), static_cast<uint32_t>(last - first)});
+            });
+    }
+    // the own lists' weight inside blocks [first, last)
+    auto own_list_weight = [&](size_t first, size_t last) {
+        double w = 0;
+        for (const OwnList& o : own_lists)
+            if (doc.regions[o.region].first >= first && doc.regions[o.region].last <= last) w += kOwnListWeight * o.items;
+        return w;
+    };
     std::vector<uint32_t>().swap(prose_region);
     auto prose_of = [&](size_t first, size_t last) {
         uint64_t sum = 0;
@@ -430,7 +517,8 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     for (size_t level = 0; level < kClimb && up != kNone; level++) {
         const HtmlRegion &c = doc.regions[top], &a = doc.regions[up];
         double gain = 0;
-        items_beside(c.first, c.last, prose_of(c.first, c.last));
+        const double own = prose_of(c.first, c.last) + own_list_weight(c.first, c.last);
+        items_beside(c.first, c.last, own);
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
             if (i >= a.last) break;
@@ -440,7 +528,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
             else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
         }
-        if (gain <= 0 || gain < kClimbShare * prose_of(c.first, c.last)) break;
+        if (gain <= 0 || gain < kClimbShare * own) break;
         top = up;
         up = parent_of(top);
     }
@@ -449,7 +537,8 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
         // holds its paragraphs in subsections), and must not be mostly links (teasers).
-        const double threshold = std::max(kSiblingMinScore, kSiblingShare * prose_of(t.first, t.last));
+        const double own = prose_of(t.first, t.last) + own_list_weight(t.first, t.last);
+        const double threshold = std::max(kSiblingMinScore, kSiblingShare * own);
         // linked headings (teaser titles) in blocks [first, last), counted up to 2
         auto teasers = [&](size_t first, size_t last) {
             int count = 0;
@@ -457,7 +546,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             return count;
         };
         // a sibling's prose outside the lists of items beside the top
-        items_beside(t.first, t.last, prose_of(t.first, t.last));
+        items_beside(t.first, t.last, own);
         auto own_prose = [&](size_t first, size_t last) {
             uint64_t sum = 0;
             for (size_t i = first; i < last; i++) sum += in_item[i] ? 0 : prose[i];
@@ -637,6 +726,13 @@ std::string html_content(const char* html, size_t len, InterruptPoller& poller) 
         if (doc.blocks[i].context >= 0) all += doc.blocks[i].chars;
         if (cls[i] == BlockClass::Good) good += doc.blocks[i].chars;
     }
+    // An own list right after the content (an index page's table of contents) is the content's,
+    // not the page's text that the content fails to hold.
+    own_link_lists(
+        doc, [&](size_t i) { return cls[i] == BlockClass::Good; },
+        [&](size_t first, size_t last) {
+            for (size_t i = first; i < last; i++) all -= doc.blocks[i].chars;
+        });
     bool content = good > 0 && static_cast<double>(good) >= kMinContentShare * static_cast<double>(all);
     return join_blocks(doc, content ? &cls : nullptr);
 }

@@ -13,6 +13,9 @@
 //      Lists of items (three or more consecutive siblings of one tag and first class token:
 //      reviews, comments, teaser cards) beside the element, with less prose than it, count against
 //      the climb and as no sibling's prose, unless the element is part of the list.
+//      A run of list items that are mostly links right after the element's prose (an index
+//      page's table of contents) is its own list: each entry counts as a block of prose for it,
+//      its links neither in its link density nor in step 4's share of the page.
 //   3. Inside that region, jusText's classes and neighbours: good from 25 code points with link
 //      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes.
 //   4. A page without prose falls back to jusText over the whole page; a page with no good block

@@ -129,3 +129,24 @@ FROM jsonld_page, LATERAL (VALUES ('<script type="application/ld+json">{"@type":
                           ('<script type="application/ld+json">{"@type":"Article","articleBody":"' || three || fourth || '"</script>'),
                           ('<script type="application/ld+json">{"@type":"Article","articleBody":"' || three || fourth || '","x":' || repeat('[', 100000) || '</script>'),
                           ('<script type="application/json">{"@type":"Article","articleBody":"' || three || fourth || '"}</script>')) AS v(s);
+-- issue 29, index pages (branch docindex): a documentation index (a heading, an intro, then the
+-- chapter's table of contents as a long list of links) gives its heading and intro whatever the
+-- template: the list is the intro's own, so neither reviews beside it, nor an author box around
+-- it, nor the share of the page its links take (the intro is under 5 % of this page's text) wins
+-- over the intro; the list's links stay out of the content, as every link list's do
+CREATE TEMP TABLE index_pages (template text, html text);
+INSERT INTO index_pages
+SELECT t.template, replace(t.html, '{body}', '<section><h1>Program Frameworks</h1><p>The modules described in this chapter are frameworks that will largely dictate the structure of your program, oriented toward writing command-line interfaces.</p><p>The full list of modules described in this chapter is:</p><ul>'
+       || (SELECT string_agg(format('<li><a href="m%s.html">module%s: a module of this chapter</a></li>', i, i), '') FROM generate_series(1, 120) i)
+       || '</ul></section>')
+FROM (VALUES
+  ('bare', '<html><body>{body}</body></html>'),
+  ('shop', '<html><body><div class="product"><div class="buy"><h1>Gift set</h1><p>$49.99, in stock</p></div><div class="tabs"><div class="tab-panel">{body}</div><div class="tab-panel"><h2>Customer reviews</h2>'
+           || repeat('<div class="review"><div>5 stars</div><p>I bought this for my daughter and she has been using it every day for three months now. The quality is much better than I expected for the price, the instructions were clear, and customer service answered within a day.</p></div>', 3)
+           || '</div></div></div></body></html>'),
+  ('blog', '<html><body><div id="main"><div class="post"><h2>Program Frameworks</h2><div>Posted on March 2, 2024 by Anna</div><div class="entry-text">{body}</div><div class="author-info"><h3>About Anna</h3><p>Anna writes about food, books and everything in between from a small house by a lake. She has been blogging since 2009, when her first daughter was born, and still answers every comment herself.</p></div></div></div></body></html>')
+) t(template, html);
+SELECT template, ndd_html_content(html) FROM index_pages ORDER BY template;
+SELECT count(DISTINCT ndd_html_content(html)) AS distinct_contents,
+       bool_and(ndd_html_content(html) NOT LIKE '%module1:%') AS list_links_left_out
+FROM index_pages;

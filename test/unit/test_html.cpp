@@ -269,6 +269,37 @@ TEST(HtmlContentIssue29, IndexPageSameUnderTwoTemplates) {
     EXPECT_EQ(content(a).find("Home"), std::string::npos);
 }
 
+// An index page whose entries are links alone (a documentation chapter's table of contents right
+// after its intro) gives its heading and intro whatever the template: the list is the intro's own,
+// so reviews beside it, an author box around it and the share of the page its links take (the
+// intro is under 5 % of the text) do not win over the intro, and the links stay out.
+TEST(HtmlContentIssue29, IndexPageOwnListOfLinksUnderThreeTemplates) {
+    std::string body = "<section><h1>Program Frameworks</h1><p>The modules described in this chapter are frameworks that "
+                       "will largely dictate the structure of your program, oriented toward writing command-line "
+                       "interfaces.</p><p>The full list of modules described in this chapter is:</p><ul>";
+    for (int i = 1; i <= 120; i++)
+        body += "<li><a href=m" + std::to_string(i) + ".html>module" + std::to_string(i) + ": a module of this chapter</a></li>";
+    body += "</ul></section>";
+    const std::string review =
+        "<div class=review><div>5 stars</div><p>I bought this for my daughter and she has been using it every day for "
+        "three months now. The quality is much better than I expected for the price, the instructions were clear, and "
+        "customer service answered within a day.</p></div>";
+    const std::string bare = "<html><body>" + body + "</body></html>";
+    const std::string shop = "<html><body><div class=product><div class=buy><h1>Gift set</h1><p>$49.99, in stock</p></div>"
+                             "<div class=tabs><div class=tab-panel>" + body + "</div><div class=tab-panel><h2>Customer "
+                             "reviews</h2>" + repeat(review, 3) + "</div></div></div></body></html>";
+    const std::string blog = "<html><body><div id=main><div class=post><h2>Program Frameworks</h2><div>Posted on March 2, "
+                             "2024 by Anna</div><div class=entry-text>" + body + "</div><div class=author-info><h3>About "
+                             "Anna</h3><p>Anna writes about food, books and everything in between from a small house by a "
+                             "lake. She has been blogging since 2009, when her first daughter was born, and still answers "
+                             "every comment herself.</p></div></div></div></body></html>";
+    const std::string c = content(bare);
+    EXPECT_EQ(c.rfind("Program Frameworks\nThe modules described", 0), 0u) << c;
+    EXPECT_EQ(c.find("module1:"), std::string::npos);
+    EXPECT_EQ(content(shop), c);
+    EXPECT_EQ(content(blog), c);
+}
+
 // The page's own semantics: itemprop="articleBody" and role="main" mark the article.
 TEST(HtmlContentIssue29, ItempropArticleBody) {
     std::string page = kNav + "<div><div itemprop=articleBody>" + kNews + "</div><div><p>" + kLong +
