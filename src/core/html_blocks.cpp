@@ -403,7 +403,10 @@ struct Builder : HtmlSaxTarget {
                     r.depth = depth16;
                     r.hint = static_cast<int8_t>(std::clamp(r.hint + f.own_hint, -2, 2));
                     r.semantic = r.semantic || f.semantic;
-                    r.signature = f.signature;  // the outermost element is the one among siblings
+                    // The outermost element that carries a class is the one among siblings: a
+                    // class-less wrapper (<li><article class="comment">) names nothing, and the
+                    // item it wraps keeps its name.
+                    if (f.signature) r.signature = f.signature;
                 } else {
                     doc.regions.push_back({static_cast<uint32_t>(f.first_block), static_cast<uint32_t>(last), depth16,
                                            depth16, f.own_hint, f.semantic, f.signature});
