@@ -29,8 +29,10 @@ constexpr uint64_t kSiblingChars = 80;
 constexpr double kHintWeight = 25.0;
 constexpr size_t kClimb = 5;  // Readability's ancestor levels
 constexpr double kClimbShare = 0.25;
-// a boilerplate-marked element holding this share of the main region's prose is its wrapper
-constexpr double kWrapperShare = 0.9;
+// a boilerplate-marked element holding this share of the main region's prose (outside lists of
+// items) is its wrapper: 0.9 left The Verge's article body under "l-sidebar-fixed" marked; 0.5
+// took a gallery's share of a news page for the article's
+constexpr double kWrapperShare = 0.75;
 constexpr uint32_t kItemRun = 3;  // siblings of one signature that make a list of items
 constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
@@ -209,7 +211,8 @@ struct SelectedRun {
     uint32_t last;
     uint16_t depth;
 };
-std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
+// `items` receives the blocks inside every list of items (left empty when there is none).
+std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>& items) {
     const size_t n = doc.blocks.size();
     const size_t nr = doc.regions.size();
     // As few per-block arrays as can be, and small ones (a page of tiny blocks has one block per 4
@@ -298,6 +301,11 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     // prose than the region (the steps below a how-to's introduction) may be the article itself.
     // The spans, nested or disjoint, merged in document order: linear.
     std::sort(item_spans.begin(), item_spans.end());
+    // every block inside a list of items, wherever it lies (for marked_boilerplate)
+    if (!item_spans.empty()) {
+        items.assign(n, false);
+        for (const ItemSpan& x : item_spans) std::fill(items.begin() + x.first, items.begin() + x.last, true);
+    }
     std::vector<bool> in_item;
     auto items_beside = [&](size_t first, size_t last, double own) {
         in_item.assign(n, false);
@@ -429,7 +437,8 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     for (size_t level = 0; level < kClimb && up != kNone; level++) {
         const HtmlRegion &c = doc.regions[top], &a = doc.regions[up];
         double gain = 0;
-        items_beside(c.first, c.last, prose_of(c.first, c.last));
+        const double own = prose_of(c.first, c.last);
+        items_beside(c.first, c.last, own);
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
             if (i >= a.last) break;
@@ -439,7 +448,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
             else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
         }
-        if (gain <= 0 || gain < kClimbShare * prose_of(c.first, c.last)) break;
+        if (gain <= 0 || gain < kClimbShare * own) break;
         top = up;
         up = parent_of(top);
     }
@@ -448,7 +457,8 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     if (up != kNone) {
         // Siblings are weighed by all the prose they hold, however deep (a section of a chapter
         // holds its paragraphs in subsections), and must not be mostly links (teasers).
-        const double threshold = std::max(kSiblingMinScore, kSiblingShare * prose_of(t.first, t.last));
+        const double top_prose = prose_of(t.first, t.last);
+        const double threshold = std::max(kSiblingMinScore, kSiblingShare * top_prose);
         // linked headings (teaser titles) in blocks [first, last), counted up to 2
         auto teasers = [&](size_t first, size_t last) {
             int count = 0;
@@ -456,7 +466,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             return count;
         };
         // a sibling's prose outside the lists of items beside the top
-        items_beside(t.first, t.last, prose_of(t.first, t.last));
+        items_beside(t.first, t.last, top_prose);
         auto own_prose = [&](size_t first, size_t last) {
             uint64_t sum = 0;
             for (size_t i = first; i < last; i++) sum += in_item[i] ? 0 : prose[i];
@@ -493,11 +503,14 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
 
 // The blocks of the main region that a boilerplate class or tag of an element inside the region
 // marks (a share bar, a byline box, the comments), weighed against the text: an element that
-// holds nearly all the region's prose (kWrapperShare of it) is the article's own wrapper, whatever
-// its class says (<div class="entry share">: a plugin's word beside the theme's), and marks
-// nothing. A gallery of captioned slides beside a real article is no wrapper. The blocks of one
-// marked element are consecutive and share its depth (adjacent marked siblings count as one).
-std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint16_t>& sel) {
+// holds most of the region's prose (kWrapperShare of it) outside lists of items is the article's
+// own wrapper, whatever its class says (<div class="entry share">: a plugin's word beside the
+// theme's; <div class="l-sidebar-fixed l-article-body-segment">: a layout's), and marks nothing.
+// A gallery of captioned slides or a comment thread beside a real article is no wrapper: its
+// prose is in items (`items`: the blocks inside lists of items, empty when there are none). The
+// blocks of one marked element are consecutive and share its depth (adjacent marked siblings
+// count as one).
+std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint16_t>& sel, const std::vector<bool>& items) {
     const size_t n = doc.blocks.size();
     std::vector<bool> marked(n, false);
     double total = 0;
@@ -512,7 +525,7 @@ std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<
         size_t j = i;
         double prose = 0;
         for (; j < n && sel[j] && doc.blocks[j].context < 0 && doc.blocks[j].context_depth == b.context_depth; j++)
-            prose += prose_score(doc, doc.blocks[j]);
+            if (items.empty() || !items[j]) prose += prose_score(doc, doc.blocks[j]);
         const bool wrapper = prose > 0 && prose >= kWrapperShare * total;
         for (size_t k = i; k < j; k++) marked[k] = !wrapper;
         i = j;
@@ -559,7 +572,8 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 
 std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
-    std::vector<SelectedRun> runs = main_region(doc);
+    std::vector<bool> items;  // the blocks inside lists of items (empty: none)
+    std::vector<SelectedRun> runs = main_region(doc, items);
     const bool many_regions = doc.regions.size() >= (size_t(1) << 16);  // 1 MB and more
     doc.regions = HtmlRegions();
     if (many_regions) release_free_memory();  // a system call: not for every small page
@@ -584,7 +598,7 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
         // nothing, since the region was chosen on its text. When that leaves no good block, the
         // classes inside the region were wrong about the whole article (paragraphs inside an
         // "ad-wrapper"), and the region's blocks are classified without them.
-        const std::vector<bool> marked = marked_boilerplate(doc, sel);
+        const std::vector<bool> marked = marked_boilerplate(doc, sel, items);
         for (bool classes : {true, false}) {
             for (size_t i = 0; i < n; i++)
                 first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars, classes && marked[i]) : BlockClass::Bad;
