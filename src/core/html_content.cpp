@@ -33,7 +33,9 @@ constexpr double kClimbShare = 0.25;
 // items) is its wrapper: 0.9 left The Verge's article body under "l-sidebar-fixed" marked; 0.5
 // took a gallery's share of a news page for the article's
 constexpr double kWrapperShare = 0.75;
-constexpr uint32_t kItemRun = 3;  // siblings of one signature that make a list of items
+constexpr uint32_t kItemRun = 3;
+// the weight of a candidate that is one item among many of a list (minor_item in main_region)
+constexpr double kItemWeight = 0.25;  // siblings of one signature that make a list of items
 constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
@@ -246,6 +248,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         uint32_t first = 0;
         uint32_t last = 0;
         uint64_t prose = 0;
+        uint64_t top_item = 0;  // the prose of its member holding the most
     };
     struct Open {
         Run run;
@@ -255,12 +258,13 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         uint32_t first;
         uint32_t last;
         uint64_t prose;
+        uint64_t top_item;
         bool operator<(const ItemSpan& o) const { return first < o.first; }
     };
     std::vector<Open> opened(1);
     std::vector<ItemSpan> item_spans;
     auto end_run = [&](const Run& run) {
-        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose});
+        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose, run.top_item});
     };
     sweep_regions(
         doc,
@@ -272,7 +276,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
                 run.first = g.first;
             } else {
                 end_run(run);
-                run = {g.signature, 1, g.first, g.last, 0};
+                run = {g.signature, 1, g.first, g.last, 0, 0};
             }
             opened.emplace_back();
         },
@@ -290,6 +294,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
             opened.pop_back();
             opened.back().prose += p;
             opened.back().run.prose += p;  // the region closed is the run's member met last
+            opened.back().run.top_item = std::max(opened.back().run.top_item, p);
         });
     end_run(opened.back().run);
     std::vector<Open>().swap(opened);
@@ -322,34 +327,40 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
     // its parent's as the sweep leaves it. Regions are properly nested, so a region's totals are
     // those of its blocks [first, last). (32 bits: a region's code points are at most its text's
     // bytes, under 4 GB.)
-    std::vector<uint32_t> up_of(m, kNone), chars_of(m, 0), links_of(m, 0);
-    std::vector<std::pair<uint32_t, uint32_t>> totals;  // of the regions open, as `open`
+    std::vector<uint32_t> up_of(m, kNone), chars_of(m, 0), links_of(m, 0), prose_in(m, 0);
+    struct Totals {
+        uint32_t chars = 0, links = 0, prose = 0;
+    };
+    std::vector<Totals> totals;  // of the regions open, as `open`
     sweep_regions(
         doc,
         [&](uint32_t r, uint32_t up) {
             if (scored.has(r)) up_of[scored.index(r)] = up;
-            totals.emplace_back(0, 0);
+            totals.emplace_back();
         },
         [&](size_t i, const std::vector<uint32_t>& open) {
             if (open.empty()) return;
             const HtmlBlock b = doc.blocks[i];
-            totals.back().first += b.chars;
-            totals.back().second += b.link_chars;
+            totals.back().chars += b.chars;
+            totals.back().links += b.link_chars;
+            totals.back().prose += prose[i];
         },
         [&](uint32_t r, const std::vector<uint32_t>&) {
             const auto t = totals.back();
             totals.pop_back();
             if (scored.has(r)) {
                 const size_t x = scored.index(r);
-                chars_of[x] = t.first;
-                links_of[x] = t.second;
+                chars_of[x] = t.chars;
+                links_of[x] = t.links;
+                prose_in[x] = t.prose;
             }
             if (!totals.empty()) {
-                totals.back().first += t.first;
-                totals.back().second += t.second;
+                totals.back().chars += t.chars;
+                totals.back().links += t.links;
+                totals.back().prose += t.prose;
             }
         });
-    std::vector<std::pair<uint32_t, uint32_t>>().swap(totals);
+    std::vector<Totals>().swap(totals);
     // The parent of any region: stored for those that can score, else the first region after it
     // that holds it (postorder: its parent's other children and their regions lie between, so
     // that this is linear for each of the few regions it is asked of: the chosen region's
@@ -404,6 +415,21 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         }
         return c ? static_cast<double>(l) / static_cast<double>(c) : 0.0;
     };
+    // A region inside a list of items where no item holds half of the list's prose (a comment
+    // thread, a teaser list, the answers to a question), itself holding less than half of it: a
+    // fragment of the list and not the article (a long reader comment below a short article won
+    // the page); its score is weighed down (kItemWeight), not vetoed. A list one of whose items
+    // holds most of it (the tab panel of a product's description among a specification and
+    // reviews) is left alone, and so is the list's own wrapper. The innermost list holding the region is searched among the
+    // spans starting at or before it, at most 64 back (spans nest or are disjoint): linear.
+    auto minor_item = [&](const HtmlRegion& g, uint32_t own) {
+        auto it = std::upper_bound(item_spans.begin(), item_spans.end(), ItemSpan{g.first, 0, 0, 0});
+        for (size_t steps = 0; it != item_spans.begin() && steps < 64; steps++) {
+            --it;
+            if (it->first <= g.first && g.last <= it->last) return 2 * it->top_item < it->prose && 2 * uint64_t(own) < it->prose;
+        }
+        return false;
+    };
     size_t top = kNone;
     double top_score = 0;
     scored.for_each([&](size_t r, size_t x) {
@@ -416,6 +442,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         // the article than the <div class="entry-content"> inside it (their words summed made the
         // post with its author box and byline win over its own text).
         score[x] = (score[x] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
+        if (!items.empty() && items[g.first] && items[g.last - 1] && minor_item(g, prose_in[x])) score[x] *= kItemWeight;
         if (g.inner_depth <= 1 || score[x] <= 0) return;  // <html> alone is no candidate (Readability)
         if (top == kNone || score[x] > top_score) {
             top = r;
