@@ -33,6 +33,7 @@ constexpr double kClimbShare = 0.25;
 // items) is its wrapper: 0.9 left The Verge's article body under "l-sidebar-fixed" marked; 0.5
 // took a gallery's share of a news page for the article's
 constexpr double kWrapperShare = 0.75;
+constexpr uint64_t kLeadChars = 120;  // a lead paragraph before the main region (80: more titles)
 constexpr uint32_t kItemRun = 3;
 // the weight of a candidate that is one item among many of a list (minor_item in main_region)
 constexpr double kItemWeight = 0.25;  // siblings of one signature that make a list of items
@@ -524,6 +525,24 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
                 sel.push_back({g.first, g.last, depth16(g.inner_depth)});
         }
         direct(u.first, bound);
+    }
+    // The lead: a paragraph (<p>, <blockquote>) right before the selection, at most a byline and
+    // a date between (short blocks within jusText's heading distance), long (kLeadChars) and
+    // link-free and in no boilerplate-marked element, is the article's standfirst, which
+    // templates put in the article's header outside its body; each one found reaches for another
+    // before it. A long title in a <div> is no paragraph (the bare article has no title).
+    uint32_t start = t.first;
+    for (const SelectedRun& r : sel) start = std::min(start, r.first);
+    for (uint64_t distance = 0; start > 0;) {
+        const HtmlBlock b = doc.blocks[start - 1];
+        if (b.context < 0 || link_density(b) > kGoodLinkDensity) break;
+        if (b.chars >= kLeadChars && b.kind == HtmlBlockKind::Paragraph) {
+            sel.push_back({start - 1, start, depth16(t.inner_depth)});
+            distance = 0;
+        } else if (b.chars >= kShortChars || (distance += b.chars) > kHeadingDistance) {
+            break;
+        }
+        start--;
     }
     return sel;
 }
