@@ -359,6 +359,10 @@ struct Builder : HtmlSaxTarget {
             else if ((info->flags & kHeader) && parent.context <= 0) hint = -1;
             else if (info->flags & kContent) f.semantic = true;  // main, article
         }
+        // A list item is an item whatever its class: a class-less <li> is named by its tag (it
+        // makes a region, and so one of a list, only when it holds several blocks: a title and
+        // its text, a slide's caption, a comment, not a bullet's line).
+        if (f.signature == 0 && info && info->kind == HtmlBlockKind::ListItem && name[0] == 'l') f.signature = element_signature(name, name);
         f.own_hint = static_cast<int8_t>(hint);
         // The page's own statement that this is its main content outweighs a class word on the
         // same element (<article class="url-breadcrumb">).
@@ -414,7 +418,10 @@ struct Builder : HtmlSaxTarget {
                     r.depth = depth16;
                     r.hint = static_cast<int8_t>(std::clamp(r.hint + f.own_hint, -2, 2));
                     r.semantic = r.semantic || f.semantic;
-                    r.signature = f.signature;  // the outermost element is the one among siblings
+                    // The outermost element that carries a class is the one among siblings: a
+                    // class-less wrapper (<li><article class="comment">) names nothing, and the
+                    // item it wraps keeps its name.
+                    if (f.signature) r.signature = f.signature;
                 } else {
                     doc.regions.push_back({static_cast<uint32_t>(f.first_block), static_cast<uint32_t>(last), depth16,
                                            depth16, f.own_hint, f.semantic, f.signature});

@@ -30,9 +30,14 @@ constexpr uint64_t kSiblingChars = 80;
 constexpr double kHintWeight = 25.0;
 constexpr size_t kClimb = 5;  // Readability's ancestor levels
 constexpr double kClimbShare = 0.25;
-// a boilerplate-marked element holding this share of the main region's prose is its wrapper
-constexpr double kWrapperShare = 0.9;
-constexpr uint32_t kItemRun = 3;  // siblings of one signature that make a list of items
+// a boilerplate-marked element holding this share of the main region's prose (outside lists of
+// items) is its wrapper: 0.9 left The Verge's article body under "l-sidebar-fixed" marked; 0.5
+// took a gallery's share of a news page for the article's
+constexpr double kWrapperShare = 0.75;
+constexpr uint64_t kLeadChars = 120;  // a lead paragraph before the main region (80: more titles)
+constexpr uint32_t kItemRun = 3;
+// the weight of a candidate that is one item among many of a list (minor_item in main_region)
+constexpr double kItemWeight = 0.25;  // siblings of one signature that make a list of items
 constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
 
 BlockClass demote(BlockClass c) {
@@ -257,7 +262,8 @@ struct SelectedRun {
     uint32_t last;
     uint16_t depth;
 };
-std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
+// `items` receives the blocks inside every list of items (left empty when there is none).
+std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>& items) {
     const size_t n = doc.blocks.size();
     const size_t nr = doc.regions.size();
     // As few per-block arrays as can be, and small ones (a page of tiny blocks has one block per 4
@@ -291,6 +297,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
         uint32_t first = 0;
         uint32_t last = 0;
         uint64_t prose = 0;
+        uint64_t top_item = 0;  // the prose of its member holding the most
     };
     struct Open {
         Run run;
@@ -300,12 +307,13 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
         uint32_t first;
         uint32_t last;
         uint64_t prose;
+        uint64_t top_item;
         bool operator<(const ItemSpan& o) const { return first < o.first; }
     };
     std::vector<Open> opened(1);
     std::vector<ItemSpan> item_spans;
     auto end_run = [&](const Run& run) {
-        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose});
+        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose, run.top_item});
     };
     sweep_regions(
         doc,
@@ -317,7 +325,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
                 run.first = g.first;
             } else {
                 end_run(run);
-                run = {g.signature, 1, g.first, g.last, 0};
+                run = {g.signature, 1, g.first, g.last, 0, 0};
             }
             opened.emplace_back();
         },
@@ -335,6 +343,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
             opened.pop_back();
             opened.back().prose += p;
             opened.back().run.prose += p;  // the region closed is the run's member met last
+            opened.back().run.top_item = std::max(opened.back().run.top_item, p);
         });
     end_run(opened.back().run);
     std::vector<Open>().swap(opened);
@@ -346,6 +355,11 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     // prose than the region (the steps below a how-to's introduction) may be the article itself.
     // The spans, nested or disjoint, merged in document order: linear.
     std::sort(item_spans.begin(), item_spans.end());
+    // every block inside a list of items, wherever it lies (for marked_boilerplate)
+    if (!item_spans.empty()) {
+        items.assign(n, false);
+        for (const ItemSpan& x : item_spans) std::fill(items.begin() + x.first, items.begin() + x.last, true);
+    }
     std::vector<bool> in_item;
     auto items_beside = [&](size_t first, size_t last, double own) {
         in_item.assign(n, false);
@@ -362,34 +376,40 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
     // its parent's as the sweep leaves it. Regions are properly nested, so a region's totals are
     // those of its blocks [first, last). (32 bits: a region's code points are at most its text's
     // bytes, under 4 GB.)
-    std::vector<uint32_t> up_of(m, kNone), chars_of(m, 0), links_of(m, 0);
-    std::vector<std::pair<uint32_t, uint32_t>> totals;  // of the regions open, as `open`
+    std::vector<uint32_t> up_of(m, kNone), chars_of(m, 0), links_of(m, 0), prose_in(m, 0);
+    struct Totals {
+        uint32_t chars = 0, links = 0, prose = 0;
+    };
+    std::vector<Totals> totals;  // of the regions open, as `open`
     sweep_regions(
         doc,
         [&](uint32_t r, uint32_t up) {
             if (scored.has(r)) up_of[scored.index(r)] = up;
-            totals.emplace_back(0, 0);
+            totals.emplace_back();
         },
         [&](size_t i, const std::vector<uint32_t>& open) {
             if (open.empty()) return;
             const HtmlBlock b = doc.blocks[i];
-            totals.back().first += b.chars;
-            totals.back().second += b.link_chars;
+            totals.back().chars += b.chars;
+            totals.back().links += b.link_chars;
+            totals.back().prose += prose[i];
         },
         [&](uint32_t r, const std::vector<uint32_t>&) {
             const auto t = totals.back();
             totals.pop_back();
             if (scored.has(r)) {
                 const size_t x = scored.index(r);
-                chars_of[x] = t.first;
-                links_of[x] = t.second;
+                chars_of[x] = t.chars;
+                links_of[x] = t.links;
+                prose_in[x] = t.prose;
             }
             if (!totals.empty()) {
-                totals.back().first += t.first;
-                totals.back().second += t.second;
+                totals.back().chars += t.chars;
+                totals.back().links += t.links;
+                totals.back().prose += t.prose;
             }
         });
-    std::vector<std::pair<uint32_t, uint32_t>>().swap(totals);
+    std::vector<Totals>().swap(totals);
     // The parent of any region: stored for those that can score, else the first region after it
     // that holds it (postorder: its parent's other children and their regions lie between, so
     // that this is linear for each of the few regions it is asked of: the chosen region's
@@ -484,6 +504,21 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
         }
         return c ? static_cast<double>(l) / static_cast<double>(c) : 0.0;
     };
+    // A region inside a list of items where no item holds half of the list's prose (a comment
+    // thread, a teaser list, the answers to a question), itself holding less than half of it: a
+    // fragment of the list and not the article (a long reader comment below a short article won
+    // the page); its score is weighed down (kItemWeight), not vetoed. A list one of whose items
+    // holds most of it (the tab panel of a product's description among a specification and
+    // reviews) is left alone, and so is the list's own wrapper. The innermost list holding the region is searched among the
+    // spans starting at or before it, at most 64 back (spans nest or are disjoint): linear.
+    auto minor_item = [&](const HtmlRegion& g, uint32_t own) {
+        auto it = std::upper_bound(item_spans.begin(), item_spans.end(), ItemSpan{g.first, 0, 0, 0});
+        for (size_t steps = 0; it != item_spans.begin() && steps < 64; steps++) {
+            --it;
+            if (it->first <= g.first && g.last <= it->last) return 2 * it->top_item < it->prose && 2 * uint64_t(own) < it->prose;
+        }
+        return false;
+    };
     size_t top = kNone;
     double top_score = 0;
     scored.for_each([&](size_t r, size_t x) {
@@ -496,6 +531,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
         // the article than the <div class="entry-content"> inside it (their words summed made the
         // post with its author box and byline win over its own text).
         score[x] = (score[x] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
+        if (!items.empty() && items[g.first] && items[g.last - 1] && minor_item(g, prose_in[x])) score[x] *= kItemWeight;
         if (g.inner_depth <= 1 || score[x] <= 0) return;  // <html> alone is no candidate (Readability)
         if (top == kNone || score[x] > top_score) {
             top = r;
@@ -578,16 +614,37 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc) {
         }
         direct(u.first, bound);
     }
+    // The lead: a paragraph (<p>, <blockquote>) right before the selection, at most a byline and
+    // a date between (short blocks within jusText's heading distance), long (kLeadChars) and
+    // link-free and in no boilerplate-marked element, is the article's standfirst, which
+    // templates put in the article's header outside its body; each one found reaches for another
+    // before it. A long title in a <div> is no paragraph (the bare article has no title).
+    uint32_t start = t.first;
+    for (const SelectedRun& r : sel) start = std::min(start, r.first);
+    for (uint64_t distance = 0; start > 0;) {
+        const HtmlBlock b = doc.blocks[start - 1];
+        if (b.context < 0 || link_density(b) > kGoodLinkDensity) break;
+        if (b.chars >= kLeadChars && b.kind == HtmlBlockKind::Paragraph) {
+            sel.push_back({start - 1, start, depth16(t.inner_depth)});
+            distance = 0;
+        } else if (b.chars >= kShortChars || (distance += b.chars) > kHeadingDistance) {
+            break;
+        }
+        start--;
+    }
     return sel;
 }
 
 // The blocks of the main region that a boilerplate class or tag of an element inside the region
 // marks (a share bar, a byline box, the comments), weighed against the text: an element that
-// holds nearly all the region's prose (kWrapperShare of it) is the article's own wrapper, whatever
-// its class says (<div class="entry share">: a plugin's word beside the theme's), and marks
-// nothing. A gallery of captioned slides beside a real article is no wrapper. The blocks of one
-// marked element are consecutive and share its depth (adjacent marked siblings count as one).
-std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint16_t>& sel) {
+// holds most of the region's prose (kWrapperShare of it) outside lists of items is the article's
+// own wrapper, whatever its class says (<div class="entry share">: a plugin's word beside the
+// theme's; <div class="l-sidebar-fixed l-article-body-segment">: a layout's), and marks nothing.
+// A gallery of captioned slides or a comment thread beside a real article is no wrapper: its
+// prose is in items (`items`: the blocks inside lists of items, empty when there are none). The
+// blocks of one marked element are consecutive and share its depth (adjacent marked siblings
+// count as one).
+std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<uint16_t>& sel, const std::vector<bool>& items) {
     const size_t n = doc.blocks.size();
     std::vector<bool> marked(n, false);
     double total = 0;
@@ -602,7 +659,7 @@ std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<
         size_t j = i;
         double prose = 0;
         for (; j < n && sel[j] && doc.blocks[j].context < 0 && doc.blocks[j].context_depth == b.context_depth; j++)
-            prose += prose_score(doc, doc.blocks[j]);
+            if (items.empty() || !items[j]) prose += prose_score(doc, doc.blocks[j]);
         const bool wrapper = prose > 0 && prose >= kWrapperShare * total;
         for (size_t k = i; k < j; k++) marked[k] = !wrapper;
         i = j;
@@ -649,7 +706,8 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 
 std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     const size_t n = doc.blocks.size();
-    std::vector<SelectedRun> runs = main_region(doc);
+    std::vector<bool> items;  // the blocks inside lists of items (empty: none)
+    std::vector<SelectedRun> runs = main_region(doc, items);
     const bool many_regions = doc.regions.size() >= (size_t(1) << 16);  // 1 MB and more
     doc.regions = HtmlRegions();
     if (many_regions) release_free_memory();  // a system call: not for every small page
@@ -674,7 +732,7 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
         // nothing, since the region was chosen on its text. When that leaves no good block, the
         // classes inside the region were wrong about the whole article (paragraphs inside an
         // "ad-wrapper"), and the region's blocks are classified without them.
-        const std::vector<bool> marked = marked_boilerplate(doc, sel);
+        const std::vector<bool> marked = marked_boilerplate(doc, sel, items);
         for (bool classes : {true, false}) {
             for (size_t i = 0; i < n; i++)
                 first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars, classes && marked[i]) : BlockClass::Bad;

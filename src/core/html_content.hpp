@@ -12,12 +12,16 @@
 //      prose that are neither link lists nor teaser lists (linked headings) nor marked boilerplate.
 //      Lists of items (three or more consecutive siblings of one tag and first class token:
 //      reviews, comments, teaser cards) beside the element, with less prose than it, count against
-//      the climb and as no sibling's prose, unless the element is part of the list.
-//      A run of list items that are mostly links right after the element's prose (an index
-//      page's table of contents) is its own list: each entry counts as a block of prose for it,
-//      its links neither in its link density nor in step 4's share of the page.
+//      the climb and as no sibling's prose, unless the element is part of the list; an element
+//      inside a list where no item holds half of its prose (one comment of a thread) weighs a
+//      quarter. A run of list items that are mostly links right after the element's prose (an
+//      index page's table of contents) is its own list: each entry counts as a block of prose for
+//      it, its links neither in its link density nor in step 4's share of the page. A lead
+//      paragraph right before the region (past a byline and a date) joins it.
 //   3. Inside that region, jusText's classes and neighbours: good from 25 code points with link
-//      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes.
+//      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes
+//      (none for an element holding 75 % of the region's prose outside lists of items: the
+//      article's own wrapper).
 //   4. A page without prose falls back to jusText over the whole page; a page with no good block
 //      (or good blocks under 5 % of its text) gives its whole text (html_text), never nothing.
 #ifndef NDD_HTML_CONTENT_HPP
