@@ -125,12 +125,20 @@ for size in $sizes; do
 		psql -X -q -d postgres -tAc "SELECT count(*) || ' documents, ' || pg_size_pretty(sum(octet_length(body))) || ' of text, table '
 		  || pg_size_pretty(pg_table_size('synth')) || ', generated and loaded in $(( $(date +%s) - t0 )) s' FROM synth"
 	fi
+	log_before=$(wc -l < "$NDD_PGLOG")
 	temp_before=$(psql -X -d postgres -tAc "SELECT temp_bytes FROM pg_stat_database WHERE datname = 'postgres'")
 	timed "  ndd_jaccard_pairs(t = 0.8), default maintenance_work_mem (disk)" \
 		"SET maintenance_work_mem = '64MB'; CREATE TABLE disk08 AS SELECT * FROM ndd_jaccard_pairs('$docs', 0.8)"
 	sleep 1  # the statistics of the ended session
 	psql -X -d postgres -tAc "SELECT '  temporary files written: ' || pg_size_pretty(temp_bytes - $temp_before) FROM pg_stat_database WHERE datname = 'postgres'"
 	echo "  lowest free disk during the call: $(cat "$watch_file" 2>/dev/null || echo '?') GB"
+	# the temporary files of the call, from the server log (log_temp_files = 0): the sets file is
+	# the set of 1 GB segments of one name, the sorts' files the rest
+	tail -n +"$((log_before + 1))" "$NDD_PGLOG" | grep -o 'temporary file: path "[^"]*", size [0-9]*' |
+		sed 's/.*pgsql_tmp\([0-9]*\)\.\([0-9]*\)\(\.[0-9]*\)\?", size \([0-9]*\)/\2 \4/' |
+		awk '{ n[$1] += $2; t += $2; c++ } END { for (f in n) if (n[f] > big) { big = n[f]; bf = f }
+			printf "  temporary files of the call (server log): %d files, %.2f GB; the largest BufFile (the shingle sets) %.2f GB, the others %.2f GB\n",
+				c, t / 2^30, big / 2^30, (t - big) / 2^30 }'
 	echo "  largest size of the temporary files at once (du every 5 s): $(numfmt --to=iec "$(cat "$tmp_peak_file" 2>/dev/null || echo 0)")B"
 	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
 		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
