@@ -68,7 +68,8 @@ tmp_peak_file=$work/tmp_peak
 	while sleep 5; do
 		f=$(free_gb)
 		[ ! -s "$watch_file" ] || [ "$f" -lt "$(cat "$watch_file")" ] && echo "$f" > "$watch_file"
-		t=$(du -sb "$NDD_PGDATA/base/pgsql_tmp" 2>/dev/null | cut -f1)
+		# (du fails when a file goes while it counts: not an error here)
+		t=$(du -sb "$NDD_PGDATA/base/pgsql_tmp" 2>/dev/null | cut -f1) || true
 		t=${t:-0}
 		[ ! -s "$tmp_peak_file" ] || [ "$t" -gt "$(cat "$tmp_peak_file")" ] && echo "$t" > "$tmp_peak_file"
 		if [ "$f" -lt "$min_free" ]; then
@@ -132,13 +133,12 @@ for size in $sizes; do
 	sleep 1  # the statistics of the ended session
 	psql -X -d postgres -tAc "SELECT '  temporary files written: ' || pg_size_pretty(temp_bytes - $temp_before) FROM pg_stat_database WHERE datname = 'postgres'"
 	echo "  lowest free disk during the call: $(cat "$watch_file" 2>/dev/null || echo '?') GB"
-	# the temporary files of the call, from the server log (log_temp_files = 0): the sets file is
-	# the set of 1 GB segments of one name, the sorts' files the rest
+	# the temporary files of the call, from the server log (log_temp_files = 0): a BufFile is files
+	# of 1 GB at most, and only the shingle sets' file grows past a sort's chunk to whole gigabytes
 	tail -n +"$((log_before + 1))" "$NDD_PGLOG" | grep -o 'temporary file: path "[^"]*", size [0-9]*' |
-		sed 's/.*pgsql_tmp\([0-9]*\)\.\([0-9]*\)\(\.[0-9]*\)\?", size \([0-9]*\)/\2 \4/' |
-		awk '{ n[$1] += $2; t += $2; c++ } END { for (f in n) if (n[f] > big) { big = n[f]; bf = f }
-			printf "  temporary files of the call (server log): %d files, %.2f GB; the largest BufFile (the shingle sets) %.2f GB, the others %.2f GB\n",
-				c, t / 2^30, big / 2^30, (t - big) / 2^30 }'
+		awk '{ s = $NF; t += s; c++; if (s == 2^30) g++; if (s > big) big = s }
+			END { printf "  temporary files of the call (server log): %d files, %.2f GB, %d of them 1 GB segments (the shingle sets), the largest other %.0f MB\n",
+				c, t / 2^30, g, (big == 2^30 ? 0 : big) / 2^20 }'
 	echo "  largest size of the temporary files at once (du every 5 s): $(numfmt --to=iec "$(cat "$tmp_peak_file" 2>/dev/null || echo 0)")B"
 	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
 		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
