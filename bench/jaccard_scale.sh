@@ -150,7 +150,9 @@ for size in $sizes; do
 		# one more run of the generator, as planted pairs side by side: the exact jaccard() of each,
 		# and the texts of the documents some reported pair names; then synth holds those only
 		t0=$(date +%s)
-		psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "CREATE TEMP TABLE needed AS SELECT a AS id FROM disk08 UNION SELECT b FROM disk08;
+		# (work_mem: the hashed lookup of the needed ids; at the default 4MB the planner scans them
+		# again for every pair)
+		psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "SET work_mem = '1GB'; CREATE TEMP TABLE needed AS SELECT a AS id FROM disk08 UNION SELECT b FROM disk08;
 		  ANALYZE needed;
 		  CREATE TABLE scan AS SELECT p.a, p.b, jaccard(p.ba, p.bb) AS j,
 		    CASE WHEN p.a IN (SELECT id FROM needed) THEN p.ba END AS ba, CASE WHEN p.b IN (SELECT id FROM needed) THEN p.bb END AS bb
