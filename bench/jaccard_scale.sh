@@ -81,7 +81,7 @@ tmp_peak_file=$work/tmp_peak
 	done
 ) &
 watcher=$!
-trap 'kill $watcher 2>/dev/null; ndd_stop_cluster; rm -rf "$work"' EXIT
+trap 'kill $watcher 2>/dev/null || true; ndd_stop_cluster; rm -rf "$work"' EXIT
 
 sizes=${NDD_JACCARD_SIZES:-100000 300000 1000000}
 largest=$(echo $sizes | tr ' ' '\n' | sort -n | tail -1)
