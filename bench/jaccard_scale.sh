@@ -31,11 +31,12 @@
 # looks at rows over 2 KB (TOAST_TUPLE_THRESHOLD, which toast_tuple_target does not lower), and
 # these are ~1.2 KB.
 # The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
-# on a quiet machine, with about 65 GB of free disk: the 10M table is 13.5 GB, and the disk path's
-# temporary files (about 45 GB written, 37 GB alive at once at 10M) hold 16 bytes per distinct
-# shingle of each document plus a 16-byte header (27 GB at 10M) and 24 per band key (written twice):
-#   NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 NDD_JACCARD_LOOKUP=0 \
-#     NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee bench/results/jaccard_scale_10M.txt
+# on a quiet machine, with about 45 GB of free disk (15 of them the floor): in stream mode there is
+# no table, and the disk path's temporary files (about 46 GB written, about 35 GB alive at once at
+# 10M) hold 16 bytes per distinct shingle of each document plus a 16-byte header (27.8 GB at 10M)
+# and 24 per band key (6.5 GB, on disk once, bench/README.md "Disk at 10M"):
+#   NDD_JACCARD_STREAM=1 NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 \
+#     NDD_JACCARD_LOOKUP=0 NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee -a bench/results/jaccard_scale_10M.txt
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 CORPUS=$(ndd_corpus_dir)
