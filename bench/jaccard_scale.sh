@@ -137,9 +137,9 @@ for size in $sizes; do
 	# the temporary files of the call, from the server log (log_temp_files = 0): a BufFile is files
 	# of 1 GB at most, and only the shingle sets' file grows past a sort's chunk to whole gigabytes
 	tail -n +"$((log_before + 1))" "$NDD_PGLOG" | grep -o 'temporary file: path "[^"]*", size [0-9]*' |
-		awk '{ s = $NF; t += s; c++; if (s == 2^30) g++; if (s > big) big = s }
+		awk '{ s = $NF; t += s; c++; if (s == 2^30) g++; else if (s > big) big = s }
 			END { printf "  temporary files of the call (server log): %d files, %.2f GB, %d of them 1 GB segments (the shingle sets), the largest other %.0f MB\n",
-				c, t / 2^30, g, (big == 2^30 ? 0 : big) / 2^20 }'
+				c, t / 2^30, g, big / 2^20 }'
 	echo "  largest size of the temporary files at once (du every 5 s): $(numfmt --to=iec "$(cat "$tmp_peak_file" 2>/dev/null || echo 0)")B"
 	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
 		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
