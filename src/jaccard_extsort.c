@@ -14,7 +14,9 @@
  * part i precedes every record of part i + 1), F chosen so that the parts fit (at most the number
  * of file buffers that mem / 2 holds); the parts are then read in order. Keys are hashes, so one
  * split usually suffices: the data is written twice and read twice, linear in its size, where a
- * merge sort also compares. Thousands of copies of one text share every band key: their entries
+ * merge sort also compares. The input is written to a sequence of files (chunks) rather than one, and
+ * the first split closes, so deletes, each chunk once it has read it: the records are on disk once,
+ * plus a chunk, not twice, at the peak of the split (at 10M documents, 6.5 GB of entries less). Thousands of copies of one text share every band key: their entries
  * differ in the document's number only, and the split goes on in lo's bits. A part larger than memory
  * whose records are all equal is handed out as it is, a buffer at a time (the disk path never makes
  * one: an entry is unique and a candidate repeats once per band at most, fewer than the 1,024
@@ -31,6 +33,7 @@
 typedef struct ExtPart
 {
 	BufFile    *file;
+	bool		chunked;		/* the input: its records are in the sort's chunks, file is NULL */
 	uint64		n;				/* records */
 	uint64		hi_and,			/* AND and OR of their fields: the bits where they differ */
 				hi_or,
@@ -44,6 +47,13 @@ typedef struct ExtPart
  */
 #define EXTSORT_MAX_RECORDS ((size_t) 4 * 1024 * 1024)
 
+/*
+ * The input's chunks: the first ones of 16 times the sort's memory, twice as large after every 64
+ * (a chunk costs a file buffer in memory, so their number stays small: 64 per doubling).
+ */
+#define EXTSORT_CHUNK_FACTOR 16
+#define EXTSORT_CHUNKS_PER_SIZE 64
+
 struct JaccardExtSort
 {
 	MemoryContext cxt;
@@ -53,7 +63,14 @@ struct JaccardExtSort
 	size_t		nbuf;			/* records in buf */
 	size_t		pos;			/* next one to hand out */
 	int			max_fanout;		/* parts of one split (each a file buffer of BLCKSZ) */
-	ExtPart		input;			/* the records put; file NULL while they fit in buf */
+	ExtPart		input;			/* the records put; file (the chunk being written) NULL while they
+								 * fit in buf or a chunk has just been completed */
+	uint64		chunk_records;	/* records per chunk */
+	uint64		in_chunk;		/* records in the chunk being written */
+	BufFile   **chunks;			/* the input's completed chunks, in order; NULL once read */
+	int			nchunks;
+	int			chunk_cap;
+	int			next_chunk;		/* the first not yet read */
 	bool		sorted;			/* performsort was called */
 	ExtPart    *stack;			/* parts still to read, the next on top */
 	int			nstack;
@@ -143,9 +160,60 @@ ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes, bool with_aux)
 	es->cap = Min(Max(mem_bytes / (es->words * sizeof(uint64)), 1024), EXTSORT_MAX_RECORDS);
 	es->buf = MemoryContextAllocHuge(cxt, es->cap * es->words * sizeof(uint64));
 	es->max_fanout = (int) Min(Max(mem_bytes / 2 / (BLCKSZ + 256), 2), 4096);
+	es->chunk_records = (uint64) es->cap * EXTSORT_CHUNK_FACTOR;
 	part_init(&es->input);
 	part_init(&es->equal);
 	return es;
+}
+
+/* Completes the chunk being written: the next records go to a new one. */
+static void
+end_chunk(JaccardExtSort *es)
+{
+	if (!es->input.file)
+		return;
+	if (BufFileSeek(es->input.file, 0, 0, SEEK_SET) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not rewind a temporary file: %m")));
+	if (es->nchunks == es->chunk_cap)
+	{
+		es->chunk_cap = Max(16, es->chunk_cap * 2);
+		es->chunks = es->chunks ? repalloc(es->chunks, es->chunk_cap * sizeof(BufFile *))
+			: MemoryContextAlloc(es->cxt, es->chunk_cap * sizeof(BufFile *));
+	}
+	es->chunks[es->nchunks++] = es->input.file;
+	es->input.file = NULL;
+	es->in_chunk = 0;
+	if (es->nchunks % EXTSORT_CHUNKS_PER_SIZE == 0)
+		es->chunk_records *= 2;
+}
+
+/*
+ * Reads up to max records of part p into buf; returns how many (0 at its end). The input's chunks
+ * are read in order, each closed (and its file deleted) once read.
+ */
+static size_t
+read_part(JaccardExtSort *es, ExtPart *p, uint64 *buf, size_t max)
+{
+	if (!p->chunked)
+		return read_records(es, p->file, buf, max);
+	while (es->next_chunk < es->nchunks)
+	{
+		size_t		got = read_records(es, es->chunks[es->next_chunk], buf, max);
+
+		if (got > 0)
+			return got;
+		BufFileClose(es->chunks[es->next_chunk]);
+		es->chunks[es->next_chunk++] = NULL;
+	}
+	return 0;
+}
+
+static inline bool
+part_open(const ExtPart *p)
+{
+	return p->file != NULL || p->chunked;
 }
 
 void
@@ -156,11 +224,14 @@ ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo, uint64 aux)
 	Assert(!es->sorted);
 	if (es->nbuf == es->cap)
 	{
-		/* the input outgrows memory: it goes to a file, a buffer at a time */
+		/* the input outgrows memory: it goes to a chunk, a buffer at a time */
 		if (!es->input.file)
 			es->input.file = new_file(es);
 		write_records(es, es->input.file, es->buf, es->nbuf);
+		es->in_chunk += es->nbuf;
 		es->nbuf = 0;
+		if (es->in_chunk >= es->chunk_records)
+			end_chunk(es);
 	}
 	r = es->buf + es->nbuf * es->words;
 	r[0] = hi;
@@ -175,19 +246,21 @@ void
 ndd_extsort_performsort(JaccardExtSort *es)
 {
 	es->sorted = true;
-	if (!es->input.file)
+	if (!es->input.file && es->nchunks == 0)
 	{
 		sort_buf(es);			/* all in memory */
 		return;
 	}
-	write_records(es, es->input.file, es->buf, es->nbuf);
+	if (es->nbuf > 0)
+	{
+		if (!es->input.file)
+			es->input.file = new_file(es);
+		write_records(es, es->input.file, es->buf, es->nbuf);
+	}
+	end_chunk(es);
 	es->nbuf = es->pos = 0;
-	if (BufFileSeek(es->input.file, 0, 0, SEEK_SET) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not rewind a temporary file: %m")));
+	es->input.chunked = true;
 	push(es, &es->input);
-	es->input.file = NULL;
 }
 
 /*
@@ -213,7 +286,7 @@ split(JaccardExtSort *es, ExtPart *p)
 	parts = palloc(sizeof(ExtPart) << bits);
 	for (int i = 0; i < (1 << bits); i++)
 		part_init(&parts[i]);
-	while ((got = read_records(es, p->file, es->buf, es->cap)) > 0)
+	while ((got = read_part(es, p, es->buf, es->cap)) > 0)
 	{
 		CHECK_FOR_INTERRUPTS();
 		for (size_t i = 0; i < got; i++)
@@ -227,8 +300,10 @@ split(JaccardExtSort *es, ExtPart *p)
 			part_note(&parts[b], r[0], r[1]);
 		}
 	}
-	BufFileClose(p->file);
+	if (!p->chunked)
+		BufFileClose(p->file);
 	p->file = NULL;
+	p->chunked = false;
 	for (int i = (1 << bits) - 1; i >= 0; i--)
 	{
 		if (!parts[i].file)
@@ -260,21 +335,23 @@ ndd_extsort_next(JaccardExtSort *es, NddJaccardWideRecord *out)
 			return true;
 		}
 		es->nbuf = es->pos = 0;
-		if (es->equal.file)
+		if (part_open(&es->equal))
 		{
 			/* equal records: in order as they are */
-			es->nbuf = read_records(es, es->equal.file, es->buf, es->cap);
+			es->nbuf = read_part(es, &es->equal, es->buf, es->cap);
 			if (es->nbuf == 0)
 			{
-				BufFileClose(es->equal.file);
+				if (es->equal.file)
+					BufFileClose(es->equal.file);
 				es->equal.file = NULL;
+				es->equal.chunked = false;
 			}
 			continue;
 		}
 		if (es->nstack == 0)
 			return false;
 		p = es->stack[--es->nstack];
-		if (p.n <= es->cap)
+		if (p.n <= es->cap && !p.chunked)
 		{
 			es->nbuf = read_records(es, p.file, es->buf, es->cap);
 			BufFileClose(p.file);
@@ -299,7 +376,13 @@ ndd_extsort_end(JaccardExtSort *es)
 	if (es->equal.file)
 		BufFileClose(es->equal.file);
 	for (int i = 0; i < es->nstack; i++)
-		BufFileClose(es->stack[i].file);
+		if (es->stack[i].file)
+			BufFileClose(es->stack[i].file);
+	for (int i = es->next_chunk; i < es->nchunks; i++)
+		if (es->chunks[i])
+			BufFileClose(es->chunks[i]);
+	if (es->chunks)
+		pfree(es->chunks);
 	if (es->stack)
 		pfree(es->stack);
 	pfree(es->buf);
