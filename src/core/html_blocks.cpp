@@ -142,23 +142,66 @@ int role_hint(std::string_view role) {
     return 0;
 }
 
-// Word comparisons test the first (or last) byte inline before comparing the rest: most tokens
-// of a class attribute match no word, and a call of memcmp per word was a tenth of the parse.
-bool same_word(std::string_view w, std::string_view r) {
-    return w.size() == r.size() && w[0] == r[0] && std::memcmp(w.data(), r.data(), r.size()) == 0;
+// The whole words of both lists in a small hash table (FNV-1a of the word): most tokens of a
+// class attribute match no word, and comparing each with every word of the lists was a tenth of
+// the parse. Boilerplate words go in first, so a word in both lists would be boilerplate, as the
+// lists are read ("post-footer" is -1 by its tokens, not by this order). A full slot (not with
+// these lists: at most two words share one) sends further words to a list searched in full.
+class WordTable {
+public:
+    WordTable() {
+        for (auto r : kBoilerWords) add(r, -1);
+        for (auto r : kContentWords) add(r, 1);
+    }
+    // -1 for a boilerplate word, 1 for a content word, 0 for another
+    int find(std::string_view w) const {
+        const Entry* e = slot_[key(w)];
+        for (size_t i = 0; i < kWays && !e[i].word.empty(); i++)
+            if (e[i].word == w) return e[i].hint;
+        for (const Entry& o : overflow_)
+            if (o.word == w) return o.hint;
+        return 0;
+    }
+
+private:
+    struct Entry {
+        std::string_view word;
+        int hint = 0;
+    };
+    static constexpr size_t kSlots = 256, kWays = 2;
+    static size_t key(std::string_view w) {
+        uint32_t h = 2166136261u;
+        for (unsigned char c : w) h = (h ^ c) * 16777619u;
+        return h & (kSlots - 1);
+    }
+    void add(std::string_view w, int hint) {
+        Entry* e = slot_[key(w)];
+        for (size_t i = 0; i < kWays; i++)
+            if (e[i].word.empty()) {
+                e[i] = {w, hint};
+                return;
+            }
+        overflow_.push_back({w, hint});
+    }
+    Entry slot_[kSlots][kWays];
+    std::vector<Entry> overflow_;
+};
+
+// A root is tested by its first (or last) byte inline before the rest is compared.
+bool has_root(std::string_view w, std::string_view r) {
+    return w.size() > r.size() &&
+           ((w[0] == r[0] && std::memcmp(w.data(), r.data(), r.size()) == 0) ||
+            (w.back() == r.back() && std::memcmp(w.data() + w.size() - r.size(), r.data(), r.size()) == 0));
 }
 
 int word_hint(std::string_view w) {
-    for (auto r : kBoilerWords)
-        if (same_word(w, r)) return -1;
+    static const WordTable table;
+    if (w.empty()) return 0;
+    const int exact = table.find(w);
+    if (exact < 0) return -1;
     for (auto r : kBoilerRoots)
-        if (w.size() > r.size() &&
-            ((w[0] == r[0] && std::memcmp(w.data(), r.data(), r.size()) == 0) ||
-             (w.back() == r.back() && std::memcmp(w.data() + w.size() - r.size(), r.data(), r.size()) == 0)))
-            return -1;
-    for (auto r : kContentWords)
-        if (same_word(w, r)) return 1;
-    return 0;
+        if (has_root(w, r)) return -1;
+    return exact;
 }
 
 bool is_space_byte(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
