@@ -85,6 +85,13 @@ TEST(HtmlClassHint, Words) {
     EXPECT_EQ(h("mainNavigation"), -1);
     EXPECT_EQ(h("articleBody"), 1);
     EXPECT_EQ(h(repeat("x", 1000).c_str()), 0);
+    // words of one length, first and last letter look alike to a hash of those: each its own hint
+    EXPECT_EQ(h("comment"), -1);
+    EXPECT_EQ(h("consent"), -1);
+    EXPECT_EQ(h("content"), 1);
+    EXPECT_EQ(h("contents"), 0);
+    EXPECT_EQ(h("document story prose"), 1);
+    EXPECT_EQ(h("tags text"), -1);
 }
 
 TEST(HtmlContent, BoilerplateFamiliesLeftOut) {
