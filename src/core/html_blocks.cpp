@@ -405,7 +405,7 @@ struct Builder : HtmlSaxTarget {
         // A list item is an item whatever its class: a class-less <li> is named by its tag (it
         // makes a region, and so one of a list, only when it holds several blocks: a title and
         // its text, a slide's caption, a comment, not a bullet's line).
-        if (f.signature == 0 && info && info->kind == HtmlBlockKind::ListItem && name[0] == 'l') f.signature = element_signature(name, name);
+        if (f.signature == 0 && info && info->kind == HtmlBlockKind::ListItem && std::strcmp(name, "li") == 0) f.signature = element_signature(name, name);
         f.own_hint = static_cast<int8_t>(hint);
         // The page's own statement that this is its main content outweighs a class word on the
         // same element (<article class="url-breadcrumb">).

@@ -26,8 +26,8 @@ constexpr double kMinContentShare = 0.05;
 constexpr uint64_t kProseChars = 25;       // Readability's minimum paragraph length
 constexpr double kSiblingShare = 0.2;      // Readability's sibling threshold: a fifth of the top
 constexpr double kSiblingMinScore = 10.0;  // ... and at least 10
-constexpr uint64_t kSiblingChars = 80;
-constexpr double kHintWeight = 25.0;
+constexpr uint64_t kSiblingChars = 80;  // Readability's long sibling paragraph
+constexpr double kHintWeight = 25.0;  // Readability's class weight
 constexpr size_t kClimb = 5;  // Readability's ancestor levels
 constexpr double kClimbShare = 0.25;
 // a boilerplate-marked element holding this share of the main region's prose (outside lists of
@@ -35,10 +35,10 @@ constexpr double kClimbShare = 0.25;
 // took a gallery's share of a news page for the article's
 constexpr double kWrapperShare = 0.75;
 constexpr uint64_t kLeadChars = 120;  // a lead paragraph before the main region (80: more titles)
-constexpr uint32_t kItemRun = 3;
+constexpr uint32_t kItemRun = 3;  // siblings of one signature that make a list of items
 // the weight of a candidate that is one item among many of a list (minor_item in main_region)
-constexpr double kItemWeight = 0.25;  // siblings of one signature that make a list of items
-constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose  // Readability's class weight     // Readability's long sibling paragraph
+constexpr double kItemWeight = 0.25;
+constexpr double kTeaserWeight = 4.0;  // a teaser's title cancels about one excerpt's prose
 
 BlockClass demote(BlockClass c) {
     switch (c) {
@@ -358,7 +358,10 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
     // every block inside a list of items, wherever it lies (for marked_boilerplate)
     if (!item_spans.empty()) {
         items.assign(n, false);
-        for (const ItemSpan& x : item_spans) std::fill(items.begin() + x.first, items.begin() + x.last, true);
+        for (size_t k = 0, reach = 0; k < item_spans.size(); k++) {  // sorted: each block once
+            for (size_t i = std::max<size_t>(reach, item_spans[k].first); i < item_spans[k].last; i++) items[i] = true;
+            reach = std::max<size_t>(reach, item_spans[k].last);
+        }
     }
     std::vector<bool> in_item;
     auto items_beside = [&](size_t first, size_t last, double own) {
@@ -775,7 +778,7 @@ std::string html_text(const char* html, size_t len, InterruptPoller& poller) {
 std::string html_content(const char* html, size_t len, InterruptPoller& poller) {
     HtmlDocument doc = html_blocks(html, len, poller);
     std::vector<BlockClass> cls = html_classify(doc);
-    html_jsonld_evidence(doc, cls);  // the page's JSON-LD articleBody, where it states one
+    html_jsonld_evidence(doc, cls, poller);  // the page's JSON-LD articleBody, where it states one
     // No identifiable main content: no good block, or good blocks holding less than
     // kMinContentShare of the page's text outside marked boilerplate (context -1): a lone footer
     // paragraph on a page of link lists.

@@ -273,7 +273,7 @@ std::string json_ld_article_body(const std::vector<std::string>& scripts) {
     return std::move(handler.best);
 }
 
-void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls) {
+void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls, InterruptPoller& poller) {
     // most pages' JSON-LD is an Organization, a BreadcrumbList, an Article without its text:
     // none is parsed unless a script names articleBody at all
     if (std::none_of(doc.json_ld.begin(), doc.json_ld.end(), [](const std::string& s) { return s.find("articleBody") != std::string::npos; }))
@@ -291,22 +291,27 @@ void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls)
     stated.erase(std::unique(stated.begin(), stated.end()), stated.end());
     std::sort(stated_short.begin(), stated_short.end());
     stated_short.erase(std::unique(stated_short.begin(), stated_short.end()), stated_short.end());
-    auto is_stated = [&](uint64_t x) { return std::binary_search(stated.begin(), stated.end(), x); };
-    // per block: its shingles and those in the articleBody; the articleBody's shingles found
+    // per block: its shingles and those in the articleBody; the articleBody's shingles found, each
+    // marked once (bounded by the statement, however often the page repeats it)
     const size_t n = doc.blocks.size();
     std::vector<uint32_t> total(n, 0), shared(n, 0);
     std::vector<int8_t> short_in(n, -1);  // a block of 1 to 3 words: whether they are in the articleBody
-    std::vector<uint64_t> found;
+    std::vector<uint8_t> hit(stated.size(), 0);
+    size_t found = 0;
     size_t start_block = n, end_block = n;
     for (size_t i = 0; i < n; i++) {
         const HtmlBlock b = doc.blocks[i];
         uint64_t last = 0;
+        poller.tick();
         shingles(doc.text.data() + b.begin, b.end - b.begin, false, false, [&](uint64_t x) {
+            poller.tick();
             total[i]++;
             last = x;
-            if (!is_stated(x)) return;
+            auto at = std::lower_bound(stated.begin(), stated.end(), x);
+            if (at == stated.end() || *at != x) return;
             shared[i]++;
-            found.push_back(x);
+            found += hit[at - stated.begin()] == 0;
+            hit[at - stated.begin()] = 1;
             if (x == first_stated && start_block == n) start_block = i;
         }, [&](uint64_t x) { short_in[i] = std::binary_search(stated_short.begin(), stated_short.end(), x); });
         // the articleBody ends where a block ends: one cut at its first N characters ends inside
@@ -314,10 +319,8 @@ void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls)
         // of the blocks after
         if (total[i] && last == last_stated) end_block = i;
     }
-    std::sort(found.begin(), found.end());
-    found.erase(std::unique(found.begin(), found.end()), found.end());
-    if (static_cast<double>(found.size()) < kJsonLdMinCoverage * static_cast<double>(stated.size())) return;
-    std::vector<uint64_t>().swap(found);
+    if (static_cast<double>(found) < kJsonLdMinCoverage * static_cast<double>(stated.size())) return;
+    std::vector<uint8_t>().swap(hit);
     size_t first_agree = n, last_agree = n;
     for (size_t i = 0; i < n; i++) {
         if (total[i] == 0 || static_cast<double>(shared[i]) < kJsonLdAgree * static_cast<double>(total[i])) continue;

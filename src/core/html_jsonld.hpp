@@ -46,7 +46,7 @@ std::string json_ld_article_body(const std::vector<std::string>& scripts);
 // box). It ends only where a block ends, and only when it holds at least half the shingles of the
 // content found: an articleBody cut at its first characters, or a summary, says nothing of what
 // follows. Leaves cls as it is otherwise, and always on pages without JSON-LD.
-void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls);
+void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls, InterruptPoller& poller);
 
 }  // namespace ndd
 

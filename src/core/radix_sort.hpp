@@ -1,6 +1,6 @@
 // radix_sort.hpp
 //    A stable least-significant-digit radix sort on the low bits of a 64-bit key, used by the
-//    batch all-pairs code: its keys are fixed-width bit strings, where a radix sort does a few
+//    batch all-pairs code and the index build's page phase: their keys are fixed-width bit strings, where a radix sort does a few
 //    linear passes instead of n log n comparisons.
 #ifndef NDD_RADIX_SORT_HPP
 #define NDD_RADIX_SORT_HPP
