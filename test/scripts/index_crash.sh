@@ -29,7 +29,12 @@ done
 	$PSQL -c "INSERT INTO cr (fp) SELECT ('x' || md5('copy'))::bit(64)::bigint::simhash64 FROM generate_series(1, 200) g" 2>/dev/null || exit 0
   done ) &
 $PSQL -c "BEGIN; INSERT INTO cr (fp) SELECT ('x' || md5('uncommitted' || g))::bit(64)::bigint::simhash64 FROM generate_series(1, 50000) g; SELECT pg_sleep(60); COMMIT;" >/dev/null 2>&1 &
-sleep 4
+# until some batches of both kinds committed (at most a minute): the crash must hit inserts under way
+for _ in $(seq 1 600); do
+	[ "$($PSQL -c "SELECT count(*) > 20000 AND count(*) FILTER (WHERE fp::bigint = ('x' || md5('copy'))::bit(64)::bigint) >= 200 FROM cr" 2>/dev/null)" = t ] && break
+	sleep 0.1
+done
+sleep 1
 pid=$(head -1 "$NDD_PGDATA/postmaster.pid")
 echo "killing the postmaster ($pid) with SIGKILL during inserts"
 kill -9 "$pid"
