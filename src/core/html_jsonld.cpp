@@ -16,29 +16,34 @@ namespace {
 
 // ---- the articleBody, from RapidJSON's SAX events ----
 
-// One open object or array. An object records whether its @type names an article and its
-// articleBody; an array whether it is the value of an @type (its strings are types).
+// One open object, or an array that is the value of an @type (its strings are types). An object
+// records whether its @type names an article and its articleBody. Other arrays hold nothing the
+// handler needs but their depth: they are counted on the frame they opened in, so that a script of
+// a million '[' costs a counter, not a million frames.
 struct JsonFrame {
     bool object = false;
     bool article = false;
-    bool type_array = false;
     enum class Key : uint8_t { Other, Type, Body } key = Key::Other;
+    size_t plain_arrays = 0;  // arrays open inside this frame that are not @type's
     std::string body;
 };
 
 struct ArticleBodyHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArticleBodyHandler> {
     std::vector<JsonFrame> stack;
+    size_t top_plain_arrays = 0;  // arrays open outside any frame (a script's top-level array)
     std::string best;
 
+    size_t& plain_arrays() { return stack.empty() ? top_plain_arrays : stack.back().plain_arrays; }
+    // The object whose key a value is the value of: the innermost object, or the object of an
+    // @type array; none inside another array.
     JsonFrame* object_for_value() {
-        if (stack.empty()) return nullptr;
+        if (stack.empty() || stack.back().plain_arrays) return nullptr;
         JsonFrame& top = stack.back();
         if (top.object) return &top;
-        if (top.type_array && stack.size() >= 2) return &stack[stack.size() - 2];
-        return nullptr;
+        return stack.size() >= 2 ? &stack[stack.size() - 2] : nullptr;
     }
     bool Default() {
-        if (!stack.empty() && stack.back().object) stack.back().key = JsonFrame::Key::Other;
+        if (!stack.empty() && stack.back().object && !stack.back().plain_arrays) stack.back().key = JsonFrame::Key::Other;
         return true;
     }
     bool String(const char* s, rapidjson::SizeType n, bool) {
@@ -67,13 +72,15 @@ struct ArticleBodyHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Arti
         return Default();
     }
     bool StartArray() {
-        const bool type_array = !stack.empty() && stack.back().object && stack.back().key == JsonFrame::Key::Type;
-        stack.emplace_back();
-        stack.back().type_array = type_array;
+        if (!stack.empty() && stack.back().object && !stack.back().plain_arrays && stack.back().key == JsonFrame::Key::Type)
+            stack.emplace_back();  // an @type array: a frame of its own (object = false)
+        else
+            plain_arrays()++;
         return true;
     }
     bool EndArray(rapidjson::SizeType) {
-        stack.pop_back();
+        if (plain_arrays()) plain_arrays()--;
+        else stack.pop_back();
         return Default();
     }
 };
@@ -269,6 +276,7 @@ std::string json_ld_article_body(const std::vector<std::string>& scripts) {
                      rapidjson::kParseTrailingCommasFlag | rapidjson::kParseStopWhenDoneFlag>(in, handler);
         // objects left open by an error hold no complete statement
         handler.stack.clear();
+        handler.top_plain_arrays = 0;
     }
     return std::move(handler.best);
 }
