@@ -17,21 +17,24 @@ namespace {
 // ---- the articleBody, from RapidJSON's SAX events ----
 
 // One open object, or an array that is the value of an @type (its strings are types). An object
-// records whether its @type names an article and its articleBody. Other arrays hold nothing the
+// records whether its @type names an article, its articleBody and its datePublished. Other arrays hold nothing the
 // handler needs but their depth: they are counted on the frame they opened in, so that a script of
 // a million '[' costs a counter, not a million frames.
 struct JsonFrame {
     bool object = false;
     bool article = false;
-    enum class Key : uint8_t { Other, Type, Body } key = Key::Other;
+    enum class Key : uint8_t { Other, Type, Body, Date } key = Key::Other;
     size_t plain_arrays = 0;  // arrays open inside this frame that are not @type's
     std::string body;
+    std::string date;
 };
 
 struct ArticleBodyHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ArticleBodyHandler> {
     std::vector<JsonFrame> stack;
     size_t top_plain_arrays = 0;  // arrays open outside any frame (a script's top-level array)
-    std::string best;
+    std::string best;          // the longest articleBody of an article
+    std::string article_date;  // the datePublished of the first article that states one
+    std::string first_date;    // the first datePublished of any object, complete or not
 
     size_t& plain_arrays() { return stack.empty() ? top_plain_arrays : stack.back().plain_arrays; }
     // The object whose key a value is the value of: the innermost object, or the object of an
@@ -52,12 +55,19 @@ struct ArticleBodyHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Arti
             const bool in_type_array = !stack.back().object;
             if (o->key == JsonFrame::Key::Type && json_ld_article_type(std::string_view(s, n))) o->article = true;
             else if (o->key == JsonFrame::Key::Body && !in_type_array) o->body.assign(s, n);
+            else if (o->key == JsonFrame::Key::Date && !in_type_array && o->date.empty()) {
+                o->date.assign(s, n);
+                if (first_date.empty()) first_date = o->date;
+            }
         }
         return Default();
     }
     bool Key(const char* s, rapidjson::SizeType n, bool) {
         const std::string_view k(s, n);
-        stack.back().key = k == "@type" ? JsonFrame::Key::Type : k == "articleBody" ? JsonFrame::Key::Body : JsonFrame::Key::Other;
+        stack.back().key = k == "@type"           ? JsonFrame::Key::Type
+                           : k == "articleBody"   ? JsonFrame::Key::Body
+                           : k == "datePublished" ? JsonFrame::Key::Date
+                                                  : JsonFrame::Key::Other;
         return true;
     }
     bool StartObject() {
@@ -69,6 +79,7 @@ struct ArticleBodyHandler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Arti
         JsonFrame f = std::move(stack.back());
         stack.pop_back();
         if (f.article && f.body.size() > best.size()) best = std::move(f.body);
+        if (f.article && article_date.empty()) article_date = std::move(f.date);
         return Default();
     }
     bool StartArray() {
@@ -253,32 +264,66 @@ static void unescape_markup(std::string& s) {
     }
 }
 
+// Feeds one script to the handler: from the first '{' or '[' (past an HTML comment or CDATA
+// wrapper); raw control characters, which JSON forbids in strings and pages write all the same,
+// read as spaces. `json` is the caller's buffer, reused from script to script.
+static void parse_script(std::string_view script, ArticleBodyHandler& handler, std::string& json) {
+    const size_t cdata = script.find("<![CDATA[");
+    const size_t start = script.find_first_of("{[", cdata == std::string_view::npos ? 0 : cdata + 9);
+    if (start == std::string_view::npos) return;
+    json.assign(script.substr(start));
+    bool in_string = false;
+    for (size_t k = 0; k < json.size(); k++) {
+        const char c = json[k];
+        if (in_string && c == '\\') k++;
+        else if (c == '"') in_string = !in_string;
+        else if (in_string && static_cast<unsigned char>(c) < 0x20) json[k] = ' ';
+    }
+    rapidjson::Reader reader;
+    rapidjson::StringStream in(json.c_str());
+    reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseCommentsFlag |
+                 rapidjson::kParseTrailingCommasFlag | rapidjson::kParseStopWhenDoneFlag>(in, handler);
+    // objects left open by an error hold no complete statement
+    handler.stack.clear();
+    handler.top_plain_arrays = 0;
+}
+
 std::string json_ld_article_body(const std::vector<std::string>& scripts) {
     ArticleBodyHandler handler;
     std::string json;
-    for (const std::string& script : scripts) {
-        // from the first '{' or '[' (past an HTML comment or CDATA wrapper); raw control
-        // characters, which JSON forbids in strings and pages write all the same, read as spaces
-        const size_t cdata = script.find("<![CDATA[");
-        const size_t start = script.find_first_of("{[", cdata == std::string::npos ? 0 : cdata + 9);
-        if (start == std::string::npos) continue;
-        json.assign(script, start, std::string::npos);
-        bool in_string = false;
-        for (size_t k = 0; k < json.size(); k++) {
-            const char c = json[k];
-            if (in_string && c == '\\') k++;
-            else if (c == '"') in_string = !in_string;
-            else if (in_string && static_cast<unsigned char>(c) < 0x20) json[k] = ' ';
-        }
-        rapidjson::Reader reader;
-        rapidjson::StringStream in(json.c_str());
-        reader.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag | rapidjson::kParseCommentsFlag |
-                     rapidjson::kParseTrailingCommasFlag | rapidjson::kParseStopWhenDoneFlag>(in, handler);
-        // objects left open by an error hold no complete statement
-        handler.stack.clear();
-        handler.top_plain_arrays = 0;
-    }
+    for (const std::string& script : scripts) parse_script(script, handler, json);
     return std::move(handler.best);
+}
+
+// The first "datePublished" key followed by a string, found by a scan, not a parse: the fallback
+// for scripts the parse refuses before it reaches a date (pages write names unquoted,
+// `"author": Jane Doe`, and still state their date). Escapes are kept as written except \/.
+static std::string scanned_date(std::string_view s) {
+    constexpr std::string_view key = "\"datePublished\"";
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+    for (size_t at = s.find(key); at != std::string_view::npos; at = s.find(key, at + 1)) {
+        size_t i = at + key.size();
+        while (i < s.size() && space(s[i])) i++;
+        if (i >= s.size() || s[i] != ':') continue;
+        for (i++; i < s.size() && space(s[i]);) i++;
+        if (i >= s.size() || s[i] != '"') continue;
+        std::string v;
+        for (i++; i < s.size() && s[i] != '"'; i++) {
+            if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '/') i++;
+            v.push_back(s[i]);
+        }
+        if (std::any_of(v.begin(), v.end(), [&](char c) { return !space(c); })) return v;
+    }
+    return {};
+}
+
+std::string json_ld_date_published(std::string_view script) {
+    ArticleBodyHandler handler;
+    std::string json;
+    parse_script(script, handler, json);
+    if (!handler.article_date.empty()) return std::move(handler.article_date);
+    if (!handler.first_date.empty()) return std::move(handler.first_date);
+    return scanned_date(script);
 }
 
 void html_jsonld_evidence(const HtmlDocument& doc, std::vector<BlockClass>& cls, InterruptPoller& poller) {

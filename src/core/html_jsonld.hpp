@@ -37,6 +37,14 @@ bool json_ld_article_type(std::string_view type);
 // (read as spaces), an HTML comment or CDATA wrapper before the first '{' or '['.
 std::string json_ld_article_body(const std::vector<std::string>& scripts);
 
+// The `datePublished` string of one script, read as json_ld_article_body reads it (ndd_html_meta's
+// JSON-LD source): that of the first object whose @type names an article and states one, else the
+// first any object states (a WebPage's, or one in a script cut before its object closed); escapes
+// decoded (`\/`, `\u00e9`); a number or other non-string is no date. A script the parse refuses
+// before any date (names written unquoted) gives the first "datePublished": "..." a scan finds.
+// Empty when there is none.
+std::string json_ld_date_published(std::string_view script);
+
 // The content model's use of the evidence, after html_classify: with the articleBody of
 // doc.json_ld (at least 60 words, half of whose 4-shingles the page's blocks hold), a block of
 // eight words or more whose shingles are mostly in it is made Good, and a Good block that is no

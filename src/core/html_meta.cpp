@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "html_feed.hpp"
+#include "html_jsonld.hpp"
 
 namespace ndd {
 
@@ -80,29 +81,6 @@ bool has_token(std::string_view list, std::string_view word) {
         i = j;
     }
     return false;
-}
-
-// The string value of the first "datePublished" key in JSON-LD text, or empty. A scan, not a
-// parse: the key in quotes, a colon, a string; escapes inside the string are kept as written
-// except \/ (a date has none of the others).
-std::string json_ld_date(std::string_view s) {
-    constexpr std::string_view key = "\"datePublished\"";
-    for (size_t at = s.find(key); at != std::string_view::npos; at = s.find(key, at + 1)) {
-        size_t i = at + key.size();
-        while (i < s.size() && space(static_cast<unsigned char>(s[i]))) i++;
-        if (i >= s.size() || s[i] != ':') continue;
-        i++;
-        while (i < s.size() && space(static_cast<unsigned char>(s[i]))) i++;
-        if (i >= s.size() || s[i] != '"') continue;
-        std::string v;
-        for (i++; i < s.size() && s[i] != '"' && v.size() < kHtmlMetaMaxBytes; i++) {
-            if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '/') i++;
-            v.push_back(s[i]);
-        }
-        std::string c = collapsed(v);
-        if (!c.empty()) return c;
-    }
-    return {};
 }
 
 enum Field { kTitle, kCanonical, kOgUrl, kLanguage, kDescription, kPublished, kFields };
@@ -198,7 +176,7 @@ struct MetaBuilder : HtmlSaxTarget {
             if (capture == Capture::Title) offer(kTitle, 0, text);
             else if (capture == Capture::DateText) offer(kPublished, 1, text);
             else if (capture == Capture::JsonLd) {
-                std::string d = json_ld_date(text);
+                std::string d = json_ld_date_published(text);
                 if (!d.empty()) offer(kPublished, 2, d);
             }
             capture = Capture::None;

@@ -15,7 +15,9 @@
 //   description: <meta name="description">; og:description
 //   published:   <meta property="article:published_time">; itemprop="datePublished" (content or
 //                datetime attribute, else its text); JSON-LD "datePublished" in a
-//                <script type="application/ld+json">; the first <time datetime> inside <article>
+//                <script type="application/ld+json"> (an article's first, else any object's:
+//                json_ld_date_published, the parse the content model uses); the first
+//                <time datetime> inside <article>
 #ifndef NDD_HTML_META_HPP
 #define NDD_HTML_META_HPP
 

@@ -233,3 +233,31 @@ TEST(HtmlJsonLdEvidence, RandomScriptsProperty) {
         if (s.find("Article") == std::string::npos) EXPECT_EQ(c, without) << s;
     }
 }
+
+TEST(HtmlJsonLd, DatePublished) {
+    using ndd::json_ld_date_published;
+    // an article's date wins over an earlier object's, wherever @type comes in the object
+    EXPECT_EQ(json_ld_date_published(R"({"@graph":[{"@type":"WebPage","datePublished":"2001-01-01"},)"
+                                     R"({"datePublished":"2002-02-02","@type":["Thing","NewsArticle"]}]})"),
+              "2002-02-02");
+    // no article states one: the first object's; escapes decoded
+    EXPECT_EQ(json_ld_date_published(R"([{"@type":"WebPage","datePublished":"2003\/03\/03"},{"datePublished":"x"}])"), "2003/03/03");
+    EXPECT_EQ(json_ld_date_published(R"({"datePublished":"2004-04-0\u0034"})"), "2004-04-04");
+    // a script cut before its object closes still states its date; the first string of the key only
+    EXPECT_EQ(json_ld_date_published(R"({"@type":"Article","datePublished":"2005-05-05","articleBody":"cut)"), "2005-05-05");
+    EXPECT_EQ(json_ld_date_published(R"({"@type":"Article","datePublished":"2006-06-06","datePublished":"2007-07-07"})"), "2006-06-06");
+    // not a string, inside an array, a nested key, an escaped key in a string: no date
+    EXPECT_EQ(json_ld_date_published(R"({"datePublished":20010101})"), "");
+    EXPECT_EQ(json_ld_date_published(R"({"datePublished":["2008-08-08"]})"), "");
+    EXPECT_EQ(json_ld_date_published(R"({"headline":"\"datePublished\":\"2009-09-09\""})"), "");
+    EXPECT_EQ(json_ld_date_published("not json"), "");
+}
+
+TEST(HtmlJsonLd, DatePublishedOfInvalidJson) {
+    // names written unquoted, as pages do: the parse stops before the date, the scan finds it
+    EXPECT_EQ(ndd::json_ld_date_published("{\"@type\": \"NewsArticle\", \"author\": Jane Doe,\n \"datePublished\" : \"2021-05-11 09:49\"}"),
+              "2021-05-11 09:49");
+    // a date the parse read before the error wins over the scan's later one
+    EXPECT_EQ(ndd::json_ld_date_published(R"({"@type":"Article","datePublished":"2001-01-01","x": y, "datePublished":"2002"})"), "2001-01-01");
+    EXPECT_EQ(ndd::json_ld_date_published("{\"x\": y, \"datePublished\": 5, \"datePublished\": \"  \"}"), "");
+}
