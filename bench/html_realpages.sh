@@ -14,6 +14,18 @@
 #   bash bench/html_realpages.sh sql     the core and the SQL path alone, scored
 #   bash bench/html_realpages.sh heldout the held-out template test alone (bench/quality/heldout_templates.py)
 #   bash bench/html_realpages.sh peers   the peers alone, rerun and scored (minutes)
+#   bash bench/html_realpages.sh articles
+#                                        the 181 real news and blog pages of issue 29's own table
+#                                        (scrapinghub/article-extraction-benchmark, hand-made
+#                                        articleBody, its evaluate.py's token-shingle metric),
+#                                        ndd's core beside the published outputs of trafilatura,
+#                                        Readability.js, readability-lxml, boilerpipe and jusText;
+#                                        by halves, with simhash agreement and the worst pages
+#                                        (NDD_REALPAGES_WORST, default 15). The benchmark is cloned
+#                                        at a pinned commit into NDD_WEBDEV_DATA (skipped with a
+#                                        message when it cannot be; NDD_ARTICLES_REPO: another
+#                                        clone to take it from); quick and heldout modes too
+#                                        take NDD_REALPAGES_SRC
 #   bash bench/html_realpages.sh         everything: the core, the same pages through SQL
 #                                        (ndd_html_content in a throwaway cluster: the figures, and
 #                                        the throughput in MB of HTML per CPU second), the peers
@@ -45,8 +57,8 @@ SRC=${NDD_REALPAGES_SRC:-$NDD_ROOT}
 NAME=${NDD_REALPAGES_NAME:-ndd}
 DRIVER=build/html_extract
 [ "$NAME" = ndd ] || DRIVER=build/html_extract-$NAME
-if [ "$SRC" != "$NDD_ROOT" ] && [ "$MODE" != quick ] && [ "$MODE" != heldout ]; then
-	echo "NDD_REALPAGES_SRC serves the quick and heldout modes only (the SQL path runs this checkout's extension)" >&2
+if [ "$SRC" != "$NDD_ROOT" ] && [ "$MODE" != quick ] && [ "$MODE" != heldout ] && [ "$MODE" != articles ]; then
+	echo "NDD_REALPAGES_SRC serves the quick, heldout and articles modes only (the SQL path runs this checkout's extension)" >&2
 	exit 2
 fi
 PY=/usr/bin/python3 # Debian's: python3-readability lives there (a pyenv python3 would not see it)
@@ -176,6 +188,33 @@ SQL
 	trap - EXIT
 }
 
+# ---- issue 29's own benchmark: 181 pages with hand-made article text ----
+ARTICLES=$DATA/articlebench
+ARTICLES_REPO=${NDD_ARTICLES_REPO:-https://github.com/scrapinghub/article-extraction-benchmark}
+ARTICLES_COMMIT=4a3bc979f76c0df73cb95fe272e2fc1b96f9f010
+run_articles() {
+	if [ ! -f "$ARTICLES/ground-truth.json" ]; then
+		local src=$DATA/article-extraction-benchmark
+		# only the files scored: the pages, the truth, the metric and the peers' outputs
+		rm -rf "$src"
+		if ! git clone -q --no-checkout "$ARTICLES_REPO" "$src" ||
+			! git -C "$src" checkout -q "$ARTICLES_COMMIT" -- html ground-truth.json evaluate.py LICENSE \
+				output/{trafilatura,readability_js,readability,boilerpipe,justext}.json; then
+			echo "articles: skipped (cannot clone $ARTICLES_REPO at $ARTICLES_COMMIT)" >&2
+			return 0
+		fi
+		$PY bench/quality/articlebench.py prepare "$src" "$ARTICLES"
+	fi
+	local out=$ARTICLES/out/$NAME specs=()
+	rm -rf "$out"
+	mkdir -p "$out"
+	"$DRIVER" -o "$out" "$ARTICLES"/pages/*.html >"$out/pages.tsv"
+	specs=("$NAME=$out")
+	[ "$NAME" != ndd ] && [ -f "$ARTICLES/out/ndd/pages.tsv" ] && specs+=("ndd (main's last)=$ARTICLES/out/ndd")
+	echo "## issue 29's benchmark: $(ls "$ARTICLES"/pages/*.html | wc -l) pages of $ARTICLES_REPO at ${ARTICLES_COMMIT:0:7}, its own metric"
+	$PY bench/quality/articlebench.py score "$ARTICLES" "${specs[@]}" --tool "$DRIVER" --worst "${NDD_REALPAGES_WORST:-15}"
+}
+
 score() {
 	local specs=() e
 	for e in "$@"; do [ -f "$OUT/$e/traf/pages.tsv" ] && [ -f "$OUT/$e/read/pages.tsv" ] && specs+=("$e=$OUT/$e"); done
@@ -195,6 +234,9 @@ sql)
 	exit 0 ;;
 heldout)
 	python3 bench/quality/heldout_templates.py --tool "$DRIVER" --data "$DATA"
+	exit 0 ;;
+articles)
+	run_articles
 	exit 0 ;;
 peers)
 	run_peers
@@ -217,6 +259,7 @@ out=bench/results/html_realpages.txt
 	score ndd-sql ndd ndd-text readability-lxml readability-js boilerpipe
 	echo "(ndd-sql: ndd_html_content through SQL; ndd: the same core through bench/html_extract, which must agree byte for byte; ndd-text: ndd_html_text, the whole text)"
 	echo "peer versions: readability-lxml $(dpkg-query -W -f='${Version}' python3-readability 2>/dev/null), boilerpipe $(dpkg-query -W -f='${Version}' libboilerpipe-java 2>/dev/null), @mozilla/readability $(node -p "require('$TOOLS/node_modules/@mozilla/readability/package.json').version" 2>/dev/null), jsdom $(node -p "require('$TOOLS/node_modules/jsdom/package.json').version" 2>/dev/null), java $(java -version 2>&1 | head -1)"
+	run_articles
 	echo "## held-out templates"
 	python3 bench/quality/heldout_templates.py --tool "$DRIVER" --data "$DATA"
 } 2>&1 | tee "$out"
