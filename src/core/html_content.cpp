@@ -535,6 +535,9 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         // post with its author box and byline win over its own text).
         score[x] = (score[x] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
         if (!items.empty() && items[g.first] && items[g.last - 1] && minor_item(g, prose_in[x])) score[x] *= kItemWeight;
+#ifdef NDD_CONTENT_DEBUG
+        if (score[x] > 3) fprintf(stderr, "cand r%zu [%u,%u) d%u/%u hint%d sem%d ld%.2f score %.1f\n", r, g.first, g.last, g.depth, g.inner_depth, g.hint, g.semantic, ld, score[x]);
+#endif
         if (g.inner_depth <= 1 || score[x] <= 0) return;  // <html> alone is no candidate (Readability)
         if (top == kNone || score[x] > top_score) {
             top = r;
@@ -571,6 +574,9 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         top = up;
         up = parent_of(top);
     }
+#ifdef NDD_CONTENT_DEBUG
+    fprintf(stderr, "top after climb r%zu [%u,%u)\n", top, doc.regions[top].first, doc.regions[top].last);
+#endif
     const HtmlRegion& t = doc.regions[top];
     sel.push_back({t.first, t.last, depth16(t.inner_depth)});
     if (up != kNone) {
@@ -762,6 +768,20 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
             }
             distance += doc.blocks[j].chars;
         }
+    }
+    // A heading heads what follows it: a short one whose next block that is no heading is not
+    // content ("See also", "More from the section", "Related articles" closing the article, above
+    // a list of links or teasers the region leaves out) is not content either, whatever its
+    // neighbour before it (the neighbours rule made it good beside the article's last paragraph).
+    // Allowing a gap (jusText's 200 code points, or 70: a hatnote, a caption between the title
+    // and its text) kept more such headings than it saved titles (bench/README.md, realpages5).
+    for (size_t i = n, next = n; i-- > 0;) {
+        if (doc.blocks[i].kind != HtmlBlockKind::Heading) {
+            next = i;
+            continue;
+        }
+        if (out[i] == BlockClass::Good && doc.blocks[i].chars < kShortChars && (next == n || out[next] != BlockClass::Good))
+            out[i] = BlockClass::Bad;
     }
     return out;
 }
