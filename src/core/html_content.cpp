@@ -535,9 +535,6 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         // post with its author box and byline win over its own text).
         score[x] = (score[x] + kHintWeight * (std::clamp<int>(g.hint, -1, 1) + (g.semantic ? 1 : 0))) * (1.0 - ld);
         if (!items.empty() && items[g.first] && items[g.last - 1] && minor_item(g, prose_in[x])) score[x] *= kItemWeight;
-#ifdef NDD_CONTENT_DEBUG
-        if (score[x] > 3) fprintf(stderr, "cand r%zu [%u,%u) d%u/%u hint%d sem%d ld%.2f score %.1f\n", r, g.first, g.last, g.depth, g.inner_depth, g.hint, g.semantic, ld, score[x]);
-#endif
         if (g.inner_depth <= 1 || score[x] <= 0) return;  // <html> alone is no candidate (Readability)
         if (top == kNone || score[x] > top_score) {
             top = r;
@@ -574,9 +571,6 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         top = up;
         up = parent_of(top);
     }
-#ifdef NDD_CONTENT_DEBUG
-    fprintf(stderr, "top after climb r%zu [%u,%u)\n", top, doc.regions[top].first, doc.regions[top].last);
-#endif
     const HtmlRegion& t = doc.regions[top];
     sel.push_back({t.first, t.last, depth16(t.inner_depth)});
     if (up != kNone) {
