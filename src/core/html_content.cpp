@@ -763,6 +763,20 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
             distance += doc.blocks[j].chars;
         }
     }
+    // A heading heads what follows it: a short one whose next block that is no heading is not
+    // content ("See also", "More from the section", "Related articles" closing the article, above
+    // a list of links or teasers the region leaves out) is not content either, whatever its
+    // neighbour before it (the neighbours rule made it good beside the article's last paragraph).
+    // Allowing a gap (jusText's 200 code points, or 70: a hatnote, a caption between the title
+    // and its text) kept more such headings than it saved titles (bench/README.md, realpages5).
+    for (size_t i = n, next = n; i-- > 0;) {
+        if (doc.blocks[i].kind != HtmlBlockKind::Heading) {
+            next = i;
+            continue;
+        }
+        if (out[i] == BlockClass::Good && doc.blocks[i].chars < kShortChars && (next == n || out[next] != BlockClass::Good))
+            out[i] = BlockClass::Bad;
+    }
     return out;
 }
 

@@ -367,6 +367,21 @@ TEST(HtmlContentIssue29, BareArticleInSectionsKeepsEverySection) {
     EXPECT_EQ(content(page), text(page));
 }
 
+// A heading heads what follows it: a short one closing the article above a list of links or
+// teasers the content leaves out ("See also", "Related") is not content, while a section title
+// over the next paragraph, or over a subtitle and then a paragraph, is (branch realpages5).
+TEST(HtmlContentIssue29, HeadingOverNoContentLeftOut) {
+    const std::string links = "<ul><li><a href=\"/a\">The lamp shop</a></li><li><a href=\"/b\">The lamp museum</a></li>"
+                              "<li><a href=\"/c\">Lamps of the world</a></li></ul>";
+    const std::string page = "<html><body><div class=\"text\"><p>" + kLong + "</p><h2>How it works</h2><h3>The arm</h3><p>" +
+                             kLong + "</p><h2>See also</h2>" + links + "</div></body></html>";
+    EXPECT_EQ(content(page), kLong + "\nHow it works\nThe arm\n" + kLong);
+    // the same heading over a paragraph stays
+    const std::string kept = "<html><body><div class=\"text\"><p>" + kLong + "</p><h2>See also</h2><p>" + kLong +
+                             "</p></div></body></html>";
+    EXPECT_EQ(content(kept), kLong + "\nSee also\n" + kLong);
+}
+
 TEST(HtmlMeta, SourcesAndOrder) {
     ndd::InterruptPoller p(nullptr);
     std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
