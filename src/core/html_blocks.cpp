@@ -363,6 +363,19 @@ struct Builder : HtmlSaxTarget {
         }
     }
 
+    // The attributes start() reads; libxml2 is not given the others (html_prepass.hpp)
+    static bool keeps_attribute(std::string_view an) {
+        switch (an.size()) {
+        case 2: return an == "id";
+        case 4: return an == "href" || an == "role";
+        case 5: return an == "class" || an == "style";
+        case 6: return an == "hidden";
+        case 8: return an == "itemprop";
+        case 11: return an == "aria-hidden";
+        default: return false;
+        }
+    }
+
     void start(const char* name, const char** atts) {
         const TagInfo* info = find_tag(name);
         const Frame& parent = top();

@@ -92,7 +92,8 @@ private:
     bool started_ = false;       // a start tag was written
     std::string tag_;            // the tag being written
     std::string name_;           // its name, lower case
-    std::vector<std::pair<size_t, size_t>> attr_names_;  // the attributes kept: offset, length in tag_
+    std::string names_;          // the names of the tag's attributes, lower case, one after the other
+    std::vector<std::pair<size_t, size_t>> attr_names_;  // each attribute's name: offset, length in names_
     bool hides_ = false;         // the tag being written has hidden or aria-hidden="true"
     bool json_ld_ = false;       // it has type="application/ld+json"
     // The elements written since the outermost open element whose content is dropped (see
@@ -234,6 +235,7 @@ private:
     // by "/>".
     size_t attributes(size_t p, bool keep, bool& self_closing, bool& complete) {
         attr_names_.clear();
+        names_.clear();
         self_closing = false;
         complete = false;
         for (;;) {
@@ -281,28 +283,31 @@ private:
         }
     }
 
-    // Appends one attribute to tag_ unless it is past the limit, a duplicate or a name libxml2
-    // cannot parse.
+    // Appends one attribute to tag_ unless it is past the limit, a duplicate, a name libxml2
+    // cannot parse or one the sink does not read (it counts all the same: as one of the first
+    // max_attributes, and as the first of its name).
     void attribute(size_t nb, size_t ne, bool has_value, size_t vb, size_t ve) {
         if (attr_names_.size() >= lim_.max_attributes) return;
         if (!name_first(s_[nb])) return;
         for (size_t k = nb; k < ne; k++)
             if (!name_char(s_[k])) return;
-        // the name, lower case, written to tag_; kept there when no earlier attribute has it
-        size_t at = tag_.size() + 1;
-        tag_.push_back(' ');
-        for (size_t k = nb; k < ne && k - nb < lim_.max_name; k++) tag_.push_back(static_cast<char>(lower(s_[k])));
-        std::string_view name(tag_.data() + at, tag_.size() - at);
+        // the name, lower case, kept in names_ when no earlier attribute has it
+        size_t at = names_.size();
+        for (size_t k = nb; k < ne && k - nb < lim_.max_name; k++) names_.push_back(static_cast<char>(lower(s_[k])));
+        std::string_view name(names_.data() + at, names_.size() - at);
         for (auto [b, l] : attr_names_)
-            if (std::string_view(tag_.data() + b, l) == name) {  // HTML5 keeps the first
-                tag_.resize(at - 1);
+            if (std::string_view(names_.data() + b, l) == name) {  // HTML5 keeps the first
+                names_.resize(at);
                 return;
             }
         attr_names_.emplace_back(at, name.size());
         if (name == "hidden" || (name == "aria-hidden" && has_value && ve - vb == 4 && !std::memcmp(s_ + vb, "true", 4)))
             hides_ = true;
+        if (has_value && name == "type") json_ld_ = is_json_ld_type(vb, ve);
+        if (!out_.keeps_attribute(name)) return;
+        tag_.push_back(' ');
+        tag_.append(name);
         if (!has_value) return;
-        if (name == "type") json_ld_ = is_json_ld_type(vb, ve);
         // the value cut at max_value bytes, at a character boundary
         if (ve - vb > lim_.max_value) {
             ve = vb + lim_.max_value;

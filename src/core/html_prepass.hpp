@@ -36,6 +36,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "guard.hpp"
 
@@ -64,6 +65,11 @@ public:
     // content model takes its articleBody as evidence, html_jsonld.hpp), as the page has it, up
     // to max_raw bytes, whether or not keeps_script(). Called once per such script.
     virtual void json_ld(const char*, size_t) {}
+    // Whether an attribute (its name, lower case) is written into the start tag for the parser:
+    // a reader that looks at a few attributes only spares libxml2 the parse of the others (src,
+    // srcset, data-*... most of the bytes of a real page's tags). An attribute not written still
+    // counts towards max_attributes and as the first of its name.
+    virtual bool keeps_attribute(std::string_view) const { return true; }
 
 protected:
     ~HtmlPrepassSink() = default;
