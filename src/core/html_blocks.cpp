@@ -363,17 +363,15 @@ struct Builder : HtmlSaxTarget {
         }
     }
 
-    // The attributes start() reads; libxml2 is not given the others (html_prepass.hpp)
-    static bool keeps_attribute(std::string_view an) {
-        switch (an.size()) {
-        case 2: return an == "id";
-        case 4: return an == "href" || an == "role";
-        case 5: return an == "class" || an == "style";
-        case 6: return an == "hidden";
-        case 8: return an == "itemprop";
-        case 11: return an == "aria-hidden";
-        default: return false;
-        }
+    // What start() reads of each attribute (the text alone needs only what hides an element);
+    // libxml2 is given nothing else (html_prepass.hpp)
+    HtmlAttributeUse attribute_use(std::string_view an) const {
+        if (an == "hidden") return HtmlAttributeUse::Name;
+        if (an == "style" || an == "aria-hidden") return HtmlAttributeUse::Value;
+        if (!keep_blocks) return HtmlAttributeUse::None;
+        if (an == "href") return HtmlAttributeUse::Name;
+        if (an == "class" || an == "id" || an == "role" || an == "itemprop") return HtmlAttributeUse::Value;
+        return HtmlAttributeUse::None;
     }
 
     void start(const char* name, const char** atts) {

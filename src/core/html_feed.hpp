@@ -38,9 +38,9 @@ struct HtmlSaxTarget {
     // The content of each <script type="application/ld+json"> (html_prepass.hpp), for a target
     // that reads it; the others inherit this one.
     void json_ld(const char*, size_t) {}
-    // Whether the target's start callback reads an attribute (its name, lower case): the others
-    // are not written for libxml2 (html_prepass.hpp). This one reads them all.
-    static bool keeps_attribute(std::string_view) { return true; }
+    // What the target's start callback reads of an attribute (its name, lower case): the rest is
+    // not written for libxml2 (html_prepass.hpp). This one reads every value.
+    HtmlAttributeUse attribute_use(std::string_view) const { return HtmlAttributeUse::Value; }
     enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     template <typename F>
@@ -99,7 +99,7 @@ public:
     // JSON-LD); the text blocks drop it, and it is 40 % of the bytes of real pages.
     bool keeps_script() const override { return Target::kKeepsScript; }
     void json_ld(const char* s, size_t n) override { b_.json_ld(s, n); }
-    bool keeps_attribute(std::string_view name) const override { return Target::keeps_attribute(name); }
+    HtmlAttributeUse attribute_use(std::string_view name) const override { return b_.attribute_use(name); }
 
     void flush() {
         if (!buf_.empty()) feed(buf_.data(), buf_.size());

@@ -285,7 +285,8 @@ private:
 
     // Appends one attribute to tag_ unless it is past the limit, a duplicate, a name libxml2
     // cannot parse or one the sink does not read (it counts all the same: as one of the first
-    // max_attributes, and as the first of its name).
+    // max_attributes, and as the first of its name); without its value when the sink reads only
+    // its name.
     void attribute(size_t nb, size_t ne, bool has_value, size_t vb, size_t ve) {
         if (attr_names_.size() >= lim_.max_attributes) return;
         if (!name_first(s_[nb])) return;
@@ -304,10 +305,11 @@ private:
         if (name == "hidden" || (name == "aria-hidden" && has_value && ve - vb == 4 && !std::memcmp(s_ + vb, "true", 4)))
             hides_ = true;
         if (has_value && name == "type") json_ld_ = is_json_ld_type(vb, ve);
-        if (!out_.keeps_attribute(name)) return;
+        HtmlAttributeUse use = out_.attribute_use(name);
+        if (use == HtmlAttributeUse::None) return;
         tag_.push_back(' ');
         tag_.append(name);
-        if (!has_value) return;
+        if (!has_value || use == HtmlAttributeUse::Name) return;
         // the value cut at max_value bytes, at a character boundary
         if (ve - vb > lim_.max_value) {
             ve = vb + lim_.max_value;

@@ -51,6 +51,13 @@ struct HtmlPrepassLimits {
     size_t text_piece = 65536;   // bytes of text between two tags at most
 };
 
+// What the reader of the parser's output does with an attribute (HtmlPrepassSink::attribute_use).
+enum class HtmlAttributeUse {
+    None,   // nothing: not written
+    Name,   // only asks whether the element has it: written without its value
+    Value,  // reads its value: written as the page has it (within max_value)
+};
+
 // Where the pre-pass writes. append() takes the bytes for the parser; may_open() is asked before
 // each start tag of a non-void element and says whether the parser has room for one more open
 // element (the sink knows the parser's depth; a sink that does not care returns true).
@@ -65,11 +72,12 @@ public:
     // content model takes its articleBody as evidence, html_jsonld.hpp), as the page has it, up
     // to max_raw bytes, whether or not keeps_script(). Called once per such script.
     virtual void json_ld(const char*, size_t) {}
-    // Whether an attribute (its name, lower case) is written into the start tag for the parser:
-    // a reader that looks at a few attributes only spares libxml2 the parse of the others (src,
-    // srcset, data-*... most of the bytes of a real page's tags). An attribute not written still
-    // counts towards max_attributes and as the first of its name.
-    virtual bool keeps_attribute(std::string_view) const { return true; }
+    // How an attribute (its name, lower case) is written into the start tag for the parser: a
+    // reader that looks at a few attributes only spares libxml2 the parse of the others (src,
+    // srcset, data-*... most of the bytes of a real page's tags; libxml2 2.9 reads an attribute
+    // value a character at a time), and of the values it does not read. An attribute not written
+    // still counts towards max_attributes and as the first of its name.
+    virtual HtmlAttributeUse attribute_use(std::string_view) const { return HtmlAttributeUse::Value; }
 
 protected:
     ~HtmlPrepassSink() = default;
