@@ -436,6 +436,8 @@ struct Builder : HtmlSaxTarget {
 
     // script and style content is dropped (sax_cdata): libxml2 need not parse it (html_feed.hpp)
     static constexpr bool kKeepsScript = false;
+    // text() makes one space of any run of whitespace
+    static constexpr bool kFoldsBlanks = true;
 
     // JSON-LD is kept for the content model (html_jsonld.hpp), within kHtmlJsonLdMaxBytes and
     // kHtmlJsonLdMaxScripts (a page of a million empty scripts holds no million strings)

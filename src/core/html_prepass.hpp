@@ -78,6 +78,12 @@ public:
     // value a character at a time), and of the values it does not read. An attribute not written
     // still counts towards max_attributes and as the first of its name.
     virtual HtmlAttributeUse attribute_use(std::string_view) const { return HtmlAttributeUse::Value; }
+    // Whether a run of blanks (space, tab, CR, LF) in text may reach the parser as one byte: for a
+    // reader to which any run of blanks is one space (the text blocks), half the text bytes of a
+    // real page are indentation. A text run of blanks alone 1,000 bytes long or more is written
+    // whole (libxml2 opens an implied <p> for it where it would not for a shorter one), and so is
+    // text past text_piece bytes without a tag.
+    virtual bool folds_blanks() const { return false; }
 
 protected:
     ~HtmlPrepassSink() = default;
