@@ -42,7 +42,7 @@ struct HtmlSaxTarget {
     // not written for libxml2 (html_prepass.hpp). This one reads every value.
     HtmlAttributeUse attribute_use(std::string_view) const { return HtmlAttributeUse::Value; }
     // Whether any run of blanks in text is one space to the target (html_prepass.hpp)
-    static constexpr bool kFoldsBlanks = false;
+    bool folds_blanks() const { return false; }
     enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     template <typename F>
@@ -100,7 +100,7 @@ public:
     // Script and style content reaches libxml2 only when the target reads it (the metadata's
     // JSON-LD); the text blocks drop it, and it is 40 % of the bytes of real pages.
     bool keeps_script() const override { return Target::kKeepsScript; }
-    bool folds_blanks() const override { return Target::kFoldsBlanks; }
+    bool folds_blanks() const override { return b_.folds_blanks(); }
     void json_ld(const char* s, size_t n) override { b_.json_ld(s, n); }
     HtmlAttributeUse attribute_use(std::string_view name) const override { return b_.attribute_use(name); }
 
