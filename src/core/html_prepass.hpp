@@ -28,6 +28,10 @@
 //        past max_raw (1 MB) bytes is dropped, all of it when the sink keeps none
 //        (HtmlPrepassSink::keeps_script: ndd drops it, and it is 40% of the bytes of real pages);
 //        the content of a <script type="application/ld+json"> goes to the sink's json_ld() too.
+//      - for a sink that reads few attributes (HtmlPrepassSink::attribute_use), only those reach
+//        libxml2, some without their value; for one to which any run of blanks is one space
+//        (folds_blanks), runs of blanks reach it as one byte (the text blocks: 35 % faster on real
+//        pages, the same blocks; bench/README.md, "Speed of the parse").
 //    Text, character references and the structure of ordinary markup pass unchanged, so libxml2
 //    builds the same elements as without the pre-pass on ordinary pages. Linear in the input: each
 //    byte is looked at a bounded number of times.
