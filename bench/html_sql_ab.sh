@@ -27,15 +27,7 @@ sqlf=$(mktemp /tmp/ndd-sql-ab.XXXXXX.sql)
 cp "$installed" "$saved"
 trap 'cp "$saved" "$installed"; rm -f "$saved" "$sqlf"; ndd_stop_cluster' EXIT
 
-$PSQL -c "CREATE EXTENSION ndd" -c "CREATE TABLE pages (set text, id text, html text)"
-$PY - "$P" <<'PY' | $PSQL -c "\copy pages FROM STDIN WITH (FORMAT csv)"
-import csv, glob, os, sys
-w = csv.writer(sys.stdout)
-for s in ("traf", "read"):
-    for f in sorted(glob.glob(os.path.join(sys.argv[1], s, "*.html"))):
-        w.writerow([s, os.path.basename(f)[:-5], open(f, encoding="utf-8", newline="").read()])
-PY
-$PSQL -c "VACUUM ANALYZE pages"
+ndd_realpages_table "$P"
 bytes=$($PSQL -c "SELECT sum(octet_length(html)) FROM pages")
 echo "pages: $($PSQL -c "SELECT count(*) FROM pages"), $bytes bytes of HTML"
 # both libraries give the same contents (the digest of every page's content, in page order)

@@ -30,7 +30,7 @@
 //        the content of a <script type="application/ld+json"> goes to the sink's json_ld() too.
 //      - for a sink that reads few attributes (HtmlPrepassSink::attribute_use), only those reach
 //        libxml2, some without their value; for one to which any run of blanks is one space
-//        (folds_blanks), runs of blanks reach it as one byte (the text blocks: 35 % faster on real
+//        (folds_blanks), runs of blanks reach it as one byte (the text blocks: nearly 40 % faster on real
 //        pages, the same blocks; bench/README.md, "Speed of the parse").
 //    Text, character references and the structure of ordinary markup pass unchanged, so libxml2
 //    builds the same elements as without the pre-pass on ordinary pages. Linear in the input: each
