@@ -133,15 +133,7 @@ run_peers() {
 run_ndd_sql() {
 	ndd_bench_cluster "max_parallel_workers_per_gather=0" "jit=off"
 	local s hz sqlf runs c bytes
-	$PSQL -c "CREATE EXTENSION ndd" -c "CREATE TABLE pages (set text, id text, html text)"
-	$PY - "$P" <<'PY' | $PSQL -c "\copy pages FROM STDIN WITH (FORMAT csv)"
-import csv, glob, os, sys
-w = csv.writer(sys.stdout)
-for s in ("traf", "read"):
-    for f in sorted(glob.glob(os.path.join(sys.argv[1], s, "*.html"))):
-        w.writerow([s, os.path.basename(f)[:-5], open(f, encoding="utf-8", newline="").read()])
-PY
-	$PSQL -c "VACUUM ANALYZE pages"
+	ndd_realpages_table "$P"
 	rm -rf "$OUT/ndd-sql"
 	for s in traf read; do
 		mkdir -p "$OUT/ndd-sql/$s"

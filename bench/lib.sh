@@ -11,6 +11,8 @@
 #                                          CPU model and load, then text
 #   PSQL                                   psql: no psqlrc, quiet, unaligned, tuples only, stops
 #                                          at the first error
+#   ndd_realpages_table PREPARED_DIR       creates the extension and a table pages (set, id, html)
+#                                          of the real pages of bench/html_realpages.sh
 # A script with more to clean up at exit sets its own trap after ndd_bench_cluster, calling
 # ndd_stop_cluster in it.
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
@@ -26,4 +28,16 @@ ndd_bench_cluster() {
 
 ndd_bench_machine() {
 	echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load: $(cut -d' ' -f1-3 /proc/loadavg)${1:+; $1}"
+}
+
+ndd_realpages_table() {
+	$PSQL -c "CREATE EXTENSION ndd" -c "CREATE TABLE pages (set text, id text, html text)"
+	/usr/bin/python3 - "$1" <<'PY' | $PSQL -c "\copy pages FROM STDIN WITH (FORMAT csv)"
+import csv, glob, os, sys
+w = csv.writer(sys.stdout)
+for s in ("traf", "read"):
+    for f in sorted(glob.glob(os.path.join(sys.argv[1], s, "*.html"))):
+        w.writerow([s, os.path.basename(f)[:-5], open(f, encoding="utf-8", newline="").read()])
+PY
+	$PSQL -c "VACUUM ANALYZE pages"
 }

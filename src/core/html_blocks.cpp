@@ -300,6 +300,8 @@ struct Builder : HtmlSaxTarget {
     HtmlBlock cur;
     // false: the text alone is wanted (html_text), no blocks nor regions are kept
     bool keep_blocks = true;
+    // HtmlFeedOptions::lean
+    bool lean = true;
     // an exception from a callback, rethrown after the parser returned
 
     const Frame& top() const {
@@ -361,6 +363,18 @@ struct Builder : HtmlSaxTarget {
             if (f.link) cur.link_chars += static_cast<uint32_t>(cps);
             i = j;
         }
+    }
+
+    // What start() reads of each attribute (the text alone needs only what hides an element);
+    // libxml2 is given nothing else (html_prepass.hpp)
+    HtmlAttributeUse attribute_use(std::string_view an) const {
+        if (!lean) return HtmlAttributeUse::Value;
+        if (an == "hidden") return HtmlAttributeUse::Name;
+        if (an == "style" || an == "aria-hidden") return HtmlAttributeUse::Value;
+        if (!keep_blocks) return HtmlAttributeUse::None;
+        if (an == "href") return HtmlAttributeUse::Name;
+        if (an == "class" || an == "id" || an == "role" || an == "itemprop") return HtmlAttributeUse::Value;
+        return HtmlAttributeUse::None;
     }
 
     void start(const char* name, const char** atts) {
@@ -425,6 +439,8 @@ struct Builder : HtmlSaxTarget {
 
     // script and style content is dropped (sax_cdata): libxml2 need not parse it (html_feed.hpp)
     static constexpr bool kKeepsScript = false;
+    // text() makes one space of any run of whitespace
+    bool folds_blanks() const { return lean; }
 
     // JSON-LD is kept for the content model (html_jsonld.hpp), within kHtmlJsonLdMaxBytes and
     // kHtmlJsonLdMaxScripts (a page of a million empty scripts holds no million strings)
@@ -582,6 +598,7 @@ HtmlDocument html_blocks(const char* html, size_t len, InterruptPoller& poller, 
 
     Builder b;
     b.keep_blocks = opt.blocks;
+    b.lean = opt.lean;
     b.doc.text.reserve(len / 4 + 64);
     html_sax_parse(html, len, &sax, b, poller, opt);
     b.end_block();

@@ -23,6 +23,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "guard.hpp"
 #include "html_blocks.hpp"
@@ -37,6 +38,11 @@ struct HtmlSaxTarget {
     // The content of each <script type="application/ld+json"> (html_prepass.hpp), for a target
     // that reads it; the others inherit this one.
     void json_ld(const char*, size_t) {}
+    // What the target's start callback reads of an attribute (its name, lower case): the rest is
+    // not written for libxml2 (html_prepass.hpp). This one reads every value.
+    HtmlAttributeUse attribute_use(std::string_view) const { return HtmlAttributeUse::Value; }
+    // Whether any run of blanks in text is one space to the target (html_prepass.hpp)
+    bool folds_blanks() const { return false; }
     enum class Failure { None, NoMemory, Other } failure = Failure::None;
 
     template <typename F>
@@ -94,7 +100,9 @@ public:
     // Script and style content reaches libxml2 only when the target reads it (the metadata's
     // JSON-LD); the text blocks drop it, and it is 40 % of the bytes of real pages.
     bool keeps_script() const override { return Target::kKeepsScript; }
+    bool folds_blanks() const override { return b_.folds_blanks(); }
     void json_ld(const char* s, size_t n) override { b_.json_ld(s, n); }
+    HtmlAttributeUse attribute_use(std::string_view name) const override { return b_.attribute_use(name); }
 
     void flush() {
         if (!buf_.empty()) feed(buf_.data(), buf_.size());

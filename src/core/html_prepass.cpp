@@ -79,6 +79,7 @@ public:
             }
             i = markup(i);
         }
+        flush_blanks(false);
     }
 
 private:
@@ -92,7 +93,14 @@ private:
     bool started_ = false;       // a start tag was written
     std::string tag_;            // the tag being written
     std::string name_;           // its name, lower case
-    std::vector<std::pair<size_t, size_t>> attr_names_;  // the attributes kept: offset, length in tag_
+    // blank folding: the sink's choice, the blanks held back, and whether the text written since
+    // the last markup holds a non-blank byte, or was written as the page has it
+    const bool fold_ = out_.folds_blanks();
+    std::string blanks_;
+    bool run_text_ = false;
+    bool run_exact_ = false;
+    std::string names_;          // the names of the tag's attributes, lower case, one after the other
+    std::vector<std::pair<size_t, size_t>> attr_names_;  // each attribute's name: offset, length in names_
     bool hides_ = false;         // the tag being written has hidden or aria-hidden="true"
     bool json_ld_ = false;       // it has type="application/ld+json"
     // The elements written since the outermost open element whose content is dropped (see
@@ -121,16 +129,48 @@ private:
     void put(size_t b, size_t e) {
         if (e > b) out_.append(reinterpret_cast<const char*>(s_ + b), e - b);
     }
+    // A character reference written as text (no blank)
+    void put_text(std::string_view v) {
+        flush_blanks(true);
+        put(v);
+        run_text_ = true;
+    }
+    // Markup: a tag, or the comment that cuts a long text; it ends libxml2's text run
+    void put_tag(std::string_view v) {
+        flush_blanks(false);
+        put(v);
+        run_text_ = false;
+        run_exact_ = false;
+    }
+
+    // ---- blank folding (HtmlPrepassSink::folds_blanks) ----
+    // libxml2 hands text out in buffers of 1,000 bytes (HTML_PARSER_BIG_BUFFER_SIZE), and a
+    // buffer of blanks followed by more text opens an implied <p> (and <body>) where a shorter
+    // one would not: a text run of blanks alone that long is written whole.
+    static constexpr size_t kLibxmlTextBuffer = 1000;
+    static bool is_blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+    // The blanks held back: what follows them decides how many are written.
+    void flush_blanks(bool text_follows) {
+        if (blanks_.empty()) return;
+        if (run_exact_ || (!text_follows && !run_text_ && blanks_.size() >= kLibxmlTextBuffer)) put(blanks_);
+        else put(std::string_view(blanks_.data(), 1));
+        blanks_.clear();
+    }
 
     // Text s_[b, e) written for libxml2: NUL replaced, in Rcdata "<" escaped, in Rawtext and
     // Plaintext "<" and "&", and cut by kCut every text_piece bytes (at a character boundary, not
     // inside a reference).
     void text(size_t b, size_t e, Raw mode) {
         if (mode == Raw::None && text_run_ + (e - b) < lim_.text_piece) {  // the common case
-            put(b, e);
+            if (fold_ && !run_exact_) folded_text(b, e);
+            else put(b, e);
             text_run_ += e - b;
             return;
         }
+        // written as the page has it, and so the rest of the text run (blanks held back too)
+        put(blanks_);
+        blanks_.clear();
+        run_exact_ = true;
         size_t run_start = b;
         for (size_t k = b; k < e; k++) {
             unsigned char c = s_[k];
@@ -147,7 +187,7 @@ private:
             } else if (text_run_ + (k - run_start) >= lim_.text_piece && (s_[k] & 0xC0) != 0x80 &&
                        (cut_here(k) || text_run_ + (k - run_start) >= lim_.text_piece + 64)) {
                 put(run_start, k);
-                put(kCut);
+                put_tag(kCut);
                 text_run_ = 0;
                 run_start = k;
                 tick(k);
@@ -155,6 +195,41 @@ private:
         }
         put(run_start, e);
         text_run_ += e - run_start;
+    }
+
+    // Text s_[b, e) (no NUL, no markup) with each run of blanks written as its first byte; the
+    // blanks at its end are held back (blanks_): the text run may go on after a dropped comment.
+    // Written in as few pieces as there are runs of two blanks or more.
+    void folded_text(size_t b, size_t e) {
+        size_t r = b;
+        while (r < e && is_blank(s_[r])) r++;
+        if (r == e) {
+            blanks_.append(reinterpret_cast<const char*>(s_ + b), e - b);
+            return;
+        }
+        if (r > b && blanks_.empty()) blanks_.push_back(static_cast<char>(s_[b]));
+        flush_blanks(true);
+        run_text_ = true;
+        size_t k = r;  // the first byte not yet written (s_[k] is no blank)
+        for (size_t i = r + 1; i < e;) {
+            if (!is_blank(s_[i])) {
+                i++;
+                continue;
+            }
+            size_t j = i + 1;
+            while (j < e && is_blank(s_[j])) j++;
+            if (j == e) {
+                put(k, i);
+                blanks_.append(reinterpret_cast<const char*>(s_ + i), e - i);
+                return;
+            }
+            if (j - i >= 2) {
+                put(k, i + 1);
+                k = j;
+            }
+            i = j;
+        }
+        put(k, e);
     }
 
     // Whether text may be cut before s_[k]: at the start of a character, not within 40 bytes
@@ -172,14 +247,14 @@ private:
     // data state goes on.
     size_t markup(size_t i) {
         if (i + 1 >= n_) {
-            put("&lt;");
+            put_text("&lt;");
             return n_;
         }
         unsigned char c = s_[i + 1];
         if (is_alpha(c)) return start_tag(i);
         if (c == '/') {
             if (i + 2 >= n_) {
-                put("&lt;/");
+                put_text("&lt;/");
                 return n_;
             }
             unsigned char d = s_[i + 2];
@@ -192,7 +267,7 @@ private:
             return bogus_comment(i + 2);  // doctype, CDATA outside foreign content, others
         }
         if (c == '?') return bogus_comment(i + 1);
-        put("&lt;");
+        put_text("&lt;");
         return i + 1;
     }
 
@@ -234,6 +309,7 @@ private:
     // by "/>".
     size_t attributes(size_t p, bool keep, bool& self_closing, bool& complete) {
         attr_names_.clear();
+        names_.clear();
         self_closing = false;
         complete = false;
         for (;;) {
@@ -281,28 +357,33 @@ private:
         }
     }
 
-    // Appends one attribute to tag_ unless it is past the limit, a duplicate or a name libxml2
-    // cannot parse.
+    // Appends one attribute to tag_ unless it is past the limit, a duplicate, a name libxml2
+    // cannot parse or one the sink does not read (it counts all the same: as one of the first
+    // max_attributes, and as the first of its name); without its value when the sink reads only
+    // its name.
     void attribute(size_t nb, size_t ne, bool has_value, size_t vb, size_t ve) {
         if (attr_names_.size() >= lim_.max_attributes) return;
         if (!name_first(s_[nb])) return;
         for (size_t k = nb; k < ne; k++)
             if (!name_char(s_[k])) return;
-        // the name, lower case, written to tag_; kept there when no earlier attribute has it
-        size_t at = tag_.size() + 1;
-        tag_.push_back(' ');
-        for (size_t k = nb; k < ne && k - nb < lim_.max_name; k++) tag_.push_back(static_cast<char>(lower(s_[k])));
-        std::string_view name(tag_.data() + at, tag_.size() - at);
+        // the name, lower case, kept in names_ when no earlier attribute has it
+        size_t at = names_.size();
+        for (size_t k = nb; k < ne && k - nb < lim_.max_name; k++) names_.push_back(static_cast<char>(lower(s_[k])));
+        std::string_view name(names_.data() + at, names_.size() - at);
         for (auto [b, l] : attr_names_)
-            if (std::string_view(tag_.data() + b, l) == name) {  // HTML5 keeps the first
-                tag_.resize(at - 1);
+            if (std::string_view(names_.data() + b, l) == name) {  // HTML5 keeps the first
+                names_.resize(at);
                 return;
             }
         attr_names_.emplace_back(at, name.size());
         if (name == "hidden" || (name == "aria-hidden" && has_value && ve - vb == 4 && !std::memcmp(s_ + vb, "true", 4)))
             hides_ = true;
-        if (!has_value) return;
-        if (name == "type") json_ld_ = is_json_ld_type(vb, ve);
+        if (has_value && name == "type") json_ld_ = is_json_ld_type(vb, ve);
+        HtmlAttributeUse use = out_.attribute_use(name);
+        if (use == HtmlAttributeUse::None) return;
+        tag_.push_back(' ');
+        tag_.append(name);
+        if (!has_value || use == HtmlAttributeUse::Name) return;
         // the value cut at max_value bytes, at a character boundary
         if (ve - vb > lim_.max_value) {
             ve = vb + lim_.max_value;
@@ -350,7 +431,7 @@ private:
         if (emit) {
             if (self_closing && raw == Raw::None) tag_ += "/>";
             else tag_.push_back('>');
-            put(tag_);
+            put_tag(tag_);
             started_ = true;
             text_run_ = 0;
             // raw-text elements end at their own end tag (raw_content), void and self-closed ones at once
@@ -396,9 +477,9 @@ private:
         bool self_closing, complete;
         size_t after = attributes(e + 2 + name.size(), false, self_closing, complete);
         if (emitted) {
-            put("</");
-            put(name);
-            put(">");
+            put_tag("</");
+            put_tag(name);
+            put_tag(">");
             text_run_ = 0;
         }
         return after;
@@ -429,9 +510,9 @@ private:
         for (size_t k = dropping_.size(); k-- > 0;) {
             if (dropping_[k] != name) continue;
             for (size_t j = dropping_.size(); --j > k;) {
-                put("</");
-                put(dropping_[j]);
-                put(">");
+                put_tag("</");
+                put_tag(dropping_[j]);
+                put_tag(">");
             }
             dropping_.resize(k);
             return;
@@ -447,9 +528,9 @@ private:
         // an end tag before any start tag would end libxml2's document too
         if (!started_ || name_ == "html" || name_ == "body" || name_.empty()) return p;
         close_inside(name_);
-        put("</");
-        put(name_);
-        put(">");
+        put_tag("</");
+        put_tag(name_);
+        put_tag(">");
         text_run_ = 0;
         return p;
     }

@@ -28,6 +28,10 @@
 //        past max_raw (1 MB) bytes is dropped, all of it when the sink keeps none
 //        (HtmlPrepassSink::keeps_script: ndd drops it, and it is 40% of the bytes of real pages);
 //        the content of a <script type="application/ld+json"> goes to the sink's json_ld() too.
+//      - for a sink that reads few attributes (HtmlPrepassSink::attribute_use), only those reach
+//        libxml2, some without their value; for one to which any run of blanks is one space
+//        (folds_blanks), runs of blanks reach it as one byte (the text blocks: nearly 40 % faster on real
+//        pages, the same blocks; bench/README.md, "Speed of the parse").
 //    Text, character references and the structure of ordinary markup pass unchanged, so libxml2
 //    builds the same elements as without the pre-pass on ordinary pages. Linear in the input: each
 //    byte is looked at a bounded number of times.
@@ -36,6 +40,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "guard.hpp"
 
@@ -48,6 +53,13 @@ struct HtmlPrepassLimits {
     size_t max_depth = 512;      // open elements
     size_t max_raw = 1 << 20;    // bytes of script or style content kept per element
     size_t text_piece = 65536;   // bytes of text between two tags at most
+};
+
+// What the reader of the parser's output does with an attribute (HtmlPrepassSink::attribute_use).
+enum class HtmlAttributeUse {
+    None,   // nothing: not written
+    Name,   // only asks whether the element has it: written without its value
+    Value,  // reads its value: written as the page has it (within max_value)
 };
 
 // Where the pre-pass writes. append() takes the bytes for the parser; may_open() is asked before
@@ -64,6 +76,18 @@ public:
     // content model takes its articleBody as evidence, html_jsonld.hpp), as the page has it, up
     // to max_raw bytes, whether or not keeps_script(). Called once per such script.
     virtual void json_ld(const char*, size_t) {}
+    // How an attribute (its name, lower case) is written into the start tag for the parser: a
+    // reader that looks at a few attributes only spares libxml2 the parse of the others (src,
+    // srcset, data-*... most of the bytes of a real page's tags; libxml2 2.9 reads an attribute
+    // value a character at a time), and of the values it does not read. An attribute not written
+    // still counts towards max_attributes and as the first of its name.
+    virtual HtmlAttributeUse attribute_use(std::string_view) const { return HtmlAttributeUse::Value; }
+    // Whether a run of blanks (space, tab, CR, LF) in text may reach the parser as one byte: for a
+    // reader to which any run of blanks is one space (the text blocks), half the text bytes of a
+    // real page are indentation. A text run of blanks alone 1,000 bytes long or more is written
+    // whole (libxml2 opens an implied <p> for it where it would not for a shorter one), and so is
+    // text past text_piece bytes without a tag.
+    virtual bool folds_blanks() const { return false; }
 
 protected:
     ~HtmlPrepassSink() = default;

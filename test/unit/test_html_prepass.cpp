@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "html_blocks.hpp"
 #include "html_content.hpp"
@@ -259,4 +260,121 @@ TEST(HtmlPrepass, DroppedElementEndsWhateverItHolds) {
     EXPECT_EQ(text("<html><body><template><div><table><tr><td>x</template><p>after</p></body></html>"), "after");
     // what the dropped element holds stays dropped, and the closing touches nothing outside it
     EXPECT_EQ(text("<div><p>a</p><span hidden><div>x<p>y</span><p>b</p></div>"), "a\nb");
+}
+
+// ---- the lean feed (HtmlFeedOptions::lean): only the attributes the reader reads, runs of blanks
+// as one byte ----
+
+namespace {
+
+class LeanSink final : public ndd::HtmlPrepassSink {
+public:
+    std::string out;
+    void append(const char* s, size_t n) override { out.append(s, n); }
+    bool may_open() override { return true; }
+    ndd::HtmlAttributeUse attribute_use(std::string_view n) const override {
+        if (n == "href" || n == "hidden") return ndd::HtmlAttributeUse::Name;
+        if (n == "class") return ndd::HtmlAttributeUse::Value;
+        return ndd::HtmlAttributeUse::None;
+    }
+    bool folds_blanks() const override { return true; }
+};
+std::string lean_pre(const std::string& html, const ndd::HtmlPrepassLimits& lim = ndd::HtmlPrepassLimits()) {
+    LeanSink sink;
+    ndd::InterruptPoller p(nullptr);
+    ndd::html_prepass(html.data(), html.size(), sink, p, lim);
+    return sink.out;
+}
+
+// Everything html_blocks gives, written out: the text, each block's fields and each region's.
+std::string blocks_dump(const std::string& html, bool lean, bool blocks = true) {
+    ndd::InterruptPoller p(nullptr);
+    ndd::HtmlFeedOptions opt;
+    opt.lean = lean;
+    opt.blocks = blocks;
+    ndd::HtmlDocument doc = ndd::html_blocks(html.data(), html.size(), p, opt);
+    std::string d = doc.text + "|";
+    for (size_t i = 0; i < doc.blocks.size(); i++) {
+        const ndd::HtmlBlock b = doc.blocks[i];
+        d += std::to_string(b.end) + "," + std::to_string(b.chars) + "," + std::to_string(b.link_chars) + "," +
+             std::to_string(b.context_depth) + "," + std::to_string(b.context) + "," +
+             std::to_string(static_cast<int>(b.kind)) + ";";
+    }
+    d += "|";
+    for (size_t i = 0; i < doc.regions.size(); i++) {
+        const ndd::HtmlRegion& r = doc.regions[i];
+        d += std::to_string(r.first) + "," + std::to_string(r.last) + "," + std::to_string(r.depth) + "," +
+             std::to_string(r.inner_depth) + "," + std::to_string(r.hint) + "," + std::to_string(r.semantic) + "," +
+             std::to_string(r.signature) + ";";
+    }
+    for (const std::string& j : doc.json_ld) d += "|" + j;
+    return d;
+}
+
+}  // namespace
+
+TEST(HtmlPrepassLean, OnlyTheAttributesReadAndTheirValuesWhenRead) {
+    EXPECT_EQ(lean_pre("<a HREF=\"/x\" data-a=\"1\" class=\"c d\" src=y hidden=hidden>t</a>"),
+              "<a href class=\"c d\" hidden>t</a>");
+    // an attribute not written is still the first of its name, and one of the first max_attributes
+    EXPECT_EQ(lean_pre("<p title=1 class=a class=b>x"), "<p class=\"a\">x");
+    EXPECT_EQ(lean_pre("<p x=1 X=2 class=a>x"), "<p class=\"a\">x");
+    ndd::HtmlPrepassLimits lim;
+    lim.max_attributes = 2;
+    EXPECT_EQ(lean_pre("<p a=1 b=2 class=c>x", lim), "<p>x");
+    // what the pre-pass itself reads still counts: type (JSON-LD), hidden
+    EXPECT_EQ(lean_pre("<div aria-hidden=true><p>x</div>"), "<div><p>x</p></div>");
+}
+
+TEST(HtmlPrepassLean, BlankRunsFolded) {
+    EXPECT_EQ(lean_pre("<p>  a \n\t b  <!-- c -->  c\n</p>"), "<p> a b c\n</p>");
+    EXPECT_EQ(lean_pre("<p>a b\xC2\xA0 \f  c</p>"), "<p>a b\xC2\xA0 \f c</p>");  // \f and U+00A0 are no blank to libxml2
+    EXPECT_EQ(lean_pre("<p>a &amp;   b</p>   "), "<p>a &amp; b</p> ");
+    // a text run of blanks alone, 1,000 bytes or more, is written whole, joined across dropped
+    // comments; shorter, or beside text, it is one byte
+    const std::string b999(999, ' '), b600(600, '\n');
+    EXPECT_EQ(lean_pre("<html>" + b999 + "<head>"), "<html> <head>");
+    EXPECT_EQ(lean_pre("<html>" + b999 + " <head>"), "<html>" + b999 + " <head>");
+    EXPECT_EQ(lean_pre("<html>" + b600 + "<!-- x -->" + b600 + "<head>"), "<html>" + b600 + b600 + "<head>");
+    EXPECT_EQ(lean_pre("<p>" + b600 + "x" + b600 + "</p>"), "<p>\nx\n</p>");
+    EXPECT_EQ(lean_pre(b600 + b600), b600 + b600);
+    // past text_piece bytes without a tag, the text goes as the page has it (and is cut)
+    ndd::HtmlPrepassLimits lim;
+    lim.text_piece = 10;
+    EXPECT_EQ(lean_pre("<p>a    b    c    d</p>  e  <p>", lim), "<p>a    b    " + kCutMark + "c    d</p> e <p>");
+}
+
+// Property: the lean feed gives the same blocks, regions and JSON-LD as the page fed whole, over
+// generated pages of blanks, attributes the blocks read and do not read, comments and references,
+// fed in pieces of every size; and so does the text alone.
+TEST(HtmlPrepassLean, SameBlocksAsThePageFedWhole) {
+    static const char* const kTokens[] = {
+        " ", "  ", "\n", "\t\t", "\r\n", "\f", "\xC2\xA0", "word", "\xC3\xA9t\xC3\xA9", "&amp;", "&nbsp;", "&",
+        "<!-- c -->", "<p>", "</p>", "<div class=\"nav menu\" data-x=\"1\">", "<div id=\"content\" title=t>",
+        "</div>", "<a href=\"/x\" rel=nofollow>", "<a name=x>", "</a>", "<span hidden=\"hidden\">", "</span>",
+        "<section role=\"main\" style=\"color:red\">", "</section>", "<p style=\"display:none\">",
+        "<article itemprop=\"articleBody\" class=\"post\">", "</article>", "<li class=\"item a\">", "<li>", "<br>",
+        "<td aria-hidden=\"true\">", "<td aria-hidden=\"false\">", "<table>", "</table>", "<pre>", "</pre>",
+        "<script type=\"application/ld+json\">{\"articleBody\": \"x  y\"}</script>", "<script>  var a;  </script>",
+        "<title>  t  </title>", "<head>", "</head>", "<body class=\"sidebar\">", "<textarea>  x  </textarea>",
+        "<img src=\"a.png\" alt=\"  a  \">", "<!DOCTYPE html>", "<h2 class=\"title\">", "</h2>", "<footer>", "</footer>"};
+    uint64_t state = 29;
+    auto next = [&state] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<size_t>(state >> 33);
+    };
+    for (int it = 0; it < 2000; it++) {
+        // (an <html> start tag inside the page makes libxml2's output depend on the pieces it is
+        // fed, lean or not: at the start only)
+        std::string page = it % 2 ? "<!DOCTYPE html><html lang=en>" : "";
+        for (size_t i = 0, n = next() % 200; i < n; i++) {
+            size_t t = next() % (std::size(kTokens) + 1);
+            if (t == std::size(kTokens)) page += std::string(500 + next() % 1000, " \n"[next() % 2]);  // long blank runs
+            else page += kTokens[t];
+        }
+        const std::string whole = blocks_dump(page, false);
+        ASSERT_EQ(blocks_dump(page, true), whole) << page;
+        ASSERT_EQ(blocks_dump(page, true, false), blocks_dump(page, false, false)) << page;
+        ASSERT_EQ(blocks_text(page, 1 + next() % 16, 1 + next() % 7), blocks_text(page, 0, 65536)) << page;
+    }
 }
