@@ -308,12 +308,13 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         uint32_t last;
         uint64_t prose;
         uint64_t top_item;
+        uint16_t signature;  // the members' (nonzero)
         bool operator<(const ItemSpan& o) const { return first < o.first; }
     };
     std::vector<Open> opened(1);
     std::vector<ItemSpan> item_spans;
     auto end_run = [&](const Run& run) {
-        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose, run.top_item});
+        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose, run.top_item, run.signature});
     };
     sweep_regions(
         doc,
@@ -364,11 +365,17 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         }
     }
     std::vector<bool> in_item;
+    // the signatures of the elements the climb (below) has passed: lists of items of their kind
+    // are the same thing as the choice (the other entries of a reference chapter beside the one
+    // chosen, the other sections of a chapter), not a comment thread or a teaser list beside it
+    std::vector<uint16_t> kinds;
     auto items_beside = [&](size_t first, size_t last, double own) {
         in_item.assign(n, false);
         for (size_t k = 0, reach = 0; k < item_spans.size(); k++) {
             const ItemSpan& x = item_spans[k];
-            if ((x.first <= first && last <= x.last) || static_cast<double>(x.prose) >= own) continue;
+            if ((x.first <= first && last <= x.last) || static_cast<double>(x.prose) >= own ||
+                std::find(kinds.begin(), kinds.end(), x.signature) != kinds.end())
+                continue;
             for (size_t i = std::max<size_t>(reach, x.first); i < x.last; i++) in_item[i] = true;
             reach = std::max<size_t>(reach, x.last);
         }
@@ -515,7 +522,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
     // reviews) is left alone, and so is the list's own wrapper. The innermost list holding the region is searched among the
     // spans starting at or before it, at most 64 back (spans nest or are disjoint): linear.
     auto minor_item = [&](const HtmlRegion& g, uint32_t own) {
-        auto it = std::upper_bound(item_spans.begin(), item_spans.end(), ItemSpan{g.first, 0, 0, 0});
+        auto it = std::upper_bound(item_spans.begin(), item_spans.end(), ItemSpan{g.first, 0, 0, 0, 0});
         for (size_t steps = 0; it != item_spans.begin() && steps < 64; steps++) {
             --it;
             if (it->first <= g.first && g.last <= it->last) return 2 * it->top_item < it->prose && 2 * uint64_t(own) < it->prose;
@@ -553,24 +560,54 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
     // exception: on a page that is the article alone, the article's other sections are in it.
     // At most kClimb levels, so that this stays linear (items_beside is linear too).
     size_t up = parent_of(top);
+    // A parent whose blocks outside the child give no evidence either way (a definition list
+    // around one entry: its term is a short heading; a section holding a title and the child) is
+    // the child's wrapper, and the climb looks through it: tentatively, so that the choice stays
+    // the child unless an element further up gains enough (Readability moves up through parents
+    // that hold nothing but the top candidate, for the same reason). Wrappers count their own
+    // levels, at most kClimb of them.
+    size_t cand = top, wrappers = 0;
+    double acc = 0, top_own = 0;
+    size_t kinds_at_top = 0;
     for (size_t level = 0; level < kClimb && up != kNone; level++) {
-        const HtmlRegion &c = doc.regions[top], &a = doc.regions[up];
+        const HtmlRegion &c = doc.regions[cand], &a = doc.regions[up];
+        if (c.signature != 0) kinds.push_back(c.signature);
         double gain = 0;
+        bool evidence = false;
         const double own = prose_of(c.first, c.last) + own_list_weight(c.first, c.last);
         items_beside(c.first, c.last, own);
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
             if (i >= a.last) break;
             const HtmlBlock& b = doc.blocks[i];
-            if (in_item[i]) gain -= 1.0;
-            else if (linked_heading(b)) gain -= kTeaserWeight;
-            else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
-            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
+            double g = 0;
+            if (in_item[i]) g = -1.0;
+            else if (linked_heading(b)) g = -kTeaserWeight;
+            else if (link_density(b) > kBadLinkDensity) g = -(1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3)));
+            else if (b.context >= 0 || b.context_depth <= a.inner_depth) g = prose[i];
+            gain += g;
+            evidence |= g != 0;
         }
-        if (gain <= 0 || gain < kClimbShare * own) break;
-        top = up;
-        up = parent_of(top);
+        if (!evidence && wrappers < kClimb) {
+            wrappers++;
+            level--;
+            cand = up;
+            up = parent_of(cand);
+            continue;
+        }
+        if (gain <= 0) break;
+        if (cand == top) top_own = own;
+        acc += gain;
+        cand = up;
+        up = parent_of(cand);
+        if (acc >= kClimbShare * top_own) {
+            top = cand;
+            acc = 0;
+            kinds_at_top = kinds.size();
+        }
     }
+    kinds.resize(kinds_at_top);
+    if (cand != top) up = parent_of(top);
     const HtmlRegion& t = doc.regions[top];
     sel.push_back({t.first, t.last, depth16(t.inner_depth)});
     if (up != kNone) {
