@@ -574,6 +574,10 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         if (c.signature != 0) kinds.push_back(c.signature);
         double gain = 0;
         bool evidence = false;
+        // A parent that opens with a heading the child does not hold is a titled section (a
+        // chapter under its title): the child is one of its parts, and a list of items in it (the
+        // chapter's reference entries, its sections) is weighed by its text like the rest of it.
+        const bool titled = a.first < c.first && doc.blocks[a.first].kind == HtmlBlockKind::Heading && !linked_heading(doc.blocks[a.first]);
         const double own = prose_of(c.first, c.last) + own_list_weight(c.first, c.last);
         items_beside(c.first, c.last, own);
         for (size_t i = a.first; i < a.last; i++) {
@@ -581,7 +585,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
             if (i >= a.last) break;
             const HtmlBlock& b = doc.blocks[i];
             double g = 0;
-            if (in_item[i]) g = -1.0;
+            if (in_item[i] && !(titled && b.context >= 0)) g = -1.0;
             else if (linked_heading(b)) g = -kTeaserWeight;
             else if (link_density(b) > kBadLinkDensity) g = -(1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3)));
             else if (b.context >= 0 || b.context_depth <= a.inner_depth) g = prose[i];
