@@ -365,11 +365,8 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         }
     }
     std::vector<bool> in_item;
-    // the signatures of the elements the climb (below) has passed: lists of items of their kind
-    // are the same thing as the choice (the other entries of a reference chapter beside the one
-    // chosen, the other sections of a chapter), not a comment thread or a teaser list beside it
-    std::vector<uint16_t> kinds;
-    auto items_beside = [&](size_t first, size_t last, double own) {
+    // (kinds: the signatures of lists of items that are the region's own kind, left out too)
+    auto items_beside = [&](size_t first, size_t last, double own, const std::vector<uint16_t>& kinds) {
         in_item.assign(n, false);
         for (size_t k = 0, reach = 0; k < item_spans.size(); k++) {
             const ItemSpan& x = item_spans[k];
@@ -558,28 +555,38 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
     // inside an element that a boilerplate word marks, and each block of a list of items beside
     // the child (items_beside), counting against it. The element holding the whole page is no
     // exception: on a page that is the article alone, the article's other sections are in it.
-    // At most kClimb levels, so that this stays linear (items_beside is linear too).
-    size_t up = parent_of(top);
-    // A parent whose blocks outside the child give no evidence either way (a definition list
-    // around one entry: its term is a short heading; a section holding a title and the child) is
-    // the child's wrapper, and the climb looks through it: tentatively, so that the choice stays
-    // the child unless an element further up gains enough (Readability moves up through parents
-    // that hold nothing but the top candidate, for the same reason). Wrappers count their own
-    // levels, at most kClimb of them.
-    size_t cand = top, wrappers = 0;
-    double acc = 0, top_own = 0;
+    // Three refinements (branch docheld), for chapters of sections and reference entries, where
+    // the parts of one article nest in several levels of elements that say nothing about them:
+    // - a parent whose blocks outside the child give no evidence either way (a definition list
+    //   around one entry, whose term is a short code line; a section holding a title-less child)
+    //   is the child's wrapper, and the climb looks through it (Readability, too, moves up through
+    //   parents that hold nothing but its top candidate);
+    // - a level that gains too little to move the choice is passed tentatively: the gains of the
+    //   levels passed add up, and the choice moves to the level where their sum reaches
+    //   kClimbShare of the prose of the element chosen last (a chapter's first subsection gains a
+    //   heading and a paragraph, the chapter around it the other subsections); a level with
+    //   nothing or less than nothing to gain ends the climb;
+    // - lists of items of the kind of an element the climb has passed (the other entries of a
+    //   reference chapter beside the one chosen: <dl class="py function"> beside the <dl
+    //   class="py class"> that holds it) are the same thing as the choice, not a comment thread
+    //   or a teaser list beside it, and a parent that opens with a heading the child lacks (a
+    //   chapter under its title) weighs the lists of items no boilerplate word marks by their
+    //   text, as the rest of it: its parts are its entries.
+    // At most kClimb levels that give evidence and kClimb wrappers, so that this stays linear
+    // (items_beside is linear too).
+    std::vector<uint16_t> kinds;  // the signatures of the elements passed
+    auto own_of = [&](size_t r) { return prose_of(doc.regions[r].first, doc.regions[r].last) + own_list_weight(doc.regions[r].first, doc.regions[r].last); };
+    size_t up = parent_of(top), cand = top;  // cand: the element reached, top: the one chosen
+    double gained = 0, top_own = own_of(top);
     size_t kinds_at_top = 0;
-    for (size_t level = 0; level < kClimb && up != kNone; level++) {
+    for (size_t levels = 0, wrappers = 0; levels < kClimb && up != kNone;) {
         const HtmlRegion &c = doc.regions[cand], &a = doc.regions[up];
         if (c.signature != 0) kinds.push_back(c.signature);
+        const bool titled = a.first < c.first && doc.blocks[a.first].kind == HtmlBlockKind::Heading &&
+                            !linked_heading(doc.blocks[a.first]);
         double gain = 0;
         bool evidence = false;
-        // A parent that opens with a heading the child does not hold is a titled section (a
-        // chapter under its title): the child is one of its parts, and a list of items in it (the
-        // chapter's reference entries, its sections) is weighed by its text like the rest of it.
-        const bool titled = a.first < c.first && doc.blocks[a.first].kind == HtmlBlockKind::Heading && !linked_heading(doc.blocks[a.first]);
-        const double own = prose_of(c.first, c.last) + own_list_weight(c.first, c.last);
-        items_beside(c.first, c.last, own);
+        items_beside(c.first, c.last, own_of(cand), kinds);
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
             if (i >= a.last) break;
@@ -592,26 +599,24 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
             gain += g;
             evidence |= g != 0;
         }
-        if (!evidence && wrappers < kClimb) {
-            wrappers++;
-            level--;
-            cand = up;
-            up = parent_of(cand);
-            continue;
+        if (evidence) {
+            if (gain <= 0) break;
+            levels++;
+            gained += gain;
+        } else if (++wrappers > kClimb) {
+            break;
         }
-        if (gain <= 0) break;
-        if (cand == top) top_own = own;
-        acc += gain;
         cand = up;
         up = parent_of(cand);
-        if (acc >= kClimbShare * top_own) {
+        if (gained >= kClimbShare * top_own) {
             top = cand;
-            acc = 0;
+            gained = 0;
+            top_own = own_of(top);
             kinds_at_top = kinds.size();
         }
     }
     kinds.resize(kinds_at_top);
-    if (cand != top) up = parent_of(top);
+    up = parent_of(top);
     const HtmlRegion& t = doc.regions[top];
     sel.push_back({t.first, t.last, depth16(t.inner_depth)});
     if (up != kNone) {
@@ -626,7 +631,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
             return count;
         };
         // a sibling's prose outside the lists of items beside the top
-        items_beside(t.first, t.last, own);
+        items_beside(t.first, t.last, own, kinds);
         auto own_prose = [&](size_t first, size_t last) {
             uint64_t sum = 0;
             for (size_t i = first; i < last; i++) sum += in_item[i] ? 0 : prose[i];

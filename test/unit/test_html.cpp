@@ -367,6 +367,49 @@ TEST(HtmlContentIssue29, BareArticleInSectionsKeepsEverySection) {
     EXPECT_EQ(content(page), text(page));
 }
 
+// A reference chapter (branch docheld): a title, an intro, three entries of one kind and a
+// subsection holding one long entry of that kind, in elements that say nothing of themselves (a
+// bare page, or a template whose article element has no telling class): the long entry's
+// element wins the scores, and the choice climbs through its definition list (a wrapper: its
+// term gives no evidence), past the subsection (too little gained alone) to the chapter, whose
+// other entries are the chosen entry's own kind. On main only the long entry was taken.
+TEST(HtmlContentIssue29, ReferenceChapterTakenWhole) {
+    const std::string page =
+        "<html><body><section><h1>lamp — Lamps and their parts</h1><p>This module describes lamps, their arms"
+        ", their bases and the bulbs they hold, as a catalogue would.</p><dl class=\"api function\"><dt>lamp."
+        "on(room)</dt><dd><p>Turns the lamp on, in the given room, and returns the light it gives.</p></dd></"
+        "dl><dl class=\"api function\"><dt>lamp.off(room)</dt><dd><p>Turns the lamp off, in the given room, a"
+        "nd returns nothing at all.</p></dd></dl><dl class=\"api function\"><dt>lamp.dim(room, level)</dt><dd"
+        "><p>Dims the lamp, in the given room, to a level between zero and one.</p></dd></dl><section><h2>The"
+        " Lamp class</h2><dl class=\"api class\"><dt>class lamp.Lamp(arm, base)</dt><dd><p>A lamp with an arm"
+        " that turns in two joints, so that the light falls where it is needed, and a base heavy enough to st"
+        "ay put, even on a desk that shakes.</p><p>The arm, the base and the bulb are parts of their own, eac"
+        "h with a type, a weight and a colour, and each can be replaced without the others.</p><p>A lamp is m"
+        "ade, sold and repaired by people, not by machines, and this class, like the rest, keeps the names of"
+        " the people who made it.</p></dd></dl></section></section></body></html>";
+    EXPECT_EQ(content(page), text(page));
+}
+
+// ... while a post under its title keeps the comment thread below it out: lists of items in an
+// element that a boilerplate word marks still count against the climb.
+TEST(HtmlContentIssue29, TitledPostKeepsItsCommentsOut) {
+    const std::string page =
+        "<html><body><div class=\"post\"><h2>The lamp on my desk</h2><div class=\"entry-content\"><p>A lamp w"
+        "ith an arm that turns in two joints, so that the light falls where it is needed, and a base heavy en"
+        "ough to stay put, even on a desk that shakes, which mine does.</p><p>The arm, the base and the bulb "
+        "are parts of their own, each with a type, a weight and a colour, and each can be replaced without th"
+        "e others, which I did twice.</p></div><div id=\"comments\"><div class=\"comment\"><p>I have the same"
+        " lamp, and mine broke after a week, so I sent it back, and the shop gave me a new one without asking"
+        " anything.</p></div><div class=\"comment\"><p>Where did you buy it, and how much was it, if I may as"
+        "k? I have been looking for one like it for months now, without luck.</p></div><div class=\"comment\""
+        "><p>Nice post, thank you, and the photos are lovely, as always, even the one of the cat sleeping und"
+        "er the lamp on the desk.</p></div></div></div></body></html>";
+    const std::string c = content(page);
+    EXPECT_NE(c.find("which I did twice."), std::string::npos);
+    EXPECT_EQ(c.find("same lamp"), std::string::npos);
+    EXPECT_EQ(c.find("Where did you buy it"), std::string::npos);
+}
+
 TEST(HtmlMeta, SourcesAndOrder) {
     ndd::InterruptPoller p(nullptr);
     std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
