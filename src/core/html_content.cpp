@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -751,6 +752,12 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
     return out;
 }
 
+// A block whose whole text is part of the page's <title> ("Headline" in "Headline - Site").
+bool repeats_title(const HtmlDocument& doc, const HtmlBlock& b) {
+    const std::string_view t(doc.text.data() + b.begin, doc.end(b) - b.begin);
+    return !t.empty() && std::string_view(doc.title).find(t) != std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<BlockClass> html_classify(HtmlDocument& doc) {
@@ -794,12 +801,15 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     // Outside the main region a short heading (under kShortChars) is good only right before a
     // good block: the page's title above a byline and a share bar is the page's, not the
     // article's text (a bare copy of the article has none), while a standfirst in heading markup
-    // (a sentence of the length of a paragraph) reads on into the article.
+    // (a sentence of the length of a paragraph) reads on into the article, unless it repeats the
+    // page's <title> (a long title: the page's, as Readability drops a heading that duplicates
+    // the title).
     for (size_t i = 0; i < n; i++) {
         if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good ||
             initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0) == BlockClass::Bad)
             continue;
-        const uint64_t reach = (sel.empty() || sel[i] || doc.blocks[i].chars >= kShortChars) ? kHeadingDistance : 0;
+        const uint64_t reach =
+            (sel.empty() || sel[i] || (doc.blocks[i].chars >= kShortChars && !repeats_title(doc, doc.blocks[i]))) ? kHeadingDistance : 0;
         uint64_t distance = 0;
         for (size_t j = i + 1; j < n && distance <= reach; j++) {
             if (out[j] == BlockClass::Good) {
