@@ -410,6 +410,23 @@ TEST(HtmlContentIssue29, TitledPostKeepsItsCommentsOut) {
     EXPECT_EQ(c.find("Where did you buy it"), std::string::npos);
 }
 
+// A long heading outside the article (as long as a standfirst) that repeats the page's <title>
+// is the page's title (branch docheld): a documentation page's title under a blog's template
+// ("array — Efficient arrays of numeric values — Python 3.11.2 documentation") was taken as a
+// standfirst, and the same page differed from its other copies by it. The same heading under
+// another title stays a standfirst (PageTitleOutsideTheRegionLeftOut).
+TEST(HtmlContentIssue29, LongHeadingRepeatingTheTitleLeftOut) {
+    const std::string h = "The lamp on my desk, its arm, its base and its bulb: a year of light at work";
+    auto page = [&](const std::string& title) {
+        return "<html><head><title>" + title + "</title></head><body><div class=\"post\"><h2>" + h +
+               "</h2><div>Posted on March 2 by Anna</div><div class=\"text\"><p>" + kLong + "</p><p>" + kLong +
+               "</p></div></div></body></html>";
+    };
+    EXPECT_EQ(content(page(h + " \xe2\x80\x93 Notes from the Lake House")), kLong + "\n" + kLong);
+    EXPECT_EQ(content(page("  " + h + "\n | Notes")), kLong + "\n" + kLong);
+    EXPECT_EQ(content(page("Notes from the Lake House")), h + "\n" + kLong + "\n" + kLong);
+}
+
 TEST(HtmlMeta, SourcesAndOrder) {
     ndd::InterruptPoller p(nullptr);
     std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
