@@ -427,6 +427,35 @@ TEST(HtmlContentIssue29, LongHeadingRepeatingTheTitleLeftOut) {
     EXPECT_EQ(content(page("Notes from the Lake House")), h + "\n" + kLong + "\n" + kLong);
 }
 
+// Property (branch docheld): on pages made of random fragments (titles, chapters of definition
+// lists, comment threads, link lists, headings, nesting left open), every line of the content is a
+// line of the page's text: the climb, the lists of a chosen element's kind and the title rule only
+// choose among the page's blocks.
+TEST(HtmlContentIssue29, ContentLinesAreTextLinesOnRandomPages) {
+    const char* frag[] = {"<title>", "</title>", "<title>A lamp, its arm and base: a year of light at work - Notes</title>",
+                          "<h1>", "</h1>", "<h2>A lamp, its arm and base: a year of light at work</h2>", "<section>",
+                          "</section>", "<dl class=\"py function\">", "</dl>", "<dt>f(x)</dt>", "<dd>", "</dd>",
+                          "<div class=\"comment\">", "</div>", "<div id=\"comments\">",
+                          "<p>A lamp with an arm that turns in two joints, so that the light falls where it is needed.</p>",
+                          "<p>Short.</p>", "<a href=x>link text here</a>", "<ul><li><a href=y>entry of the list</a></li>",
+                          "</ul>", "<div>", "<svg><title>t</title></svg>", "<head>", "</head>", "<body>",
+                          "<title>unterminated", "<h2><a href=z>Linked</a></h2>", "<table><tr><td>cell, a, b</td></tr></table>"};
+    const size_t nf = sizeof frag / sizeof *frag;
+    uint64_t seed = 29;
+    auto next = [&]() { return (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
+    for (int it = 0; it < 300; it++) {
+        std::string h;
+        for (uint64_t k = 0, n = next() % 200; k < n; k++) h += frag[next() % nf];
+        const std::string t = "\n" + text(h) + "\n", c = content(h);
+        size_t from = 0;
+        for (size_t to; from <= c.size(); from = to + 1) {
+            to = c.find('\n', from);
+            if (to == std::string::npos) to = c.size();
+            if (to > from) ASSERT_NE(t.find("\n" + c.substr(from, to - from) + "\n"), std::string::npos) << h;
+        }
+    }
+}
+
 TEST(HtmlMeta, SourcesAndOrder) {
     ndd::InterruptPoller p(nullptr);
     std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
