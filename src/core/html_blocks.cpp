@@ -302,6 +302,9 @@ struct Builder : HtmlSaxTarget {
     bool keep_blocks = true;
     // HtmlFeedOptions::lean
     bool lean = true;
+    // inside the page's first <title> (its text goes to doc.title), and past it
+    bool in_title = false;
+    bool title_seen = false;
     // an exception from a callback, rethrown after the parser returned
 
     const Frame& top() const {
@@ -325,7 +328,10 @@ struct Builder : HtmlSaxTarget {
 
     void text(const unsigned char* s, size_t n) {
         const Frame& f = top();
-        if (f.skip) return;
+        if (f.skip) {
+            if (in_title) title_text(s, n);
+            return;
+        }
         for (size_t i = 0; i < n;) {
             unsigned char c = s[i];
             if (is_space_byte(c)) {
@@ -377,9 +383,23 @@ struct Builder : HtmlSaxTarget {
         return HtmlAttributeUse::None;
     }
 
+    // The title's text, spaces collapsed (leading ones dropped; a trailing one is dropped by
+    // html_content's comparison), up to kHtmlTitleMaxBytes.
+    void title_text(const unsigned char* s, size_t n) {
+        std::string& t = doc.title;
+        for (size_t i = 0; i < n && t.size() < kHtmlTitleMaxBytes; i++) {
+            if (is_space_byte(s[i])) {
+                if (!t.empty() && t.back() != ' ') t.push_back(' ');
+            } else {
+                t.push_back(static_cast<char>(s[i]));
+            }
+        }
+    }
+
     void start(const char* name, const char** atts) {
         const TagInfo* info = find_tag(name);
         const Frame& parent = top();
+        if (keep_blocks && !title_seen && info && (info->flags & kSkip) && std::strcmp(name, "title") == 0) in_title = title_seen = true;
         Frame f{0,           info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.context_depth,
                 parent.kind, 0,    false, 0};
         if (info && (info->flags & kSkip)) f.skip = true;
@@ -459,6 +479,7 @@ struct Builder : HtmlSaxTarget {
     }
 
     void end() {
+        in_title = false;  // <title> holds no element: the first end after it is its own
         if (stack.empty()) return;
         Frame f = stack.back();
         size_t depth = stack.size();

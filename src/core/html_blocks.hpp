@@ -175,6 +175,8 @@ private:
 constexpr size_t kHtmlJsonLdMaxBytes = size_t(1) << 20;
 constexpr size_t kHtmlJsonLdMaxScripts = 256;
 
+constexpr size_t kHtmlTitleMaxBytes = 1024;
+
 struct HtmlDocument {
     std::string text;                 // the blocks, each followed by '\n'
     HtmlBlocks blocks;                // in document order
@@ -182,6 +184,10 @@ struct HtmlDocument {
     // The content of the page's <script type="application/ld+json"> elements, as written, at most
     // kHtmlJsonLdMaxBytes in all (a script past that is cut) and the first kHtmlJsonLdMaxScripts; empty for html_text (blocks false).
     std::vector<std::string> json_ld;
+    // The text of the page's first <title>, its spaces collapsed as the blocks' are, at most
+    // kHtmlTitleMaxBytes (empty for html_text): html_content tells the page's title from a
+    // standfirst by it (a heading outside the article that repeats it is the page's title).
+    std::string title;
 
     // End of a block in text (its '\n' follows): the next block begins right after that '\n'.
     size_t end(const HtmlBlock& b) const { return b.end; }

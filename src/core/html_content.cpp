@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -308,12 +309,13 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         uint32_t last;
         uint64_t prose;
         uint64_t top_item;
+        uint16_t signature;  // the members' (nonzero)
         bool operator<(const ItemSpan& o) const { return first < o.first; }
     };
     std::vector<Open> opened(1);
     std::vector<ItemSpan> item_spans;
     auto end_run = [&](const Run& run) {
-        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose, run.top_item});
+        if (run.count >= kItemRun) item_spans.push_back({run.first, run.last, run.prose, run.top_item, run.signature});
     };
     sweep_regions(
         doc,
@@ -364,11 +366,14 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
         }
     }
     std::vector<bool> in_item;
-    auto items_beside = [&](size_t first, size_t last, double own) {
+    // (kinds: the signatures of lists of items that are the region's own kind, left out too)
+    auto items_beside = [&](size_t first, size_t last, double own, const std::vector<uint16_t>& kinds) {
         in_item.assign(n, false);
         for (size_t k = 0, reach = 0; k < item_spans.size(); k++) {
             const ItemSpan& x = item_spans[k];
-            if ((x.first <= first && last <= x.last) || static_cast<double>(x.prose) >= own) continue;
+            if ((x.first <= first && last <= x.last) || static_cast<double>(x.prose) >= own ||
+                std::find(kinds.begin(), kinds.end(), x.signature) != kinds.end())
+                continue;
             for (size_t i = std::max<size_t>(reach, x.first); i < x.last; i++) in_item[i] = true;
             reach = std::max<size_t>(reach, x.last);
         }
@@ -515,7 +520,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
     // reviews) is left alone, and so is the list's own wrapper. The innermost list holding the region is searched among the
     // spans starting at or before it, at most 64 back (spans nest or are disjoint): linear.
     auto minor_item = [&](const HtmlRegion& g, uint32_t own) {
-        auto it = std::upper_bound(item_spans.begin(), item_spans.end(), ItemSpan{g.first, 0, 0, 0});
+        auto it = std::upper_bound(item_spans.begin(), item_spans.end(), ItemSpan{g.first, 0, 0, 0, 0});
         for (size_t steps = 0; it != item_spans.begin() && steps < 64; steps++) {
             --it;
             if (it->first <= g.first && g.last <= it->last) return 2 * it->top_item < it->prose && 2 * uint64_t(own) < it->prose;
@@ -551,26 +556,68 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
     // inside an element that a boilerplate word marks, and each block of a list of items beside
     // the child (items_beside), counting against it. The element holding the whole page is no
     // exception: on a page that is the article alone, the article's other sections are in it.
-    // At most kClimb levels, so that this stays linear (items_beside is linear too).
-    size_t up = parent_of(top);
-    for (size_t level = 0; level < kClimb && up != kNone; level++) {
-        const HtmlRegion &c = doc.regions[top], &a = doc.regions[up];
+    // Three refinements (branch docheld), for chapters of sections and reference entries, where
+    // the parts of one article nest in several levels of elements that say nothing about them:
+    // - a parent whose blocks outside the child give no evidence either way (a definition list
+    //   around one entry, whose term is a short code line; a section holding a title-less child)
+    //   is the child's wrapper, and the climb looks through it (Readability, too, moves up through
+    //   parents that hold nothing but its top candidate);
+    // - a level that gains too little to move the choice is passed tentatively: the gains of the
+    //   levels passed add up, and the choice moves to the level where their sum reaches
+    //   kClimbShare of the prose of the element chosen last (a chapter's first subsection gains a
+    //   heading and a paragraph, the chapter around it the other subsections); a level with
+    //   nothing or less than nothing to gain ends the climb;
+    // - lists of items of the kind of an element the climb has passed (the other entries of a
+    //   reference chapter beside the one chosen: <dl class="py function"> beside the <dl
+    //   class="py class"> that holds it) are the same thing as the choice, not a comment thread
+    //   or a teaser list beside it, and a parent that opens with a heading the child lacks (a
+    //   chapter under its title) weighs the lists of items no boilerplate word marks by their
+    //   text, as the rest of it: its parts are its entries.
+    // At most kClimb levels that give evidence and kClimb wrappers, so that this stays linear
+    // (items_beside is linear too).
+    std::vector<uint16_t> kinds;  // the signatures of the elements passed
+    auto own_of = [&](size_t r) { return prose_of(doc.regions[r].first, doc.regions[r].last) + own_list_weight(doc.regions[r].first, doc.regions[r].last); };
+    size_t up = parent_of(top), cand = top;  // cand: the element reached, top: the one chosen
+    double gained = 0, top_own = own_of(top);
+    size_t kinds_at_top = 0;
+    for (size_t levels = 0, wrappers = 0; levels < kClimb && up != kNone;) {
+        const HtmlRegion &c = doc.regions[cand], &a = doc.regions[up];
+        if (c.signature != 0) kinds.push_back(c.signature);
+        const bool titled = a.first < c.first && doc.blocks[a.first].kind == HtmlBlockKind::Heading &&
+                            !linked_heading(doc.blocks[a.first]);
         double gain = 0;
-        const double own = prose_of(c.first, c.last) + own_list_weight(c.first, c.last);
-        items_beside(c.first, c.last, own);
+        bool evidence = false;
+        items_beside(c.first, c.last, own_of(cand), kinds);
         for (size_t i = a.first; i < a.last; i++) {
             if (i == c.first) i = c.last;
             if (i >= a.last) break;
             const HtmlBlock& b = doc.blocks[i];
-            if (in_item[i]) gain -= 1.0;
-            else if (linked_heading(b)) gain -= kTeaserWeight;
-            else if (link_density(b) > kBadLinkDensity) gain -= 1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3));
-            else if (b.context >= 0 || b.context_depth <= a.inner_depth) gain += prose[i];
+            double g = 0;
+            if (in_item[i] && !(titled && b.context >= 0)) g = -1.0;
+            else if (linked_heading(b)) g = -kTeaserWeight;
+            else if (link_density(b) > kBadLinkDensity) g = -(1.0 + static_cast<double>(std::min<uint64_t>(b.chars / 100, 3)));
+            else if (b.context >= 0 || b.context_depth <= a.inner_depth) g = prose[i];
+            gain += g;
+            evidence |= g != 0;
         }
-        if (gain <= 0 || gain < kClimbShare * own) break;
-        top = up;
-        up = parent_of(top);
+        if (evidence) {
+            if (gain <= 0) break;
+            levels++;
+            gained += gain;
+        } else if (++wrappers > kClimb) {
+            break;
+        }
+        cand = up;
+        up = parent_of(cand);
+        if (gained >= kClimbShare * top_own) {
+            top = cand;
+            gained = 0;
+            top_own = own_of(top);
+            kinds_at_top = kinds.size();
+        }
     }
+    kinds.resize(kinds_at_top);
+    up = parent_of(top);
     const HtmlRegion& t = doc.regions[top];
     sel.push_back({t.first, t.last, depth16(t.inner_depth)});
     if (up != kNone) {
@@ -585,7 +632,7 @@ std::vector<SelectedRun> main_region(const HtmlDocument& doc, std::vector<bool>&
             return count;
         };
         // a sibling's prose outside the lists of items beside the top
-        items_beside(t.first, t.last, own);
+        items_beside(t.first, t.last, own, kinds);
         auto own_prose = [&](size_t first, size_t last) {
             uint64_t sum = 0;
             for (size_t i = first; i < last; i++) sum += in_item[i] ? 0 : prose[i];
@@ -705,6 +752,12 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
     return out;
 }
 
+// A block whose whole text is part of the page's <title> ("Headline" in "Headline - Site").
+bool repeats_title(const HtmlDocument& doc, const HtmlBlock& b) {
+    const std::string_view t(doc.text.data() + b.begin, doc.end(b) - b.begin);
+    return !t.empty() && std::string_view(doc.title).find(t) != std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<BlockClass> html_classify(HtmlDocument& doc) {
@@ -748,12 +801,15 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     // Outside the main region a short heading (under kShortChars) is good only right before a
     // good block: the page's title above a byline and a share bar is the page's, not the
     // article's text (a bare copy of the article has none), while a standfirst in heading markup
-    // (a sentence of the length of a paragraph) reads on into the article.
+    // (a sentence of the length of a paragraph) reads on into the article, unless it repeats the
+    // page's <title> (a long title: the page's, as Readability drops a heading that duplicates
+    // the title).
     for (size_t i = 0; i < n; i++) {
         if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good ||
             initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0) == BlockClass::Bad)
             continue;
-        const uint64_t reach = (sel.empty() || sel[i] || doc.blocks[i].chars >= kShortChars) ? kHeadingDistance : 0;
+        const uint64_t reach =
+            (sel.empty() || sel[i] || (doc.blocks[i].chars >= kShortChars && !repeats_title(doc, doc.blocks[i]))) ? kHeadingDistance : 0;
         uint64_t distance = 0;
         for (size_t j = i + 1; j < n && distance <= reach; j++) {
             if (out[j] == BlockClass::Good) {

@@ -382,6 +382,95 @@ TEST(HtmlContentIssue29, HeadingOverNoContentLeftOut) {
     EXPECT_EQ(content(kept), kLong + "\nSee also\n" + kLong);
 }
 
+// A reference chapter (branch docheld): a title, an intro, three entries of one kind and a
+// subsection holding one long entry of that kind, in elements that say nothing of themselves (a
+// bare page, or a template whose article element has no telling class): the long entry's
+// element wins the scores, and the choice climbs through its definition list (a wrapper: its
+// term gives no evidence), past the subsection (too little gained alone) to the chapter, whose
+// other entries are the chosen entry's own kind. On main only the long entry was taken.
+TEST(HtmlContentIssue29, ReferenceChapterTakenWhole) {
+    const std::string page =
+        "<html><body><section><h1>lamp — Lamps and their parts</h1><p>This module describes lamps, their arms"
+        ", their bases and the bulbs they hold, as a catalogue would.</p><dl class=\"api function\"><dt>lamp."
+        "on(room)</dt><dd><p>Turns the lamp on, in the given room, and returns the light it gives.</p></dd></"
+        "dl><dl class=\"api function\"><dt>lamp.off(room)</dt><dd><p>Turns the lamp off, in the given room, a"
+        "nd returns nothing at all.</p></dd></dl><dl class=\"api function\"><dt>lamp.dim(room, level)</dt><dd"
+        "><p>Dims the lamp, in the given room, to a level between zero and one.</p></dd></dl><section><h2>The"
+        " Lamp class</h2><dl class=\"api class\"><dt>class lamp.Lamp(arm, base)</dt><dd><p>A lamp with an arm"
+        " that turns in two joints, so that the light falls where it is needed, and a base heavy enough to st"
+        "ay put, even on a desk that shakes.</p><p>The arm, the base and the bulb are parts of their own, eac"
+        "h with a type, a weight and a colour, and each can be replaced without the others.</p><p>A lamp is m"
+        "ade, sold and repaired by people, not by machines, and this class, like the rest, keeps the names of"
+        " the people who made it.</p></dd></dl></section></section></body></html>";
+    EXPECT_EQ(content(page), text(page));
+}
+
+// ... while a post under its title keeps the comment thread below it out: lists of items in an
+// element that a boilerplate word marks still count against the climb.
+TEST(HtmlContentIssue29, TitledPostKeepsItsCommentsOut) {
+    const std::string page =
+        "<html><body><div class=\"post\"><h2>The lamp on my desk</h2><div class=\"entry-content\"><p>A lamp w"
+        "ith an arm that turns in two joints, so that the light falls where it is needed, and a base heavy en"
+        "ough to stay put, even on a desk that shakes, which mine does.</p><p>The arm, the base and the bulb "
+        "are parts of their own, each with a type, a weight and a colour, and each can be replaced without th"
+        "e others, which I did twice.</p></div><div id=\"comments\"><div class=\"comment\"><p>I have the same"
+        " lamp, and mine broke after a week, so I sent it back, and the shop gave me a new one without asking"
+        " anything.</p></div><div class=\"comment\"><p>Where did you buy it, and how much was it, if I may as"
+        "k? I have been looking for one like it for months now, without luck.</p></div><div class=\"comment\""
+        "><p>Nice post, thank you, and the photos are lovely, as always, even the one of the cat sleeping und"
+        "er the lamp on the desk.</p></div></div></div></body></html>";
+    const std::string c = content(page);
+    EXPECT_NE(c.find("which I did twice."), std::string::npos);
+    EXPECT_EQ(c.find("same lamp"), std::string::npos);
+    EXPECT_EQ(c.find("Where did you buy it"), std::string::npos);
+}
+
+// A long heading outside the article (as long as a standfirst) that repeats the page's <title>
+// is the page's title (branch docheld): a documentation page's title under a blog's template
+// ("array — Efficient arrays of numeric values — Python 3.11.2 documentation") was taken as a
+// standfirst, and the same page differed from its other copies by it. The same heading under
+// another title stays a standfirst (PageTitleOutsideTheRegionLeftOut).
+TEST(HtmlContentIssue29, LongHeadingRepeatingTheTitleLeftOut) {
+    const std::string h = "The lamp on my desk, its arm, its base and its bulb: a year of light at work";
+    auto page = [&](const std::string& title) {
+        return "<html><head><title>" + title + "</title></head><body><div class=\"post\"><h2>" + h +
+               "</h2><div>Posted on March 2 by Anna</div><div class=\"text\"><p>" + kLong + "</p><p>" + kLong +
+               "</p></div></div></body></html>";
+    };
+    EXPECT_EQ(content(page(h + " \xe2\x80\x93 Notes from the Lake House")), kLong + "\n" + kLong);
+    EXPECT_EQ(content(page("  " + h + "\n | Notes")), kLong + "\n" + kLong);
+    EXPECT_EQ(content(page("Notes from the Lake House")), h + "\n" + kLong + "\n" + kLong);
+}
+
+// Property (branch docheld): on pages made of random fragments (titles, chapters of definition
+// lists, comment threads, link lists, headings, nesting left open), every line of the content is a
+// line of the page's text: the climb, the lists of a chosen element's kind and the title rule only
+// choose among the page's blocks.
+TEST(HtmlContentIssue29, ContentLinesAreTextLinesOnRandomPages) {
+    const char* frag[] = {"<title>", "</title>", "<title>A lamp, its arm and base: a year of light at work - Notes</title>",
+                          "<h1>", "</h1>", "<h2>A lamp, its arm and base: a year of light at work</h2>", "<section>",
+                          "</section>", "<dl class=\"py function\">", "</dl>", "<dt>f(x)</dt>", "<dd>", "</dd>",
+                          "<div class=\"comment\">", "</div>", "<div id=\"comments\">",
+                          "<p>A lamp with an arm that turns in two joints, so that the light falls where it is needed.</p>",
+                          "<p>Short.</p>", "<a href=x>link text here</a>", "<ul><li><a href=y>entry of the list</a></li>",
+                          "</ul>", "<div>", "<svg><title>t</title></svg>", "<head>", "</head>", "<body>",
+                          "<title>unterminated", "<h2><a href=z>Linked</a></h2>", "<table><tr><td>cell, a, b</td></tr></table>"};
+    const size_t nf = sizeof frag / sizeof *frag;
+    uint64_t seed = 29;
+    auto next = [&]() { return (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
+    for (int it = 0; it < 300; it++) {
+        std::string h;
+        for (uint64_t k = 0, n = next() % 200; k < n; k++) h += frag[next() % nf];
+        const std::string t = "\n" + text(h) + "\n", c = content(h);
+        size_t from = 0;
+        for (size_t to; from <= c.size(); from = to + 1) {
+            to = c.find('\n', from);
+            if (to == std::string::npos) to = c.size();
+            if (to > from) ASSERT_NE(t.find("\n" + c.substr(from, to - from) + "\n"), std::string::npos) << h;
+        }
+    }
+}
+
 TEST(HtmlMeta, SourcesAndOrder) {
     ndd::InterruptPoller p(nullptr);
     std::string page = "<html lang=en><head><title> A \n title </title><link rel=\"alternate canonical\" href=\" /c \">"
