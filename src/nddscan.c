@@ -136,7 +136,7 @@ typedef struct NddScanOpaqueData
 
 	IndexTuple	null_itup;		/* what an index-only scan reads: see ndd_gettuple */
 
-	/* what the scan read, reported at DEBUG2 when it ends (bench/index_bench.sh counts it) */
+	/* what the scan read, reported at DEBUG2 when it ends (bench/index_sorted.sh counts it) */
 	int64		pages_read;
 	int64		entries_checked;	/* entries whose distance was computed */
 } NddScanOpaqueData;
@@ -383,12 +383,11 @@ static bool
 plan_table_ranges(NddScanOpaque so, int s, int t, const uint64 head, int e, uint64 limit,
 				  NddRange **ranges, int *nranges, NddSpans *spans, uint64 *pages)
 {
-	NddSpan    *sv;
-
 	const NddMapView *mv = &so->views.v[s];
 	int			w = e == 0 ? Min(64, (int) so->meta.layout.key_bits[t]) : probe_width(so, mv, t);
 	uint64		nprefix;
 	uint64	   *prefixes;
+	NddSpan    *sv;
 	size_t		n = 0;
 
 	nprefix = ndd_ball_volume(w, e);
