@@ -66,8 +66,13 @@ typedef struct NddPageOpaqueData
 	uint8		entry_bytes;	/* size of one entry on this page */
 	uint8		block_bits;		/* width of the heap block field */
 	uint8		offset_bits;	/* width of the heap offset field */
-	uint32		generation;		/* primary and moved pages: the generation of the map the page
-								 * belongs to (README.index.md, "Growth"); 0 on other pages */
+	uint16		generation;		/* primary and moved pages: the generation of the map the page
+								 * belongs to (README.index.md, "Growth"); 0 on other pages. At
+								 * most NDD_MAX_EXTENTS: each expansion adds one extent */
+	uint16		sorted;			/* data pages: the first `sorted` entries are in increasing head
+								 * order (README.index.md, "Sorted pages"); 0 on other pages and
+								 * on every page of an index built before (this half of what was
+								 * a uint32 generation was always 0) */
 } NddPageOpaqueData;
 
 typedef NddPageOpaqueData *NddPageOpaque;
@@ -124,6 +129,9 @@ typedef struct NddExtent
 
 /* Extents an index can have: one per expansion, each about a quarter of the map. */
 #define NDD_MAX_EXTENTS		128
+
+/* A page's generation (NddPageOpaqueData) is at most the map's, which is at most the extents. */
+StaticAssertDecl(NDD_MAX_EXTENTS < PG_UINT16_MAX, "a map generation must fit a page's uint16");
 
 /* The pages per table of the map an expansion makes of a map of n: a quarter more, at least one. */
 static inline uint32
@@ -329,6 +337,8 @@ extern bool ndd_entry_fits(Page page, const NddFormat *f, const NddEntry *e);
 extern void ndd_page_append(Page page, const NddFormat *f, uint64 delta, uint64 tail,
 							BlockNumber block, OffsetNumber offset);
 extern void ndd_primary_init(Page page, uint32 generation, const NddFormat *f);
+extern void ndd_page_sort(Page page, const NddFormat *f);
+extern int	ndd_page_sorted(Page page, int n);
 extern void ndd_map_view(const NddMetaPageData *meta, bool previous, NddMapView *view);
 extern void ndd_map_views(const NddMetaPageData *meta, NddViews *views);
 extern const NddMapView *ndd_view_of(const NddViews *views, uint64 head);

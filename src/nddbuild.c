@@ -741,6 +741,9 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				uint32		n = chain_pages(counts[p], cap);
 				uint32		j;
 
+				/* every page in head order (README.index.md, "Sorted pages") */
+				for (j = 0; j < n; j++)
+					ndd_page_sort((Page) (images + (Size) (first[p - p0] + j) * BLCKSZ), &f);
 				ndd_write_page(w, (Page) (images + (Size) first[p - p0] * BLCKSZ), start + p);
 				for (j = 1; j < n; j++)
 					BufFileWrite(ovf, images + (Size) (first[p - p0] + j) * BLCKSZ, BLCKSZ);
@@ -771,6 +774,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 					continue;
 				if (!ndd_page_has_room(cur, &f))
 				{
+					ndd_page_sort(cur, &f);
 					if (j > 0)
 						BufFileWrite(ovf, cur, BLCKSZ);
 					j++;
@@ -784,6 +788,7 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 				append_item(cur, &f, mv, p0, perm, &it);
 				(*entries_done)++;
 			}
+			ndd_page_sort(cur, &f);
 			if (j > 0)
 				BufFileWrite(ovf, cur, BLCKSZ);
 			/* chains are written whole: pages the counts promised but the pass did not fill */

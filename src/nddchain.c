@@ -342,6 +342,8 @@ ndd_chain_remove(Relation index, NddChain *c, uint64 low, NddEntryFilter drop, v
 	int			n = ndd_page_nentries(page, &f);
 	int			i;
 	int			out = 0;
+	int			sorted = ndd_page_sorted(page, n);
+	int			sorted_out = 0;
 	GenericXLogState *state;
 	char	   *base;
 
@@ -362,8 +364,12 @@ ndd_chain_remove(Relation index, NddChain *c, uint64 low, NddEntryFilter drop, v
 		if (out != i)
 			memmove(base + out * f.entry_bytes, src, f.entry_bytes);
 		out++;
+		if (i < sorted)
+			sorted_out = out;
 	}
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + out * f.entry_bytes;
+	/* the compaction keeps the order: the survivors of the sorted prefix are the new one */
+	NddPageGetOpaque(page)->sorted = (uint16) sorted_out;
 	GenericXLogFinish(state);
 	return n - out;
 }

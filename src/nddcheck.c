@@ -22,6 +22,9 @@
  *    free page in use);
  *  - every entry sits in the right bucket (its permuted head lies in its primary page's range)
  *    and names a heap TID that can exist (a block of the heap, an offset a heap page can have);
+ *  - every page's sorted prefix holds (README.index.md, "Sorted pages"): it counts at most the
+ *    page's entries (none on the NULL chain) and its heads do not decrease, since a probe
+ *    binary-searches it and would miss an entry out of order;
  *  - the heap against the index, through one MVCC snapshot registered before the index is read
  *    (amcheck's heapallindexed): every row visible to it has exactly one entry with its
  *    fingerprint in every table, or one entry in the NULL chain when its
@@ -184,6 +187,8 @@ check_chain(NddCheckState *cs, const NddMapView *mv, int t, uint32 p)
 		NddFormat	f;
 		int			n;
 		int			i;
+		int			sorted;
+		uint64		prev_head = 0;
 
 		CHECK_FOR_INTERRUPTS();
 		visit_block(cs, blkno);
@@ -201,6 +206,9 @@ check_chain(NddCheckState *cs, const NddMapView *mv, int t, uint32 p)
 		hint_found |= blkno == hint;
 		f = chain.f;
 		n = ndd_page_nentries(page, &f);
+		sorted = NddPageGetOpaque(page)->sorted;
+		if (sorted > n || (t < 0 && sorted != 0))
+			ndd_corrupt(index, "a page's sorted prefix counts more entries than it has", blkno);
 		for (i = 0; i < n; i++)
 		{
 			NddEntry	e;
@@ -218,6 +226,9 @@ check_chain(NddCheckState *cs, const NddMapView *mv, int t, uint32 p)
 
 				if (e.head < low || e.head > high)
 					ndd_corrupt(index, "an entry is in the wrong bucket", blkno);
+				if (i > 0 && i < sorted && e.head < prev_head)
+					ndd_corrupt(index, "a page's sorted prefix is out of order", blkno);
+				prev_head = e.head;
 				if (e.head < mv->lo)
 				{
 					cs->leftovers++;

@@ -264,6 +264,9 @@ ndd_meta_problem(Relation index, const NddMetaPageData *meta, BlockNumber nblock
 		return "the metapage describes an impossible map";
 	if (meta->nextents < 1 || meta->nextents > NDD_MAX_EXTENTS)
 		return "the metapage has an impossible number of extents";
+	/* the build makes generation 1 and extent 0, every expansion one more of each */
+	if (meta->generation != (uint32) meta->nextents)
+		return "the metapage describes an impossible map";
 	for (e = 0; e < meta->nextents; e++)
 	{
 		const NddExtent *ext = &meta->ext[e];
@@ -473,6 +476,7 @@ ndd_page_init(Page page, uint8 kind, const NddFormat *f)
 	opaque->block_bits = f ? f->block_bits : 0;
 	opaque->offset_bits = f ? f->offset_bits : 0;
 	opaque->generation = 0;
+	opaque->sorted = 0;
 	/* entries start right after the header; pd_lower marks their end */
 	((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData);
 }
@@ -482,7 +486,67 @@ void
 ndd_primary_init(Page page, uint32 generation, const NddFormat *f)
 {
 	ndd_page_init(page, NDD_PAGE_PRIMARY, f);
-	NddPageGetOpaque(page)->generation = generation;
+	NddPageGetOpaque(page)->generation = (uint16) generation;
+}
+
+/* An entry's place on a page and its sort key (head delta), for ndd_page_sort. */
+typedef struct NddSortSlot
+{
+	uint64		delta;
+	uint16		at;
+} NddSortSlot;
+
+/* by delta, then by place: a stable order, so that every build writes the same pages */
+#define ST_SORT sort_slots
+#define ST_ELEMENT_TYPE NddSortSlot
+#define ST_COMPARE(a, b) ((a)->delta != (b)->delta ? ((a)->delta < (b)->delta ? -1 : 1) : \
+						  ((a)->at < (b)->at ? -1 : (a)->at > (b)->at))
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+/*
+ * Orders the entries of a data page (format f) by head and records them all as its sorted prefix
+ * (README.index.md, "Sorted pages"): the build does it to every page before writing it, so that a
+ * probe binary-searches its key range instead of checking every entry of the page. Heads of one
+ * page differ only in their delta field, so that is the key; equal heads keep their order.
+ */
+void
+ndd_page_sort(Page page, const NddFormat *f)
+{
+	int			n = ndd_page_nentries(page, f);
+	char	   *base = (char *) page + MAXALIGN(SizeOfPageHeaderData);
+	NddSortSlot slots[NDD_PAGE_CAPACITY_BYTES / 8 + 1];
+	PGAlignedBlock copy;
+	bool		in_order = true;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		slots[i].delta = ndd_entry_head(ndd_entry_bits(base + (Size) i * f->entry_bytes), f, 0);
+		slots[i].at = (uint16) i;
+		if (i > 0 && slots[i].delta < slots[i - 1].delta)
+			in_order = false;
+	}
+	if (!in_order)
+	{
+		sort_slots(slots, n);
+		memcpy(copy.data, base, (Size) n * f->entry_bytes);
+		for (i = 0; i < n; i++)
+			memcpy(base + (Size) i * f->entry_bytes, copy.data + (Size) slots[i].at * f->entry_bytes,
+				   f->entry_bytes);
+	}
+	NddPageGetOpaque(page)->sorted = (uint16) n;
+}
+
+/*
+ * The length of page's sorted prefix (format f, n entries): what its opaque data says, at most n
+ * (a damaged count must not send a search past the entries; ndd_index_check reports it).
+ */
+int
+ndd_page_sorted(Page page, int n)
+{
+	return Min((int) NddPageGetOpaque(page)->sorted, n);
 }
 
 

@@ -11,6 +11,8 @@
 #    (XX002) naming the damage from the scans that read it and from VACUUM. Before the iterator
 #    checked links, an insert or VACUUM following a link to its own first page waited forever
 #    on its own buffer lock, which no cancel or shutdown short of SIGQUIT ends.
+#  - a sorted page whose prefix is out of order or longer than the page: the statements end, and
+#    ndd_index_check names the damage (the scans do not check the order).
 #  - fuzzing: random bytes of random pages (and of the metapage) overwritten, a fixed seed per
 #    round; every statement must end (with or without an error) within a time limit, and the
 #    server must never lose a backend to a signal.
@@ -18,7 +20,8 @@
 # the damage reaches the index's own code instead of being caught when the page is read. Between
 # cases the heap's and the index's files are put back as they were, with the cluster stopped
 # cleanly. Page offsets: the 24-byte page header, the 16-byte special space NddPageOpaqueData
-# {next, insert_at, kind, entry_bytes, block_bits, offset_bits} at the end of the page
+# {next, insert_at, kind, entry_bytes, block_bits, offset_bits, generation, sorted} at the end of
+# the page
 # (src/nddam.h). Run by scripts/test.sh.
 use strict;
 use warnings;
@@ -218,6 +221,35 @@ for my $c (@cases)
 	stop_after_case();
 }
 
+# A sorted page whose order or count is damaged (README.index.md, "Sorted pages"): nothing reads
+# past the page's entries, so the scans end (a binary search over an unsorted prefix may miss a
+# row, as a damaged fingerprint gives a wrong answer); ndd_index_check names the damage.
+{
+	my $base = $other * $BLCKSZ;
+	my $entry_bytes = opaque_of($index, $other)->{entry_bytes};
+	my $n = (unpack('v', substr($index, $base + 12, 2)) - 24) / $entry_bytes;
+	my $sorted = unpack('v', substr($index, $base + $OPAQUE + 14, 2));
+	cmp_ok($n, '>=', 2, 'a primary page holds entries');
+	is($sorted, $n, 'the build sorted all of them');
+	my $first = substr($index, $base + 24, $entry_bytes);
+	my $last = substr($index, $base + 24 + ($n - 1) * $entry_bytes, $entry_bytes);
+	for my $c (
+		[ "a sorted page's first and last entries swapped",
+			[ [ $other, 24, $last ], [ $other, 24 + ($n - 1) * $entry_bytes, $first ] ],
+			"a page's sorted prefix is out of order" ],
+		[ 'a sorted prefix longer than the page', [ [ $other, $OPAQUE + 14, pack('v', $n + 1) ] ],
+			"a page's sorted prefix counts more entries than it has" ])
+	{
+		my ($case, $edits, $what) = @$c;
+		restore_with($edits);
+		$node->start;
+		my $out = run_statements($case);
+		like($out->{check}[1], qr/XX002: ndd index "t_fp" is corrupted: \Q$what\E \(block $other\)/,
+			"$case: ndd_index_check reports \"$what\"");
+		stop_after_case();
+	}
+}
+
 # Fuzzing: in each round, bytes at random offsets of random pages get random values (in some
 # rounds, of the metapage's fields). Whatever it makes of the index, every statement must end.
 my $rounds = 24;
@@ -237,7 +269,7 @@ for my $round (1 .. $rounds)
 			my $b = 1 + int(rand($nblocks - 1));
 			# half of the bytes in the page's header and special space, where the structure is
 			my $off = rand() < 0.5
-			  ? (rand() < 0.5 ? int(rand(24)) : $OPAQUE + int(rand(12)))
+			  ? (rand() < 0.5 ? int(rand(24)) : $OPAQUE + int(rand(16)))
 			  : int(rand($BLCKSZ));
 			push @edits, [ $b, $off, chr(int(rand(256))) ];
 		}
