@@ -957,8 +957,6 @@ typedef struct NddBuildShared
 	int			nparticipants;	/* set when the count phase starts */
 	int			ndone;			/* participants done with the phase */
 	int			next_table;		/* the write phase's next table to take */
-	int			writers;		/* the participants that take tables: those numbered
-								 * nparticipants - writers and up (ndd_table_writers) */
 	int64		entries_done;	/* entries of the tables written, for the progress report */
 	/* what the participants' scans found, summed as each finishes */
 	double		heap_tuples;
@@ -1055,17 +1053,10 @@ ndd_next_phase(NddLeader *leader, int next)
 	for (;;)
 	{
 		int			ndone;
-		int			phase;
-		int64		entries;
 
 		SpinLockAcquire(&shared->mutex);
 		ndone = shared->ndone;
-		phase = shared->phase;
-		entries = shared->entries_done;
 		SpinLockRelease(&shared->mutex);
-		/* the tables the others have written so far */
-		if (phase == NDD_PHASE_WRITE)
-			pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, entries);
 		if (ndone >= leader->nparticipants)
 			break;
 		ConditionVariableSleep(&shared->cv, WAIT_EVENT_PARALLEL_CREATE_INDEX_SCAN);
@@ -1156,29 +1147,12 @@ read_counts(BufFile *file, uint32 *counts, Size n)
 }
 
 /*
- * How many of nparticipants take tables in the write phase: the fewest that still write ntables
- * tables in as many rounds as all of them would (a table costs about the same as another: a spool
- * pass and its pages). With 2 workers and the leader for 4 tables, the 2 workers take 2 each: 3
- * participants would also need 2 rounds, the last one a single table while the others wait, and
- * on 2 cores the first round's 3 tables would share them. The leader is the one left out (it
- * writes the NULL chain meanwhile and reports progress), then the first workers.
- */
-static int
-ndd_table_writers(int ntables, int nparticipants)
-{
-	int			rounds = (ntables + nparticipants - 1) / nparticipants;
-
-	return (ntables + rounds - 1) / rounds;
-}
-
-/*
  * Phase 3, one participant's share: takes tables in turn and writes each one's pages into the
  * relation, at the blocks the leader placed it at (the relation already has them: ndd_extend_to).
  */
 static void
-ndd_parallel_write_share(NddBuildShared *shared, Relation index, int participant)
+ndd_parallel_write_share(NddBuildShared *shared, Relation index, bool leader)
 {
-	bool		leader = participant == 0;
 	NddBuildState bs;
 	NddMetaPageData meta = shared->meta;
 	NddMapView	view;
@@ -1187,11 +1161,6 @@ ndd_parallel_write_share(NddBuildShared *shared, Relation index, int participant
 	Size		ncounts;
 	int			i;
 
-	if (participant < shared->nparticipants - shared->writers)
-	{
-		ndd_phase_done(shared);
-		return;
-	}
 	memset(&bs, 0, sizeof(bs));
 	bs.bits = shared->bits;
 	bs.mem_kb = shared->mem_kb;
@@ -1228,8 +1197,6 @@ ndd_parallel_write_share(NddBuildShared *shared, Relation index, int participant
 		SpinLockAcquire(&shared->mutex);
 		shared->entries_done += done - (leader ? before : 0);
 		SpinLockRelease(&shared->mutex);
-		/* wakes the leader, waiting for the phase's end, to report the progress */
-		ConditionVariableBroadcast(&shared->cv);
 	}
 	spool_reader_close(&bs.rows);
 	pfree(counts);
@@ -1272,7 +1239,7 @@ ndd_parallel_build_main(dsm_segment *seg, shm_toc *toc)
 	ndd_wait_phase(shared, NDD_PHASE_COUNT);
 	ndd_parallel_count_share(shared, participant);
 	ndd_wait_phase(shared, NDD_PHASE_WRITE);
-	ndd_parallel_write_share(shared, index, participant);
+	ndd_parallel_write_share(shared, index, false);
 	walusage = shm_toc_lookup(toc, NDD_PARALLEL_KEY_WAL_USAGE, false);
 	bufferusage = shm_toc_lookup(toc, NDD_PARALLEL_KEY_BUFFER_USAGE, false);
 	InstrEndParallelQuery(&bufferusage[ParallelWorkerNumber], &walusage[ParallelWorkerNumber]);
@@ -1460,10 +1427,9 @@ ndd_parallel_write(NddLeader *leader, NddBuildState *bs, Relation index,
 
 	shared->meta = *meta;
 	shared->nblocks = w->nwritten;
-	shared->writers = ndd_table_writers(meta->layout.ntables, leader->nparticipants);
 	ndd_next_phase(leader, NDD_PHASE_WRITE);
 	ndd_write_nulls(w, bs, meta->null_start);
-	ndd_parallel_write_share(shared, index, 0);
+	ndd_parallel_write_share(shared, index, true);
 	ndd_next_phase(leader, 0);
 	WaitForParallelWorkersToFinish(leader->pcxt);
 	for (i = 0; i < leader->pcxt->nworkers_launched; i++)
