@@ -27,10 +27,10 @@
  *
  * Parallel build (max_parallel_maintenance_workers, planned as for nbtree): the leader and its
  * workers scan the heap in parallel, each spooling its share (step 1); each counts the buckets of
- * its own share (3); after the leader places the tables, each writes whole tables, in turn, to
- * files of a shared file set (4), reading every participant's spool merged by heap block; the
- * leader copies those files into the relation in block order and writes the NULL chain (5). The
- * phases are described at NDD_PHASE_SCAN. Both builds scan the heap in block order from block 0
+ * its own share (3); the leader places the tables, writes the metapage and extends the relation to
+ * its final size, then each participant writes whole tables, in turn, straight into the relation
+ * at their placed blocks (4), reading every participant's spool merged by heap block, while the
+ * leader first writes the NULL chain (5). The phases are described at NDD_PHASE_SCAN. Both builds scan the heap in block order from block 0
  * (no synchronized scan), and a heap block's rows are spooled by one participant in the serial
  * scan's order, so the merged spools are the serial spool entry for entry: the index is the
  * serial build's, page for page (test/scripts/index_build_parallel.sh compares them).
@@ -107,31 +107,22 @@ typedef struct NddBuildState
 } NddBuildState;
 
 /*
- * Writes pages of one fork in block order (or rewrites an already written block); or, with file
- * set, a parallel build's participant's pages of one table, in block order from nwritten's first
- * value, to a file the leader copies into the relation (ndd_flush_overflow).
+ * Writes pages of one fork in block order (or writes a block below nwritten: a parallel build's
+ * participants write their tables into a relation the leader has extended to its final size, see
+ * ndd_extend_to).
  */
 typedef struct NddWriter
 {
 	Relation	index;
 	ForkNumber	fork;
 	bool		use_wal;
-	BlockNumber nwritten;
-	BufFile    *file;
+	BlockNumber nwritten;		/* the relation's size as this writer knows it */
 } NddWriter;
 
 /* Writes page as block blkno: appends when blkno is the next block, rewrites an earlier one. */
 static void
 ndd_write_page(NddWriter *w, Page page, BlockNumber blkno)
 {
-	if (w->file)
-	{
-		if (blkno != w->nwritten)
-			elog(ERROR, "ndd build wrote block %u of a table file, expected %u", blkno, w->nwritten);
-		BufFileWrite(w->file, page, BLCKSZ);
-		w->nwritten++;
-		return;
-	}
 	Assert(blkno <= w->nwritten);
 	if (w->use_wal)
 		log_newpage(&NddRelationFileLocator(w->index), w->fork, blkno, page, true);
@@ -143,6 +134,25 @@ ndd_write_page(NddWriter *w, Page page, BlockNumber blkno)
 	}
 	else
 		smgrwrite(RelationGetSmgr(w->index), w->fork, blkno, (char *) page, true);
+}
+
+/*
+ * Extends the relation to nblocks blocks by writing a zero page as its last one, without WAL: the
+ * blocks between are left unwritten (a hole in the file) for a parallel build's participants, who
+ * each write (smgrwrite, which needs the block within the relation, its segment files all present)
+ * and WAL-log every one of them. Several processes writing into the same file at blocks they own
+ * never extend it, so they never race on its size or its segments.
+ */
+static void
+ndd_extend_to(NddWriter *w, BlockNumber nblocks)
+{
+	PGAlignedBlock zero;
+
+	if (nblocks <= w->nwritten)
+		return;
+	memset(zero.data, 0, BLCKSZ);
+	smgrextend(RelationGetSmgr(w->index), w->fork, nblocks - 1, zero.data, true);
+	w->nwritten = nblocks;
 }
 
 /*
@@ -813,22 +823,30 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 	pfree(sortbuf);
 }
 
+/* The pages of the NULL chain of nnulls rows (one, empty, for none). */
+static BlockNumber
+null_chain_pages(int64 nnulls)
+{
+	NddFormat	f = {NDD_NULL_ENTRY_BYTES, NDD_NULL_BLOCK_BITS, NDD_NULL_OFFSET_BITS, 0, false};
+
+	if (nnulls > (int64) PG_UINT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many NULL rows for an ndd index")));
+	return (BlockNumber) chain_pages((uint32) nnulls, ndd_format_capacity(&f));
+}
+
 /* Writes the NULL chain from its spool: full pages of TIDs, consecutive blocks from start. */
 static BlockNumber
 ndd_write_nulls(NddWriter *w, NddBuildState *bs, BlockNumber start)
 {
 	NddFormat	f = {NDD_NULL_ENTRY_BYTES, NDD_NULL_BLOCK_BITS, NDD_NULL_OFFSET_BITS, 0, false};
-	int			cap = ndd_format_capacity(&f);
-	BlockNumber n = (BlockNumber) chain_pages((uint32) bs->nnulls, cap);
+	BlockNumber n = null_chain_pages(bs->nnulls);
 	BlockNumber j = 0;
 	PGAlignedBlock buf;
 	Page		page = (Page) buf.data;
 	NddSpoolItem it;
 
-	if (bs->nnulls > (int64) PG_UINT32_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many NULL rows for an ndd index")));
 	ndd_page_init(page, NDD_PAGE_NULLS, &f);
 	spool_reader_rewind(&bs->nullrows);
 	while (spool_reader_next(&bs->nullrows, &it))
@@ -910,10 +928,11 @@ ndd_place_tables(NddMetaPageData *meta, const uint32 *counts, BlockNumber *novf)
  *  1. scan: each spools its share of the heap to its files "rows.N" and "nulls.N";
  *  2. count (the leader has planned the shape): each counts the buckets of every table over its
  *     own spool, to "counts.N"; the leader sums them and places the tables;
- *  3. write: each takes tables in turn and writes each one's pages (reading every spool, merged
- *     by heap block) to "table.T", as the serial build would write them to the relation.
- * Then the leader copies the tables' files into the relation, in block order, and writes the
- * NULL chain.
+ *  3. write (the leader has written the metapage and extended the relation to its final size):
+ *     each takes tables in turn and writes each one's pages (reading every spool, merged by heap
+ *     block) straight into the relation at the blocks the leader placed them at, WAL-logged, as
+ *     the serial build writes them; the leader writes the NULL chain first.
+ * Then the leader syncs the relation (its fsync covers every participant's writes to the files).
  */
 #define NDD_PHASE_SCAN		1
 #define NDD_PHASE_COUNT		2
@@ -929,9 +948,12 @@ typedef struct NddBuildShared
 	Oid			heaprelid;
 	Oid			indexrelid;
 	bool		isconcurrent;
+	bool		use_wal;		/* the leader's RelationNeedsWAL(index): a worker's relcache
+								 * does not know the index is new in this transaction, which
+								 * spares it WAL under wal_level = minimal */
 	int			bits;
 	int			mem_kb;			/* each participant's share of maintenance_work_mem */
-	SharedFileSet fileset;		/* the spools, counts and tables' pages (see the phases) */
+	SharedFileSet fileset;		/* the spools and counts (see the phases) */
 	ConditionVariable cv;		/* signalled when a participant ends a phase or one starts */
 
 	/* under mutex */
@@ -951,8 +973,12 @@ typedef struct NddBuildShared
 								 * indcheckxmin from the caller's IndexInfo (as nbtree's
 								 * btshared->brokenhotchain) */
 
-	/* set by the leader when it starts the count phase (the shape), then the write phase (placed) */
+	/*
+	 * set by the leader when it starts the count phase (the shape), then the write phase (placed;
+	 * nblocks: the relation's size, extended to it)
+	 */
 	NddMetaPageData meta;
+	BlockNumber nblocks;
 } NddBuildShared;
 
 #define NddParallelScan(shared) \
@@ -1126,8 +1152,8 @@ read_counts(BufFile *file, uint32 *counts, Size n)
 }
 
 /*
- * Phase 3, one participant's share: takes tables in turn and writes each one's pages to its file,
- * with the block numbers the leader placed it at.
+ * Phase 3, one participant's share: takes tables in turn and writes each one's pages into the
+ * relation, at the blocks the leader placed it at (the relation already has them: ndd_extend_to).
  */
 static void
 ndd_parallel_write_share(NddBuildShared *shared, Relation index, bool leader)
@@ -1168,12 +1194,11 @@ ndd_parallel_write_share(NddBuildShared *shared, Relation index, bool leader)
 		/* the leader's progress counts every participant's tables done, then its own entries */
 		if (leader)
 			done = before;
-		memset(&w, 0, sizeof(w));
 		w.index = index;
-		w.file = shared_file_create(shared, "table", t);
-		w.nwritten = ndd_primary_block(&view, t, 0);
+		w.fork = MAIN_FORKNUM;
+		w.use_wal = shared->use_wal;
+		w.nwritten = shared->nblocks;
 		ndd_write_table(&w, &bs, &view, t, counts + (Size) t * view.npages, &done);
-		BufFileClose(w.file);
 		SpinLockAcquire(&shared->mutex);
 		shared->entries_done += done - (leader ? before : 0);
 		SpinLockRelease(&shared->mutex);
@@ -1278,6 +1303,7 @@ ndd_begin_parallel(NddLeader *leader, Relation heap, Relation index, bool isconc
 	shared->heaprelid = RelationGetRelid(heap);
 	shared->indexrelid = RelationGetRelid(index);
 	shared->isconcurrent = isconcurrent;
+	shared->use_wal = RelationNeedsWAL(index);
 	shared->bits = ndd_index_bits(index);
 	/* as nbtree shares it among its sorts: the participants' pages together fit in it */
 	shared->mem_kb = Max(64, maintenance_work_mem / (pcxt->nworkers + 1));
@@ -1351,11 +1377,11 @@ ndd_parallel_scan(NddLeader *leader, NddBuildState *bs, Relation heap, Relation 
 }
 
 /*
- * Phases 2 and 3 in the leader, meta holding the shape: places the tables from every participant's
- * counts (filling meta and novf) and has the participants write them to their files.
+ * Phase 2 in the leader, meta holding the shape: places the tables from every participant's counts
+ * (filling meta and novf).
  */
 static void
-ndd_parallel_tables(NddLeader *leader, Relation index, NddMetaPageData *meta, BlockNumber *novf)
+ndd_parallel_place(NddLeader *leader, NddMetaPageData *meta, BlockNumber *novf)
 {
 	NddBuildShared *shared = leader->shared;
 	NddMapView	view;
@@ -1391,9 +1417,23 @@ ndd_parallel_tables(NddLeader *leader, Relation index, NddMetaPageData *meta, Bl
 	BufFileClose(out);
 	pfree(part);
 	pfree(counts);
+}
+
+/*
+ * Phase 3 in the leader, the tables placed in meta, the metapage written and the relation extended
+ * to nblocks (w): the participants write the tables into it, the leader the NULL chain first.
+ */
+static void
+ndd_parallel_write(NddLeader *leader, NddBuildState *bs, Relation index,
+				   const NddMetaPageData *meta, NddWriter *w)
+{
+	NddBuildShared *shared = leader->shared;
+	int			i;
 
 	shared->meta = *meta;
+	shared->nblocks = w->nwritten;
 	ndd_next_phase(leader, NDD_PHASE_WRITE);
+	ndd_write_nulls(w, bs, meta->null_start);
 	ndd_parallel_write_share(shared, index, true);
 	ndd_next_phase(leader, 0);
 	WaitForParallelWorkersToFinish(leader->pcxt);
@@ -1431,7 +1471,8 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	instr_time	t0,
 				t1,
 				t2,
-				t3;
+				t3,
+				t4;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
@@ -1480,21 +1521,18 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	w.fork = MAIN_FORKNUM;
 	w.use_wal = RelationNeedsWAL(index);
 	w.nwritten = 0;
-	w.file = NULL;
 	if (parallel)
 	{
-		/* the participants count and write the tables to files; the leader copies them in order */
-		ndd_parallel_tables(&leader, index, &meta, novf);
+		/*
+		 * The participants count; the leader places the tables, writes the metapage and gives
+		 * the relation its final size; then the participants write the tables into it, the
+		 * leader the NULL chain.
+		 */
+		ndd_parallel_place(&leader, &meta, novf);
 		INSTR_TIME_SET_CURRENT(t2);
 		ndd_write_meta(&w, &meta);
-		for (t = 0; t < meta.layout.ntables; t++)
-		{
-			BlockNumber first = ndd_primary_block(&view, t, 0);
-			BufFile    *f = shared_file_open(leader.shared, "table", t);
-
-			ndd_flush_overflow(&w, f, first, view.npages + novf[t]);
-			BufFileClose(f);
-		}
+		ndd_extend_to(&w, meta.null_start + null_chain_pages(bs.nnulls));
+		ndd_parallel_write(&leader, &bs, index, &meta, &w);
 	}
 	else
 	{
@@ -1513,24 +1551,29 @@ ndd_build(Relation heap, Relation index, IndexInfo *indexInfo)
 				elog(ERROR, "ndd build wrote %u blocks for table %d, expected %u", w.nwritten, t, end);
 		}
 		pfree(counts);
+		ndd_write_nulls(&w, &bs, meta.null_start);
 	}
-	ndd_write_nulls(&w, &bs, meta.null_start);
+	INSTR_TIME_SET_CURRENT(t3);
 
-	/* the pages bypassed shared buffers: make them durable before commit, as nbtree does */
+	/*
+	 * The pages bypassed shared buffers: make them durable before commit, as nbtree does (an
+	 * fsync covers the file's pages whichever process wrote them).
+	 */
 	if (RelationNeedsWAL(index))
 		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
-	INSTR_TIME_SET_CURRENT(t3);
+	INSTR_TIME_SET_CURRENT(t4);
 	/* where the time went, for profiling builds (bench/README.md, "Parallel build") */
+	INSTR_TIME_SUBTRACT(t4, t3);
 	INSTR_TIME_SUBTRACT(t3, t2);
 	INSTR_TIME_SUBTRACT(t2, t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
 	ereport(DEBUG1,
-			(errmsg_internal("ndd build of \"%s\": scan and spool %.3f s, %s %.3f s, %s %.3f s",
+			(errmsg_internal("ndd build of \"%s\": scan and spool %.3f s, %s %.3f s, %s %.3f s, sync %.3f s",
 							 RelationGetRelationName(index), INSTR_TIME_GET_DOUBLE(t1),
-							 parallel ? "participants' counts and table pages" : "bucket counts",
+							 parallel ? "participants' bucket counts" : "bucket counts",
 							 INSTR_TIME_GET_DOUBLE(t2),
-							 parallel ? "copy of the pages and NULL chain" : "pages",
-							 INSTR_TIME_GET_DOUBLE(t3))));
+							 parallel ? "participants' pages" : "pages",
+							 INSTR_TIME_GET_DOUBLE(t3), INSTR_TIME_GET_DOUBLE(t4))));
 
 	spool_reader_close(&bs.rows);
 	spool_reader_close(&bs.nullrows);
@@ -1570,7 +1613,6 @@ ndd_buildempty(Relation index)
 	w.fork = INIT_FORKNUM;
 	w.use_wal = true;			/* the init fork is always WAL-logged */
 	w.nwritten = 0;
-	w.file = NULL;
 	ndd_write_meta(&w, &meta);
 	for (t = 0; t < meta.layout.ntables; t++)
 		for (p = 0; p < view.npages; p++)
