@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/jaccard_scale.sh: ndd_jaccard_pairs at scale, and the per-document lookup through the band
 # keys, on synthetic collections of ~1.2 KB pieces of the dev corpus' text, each with one copy at a
-# known word edit rate of 1-20 % (bench/jaccard_synth.py, seed 1).
+# known word edit rate of 1-20 % (bench/jaccard_synth.cpp, the C++ twin of bench/jaccard_synth.py, seed 1).
 #   For each size in NDD_JACCARD_SIZES (default "100000 300000 1000000"):
 #     - ndd_jaccard_pairs(t = 0.8) at the default maintenance_work_mem (64MB: the disk path), and,
 #       for sizes up to NDD_JACCARD_MEM_MAX (default 300000), at 4GB (in memory): wall time, the
@@ -22,6 +22,9 @@
 #     13.5 GB beside them). The checks then run the generator once more, as pairs (base, copy) side
 #     by side (its lines come in planted pairs, ids 2b and 2b + 1), keeping the exact jaccard() of
 #     every planted pair and the texts of the documents in reported pairs only. Not with the lookup.
+#   NDD_JACCARD_GEN=python: the Python generator (bench/jaccard_synth.py) instead of its C++ twin
+#     (bench/jaccard_synth.cpp, the default: same bytes, bench/jaccard_synth_check.sh, and about
+#     8 times less CPU, so that at 10M the generation is not what the call waits for).
 #   NDD_JACCARD_MIN_FREE_GB (default 15): before each size, stop if the free space of the cluster's
 #     file system less what the size needs (computed below) would fall under this; during the run a
 #     watcher cancels the backends and stops the script if it does fall under it.
@@ -53,6 +56,13 @@ if [ "$stream" = 1 ]; then
 	psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "CREATE EXTENSION file_fdw" -c "CREATE SERVER synth_gen FOREIGN DATA WRAPPER file_fdw"
 fi
 ndd_bench_machine
+if [ "${NDD_JACCARD_GEN:-cpp}" = python ]; then
+	synth="python3 bench/jaccard_synth.py"
+else
+	bash "$NDD_ROOT/bench/jaccard_synth_build.sh"
+	synth="build/jaccard_synth"
+fi
+echo "generator: $synth"
 echo "maintenance_work_mem default: $(psql -X -d postgres -tAc 'SHOW maintenance_work_mem')"
 
 source "$NDD_ROOT/bench/jaccard_timed.sh"
@@ -100,7 +110,7 @@ for size in $sizes; do
 		break
 	fi
 	rm -f "$watch_file" "$tmp_peak_file"
-	gen="cd '$NDD_ROOT' && PLANTED='$work/planted.tsv' python3 bench/jaccard_synth.py $size 1 $CORPUS/dev/*.jsonl.gz"
+	gen="cd '$NDD_ROOT' && PLANTED='$work/planted.tsv' $synth $size 1 $CORPUS/dev/*.jsonl.gz"
 	create="BEGIN; CREATE TABLE synth (id bigint, body text);
 		CREATE TABLE planted (a bigint, b bigint, rate float8);"
 	t0=$(date +%s)
@@ -110,13 +120,13 @@ for size in $sizes; do
 			-c "CREATE FOREIGN TABLE synth_pairs (a bigint, ba text, b bigint, bb text) SERVER synth_gen OPTIONS (program \$\$$gen | paste - -\$\$)" \
 
 		docs="SELECT id, body FROM synth_stream"
-		echo "  documents generated during the call (file_fdw, program bench/jaccard_synth.py $size 1 …), no table"
+		echo "  documents generated during the call (file_fdw, program $synth $size 1 …), no table"
 	elif [ -n "${NDD_SYNTH_DIR:-}" ]; then
 		psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "$create" \
 			-c "\\copy synth FROM '$NDD_SYNTH_DIR/synth_$size.tsv' WITH (FREEZE)" \
 			-c "\\copy planted FROM '$NDD_SYNTH_DIR/planted_$size.tsv' WITH (FREEZE)" -c "COMMIT"
 	else
-		PLANTED="$work/planted.tsv" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz |
+		(cd "$NDD_ROOT" && PLANTED="$work/planted.tsv" $synth "$size" 1 "$CORPUS"/dev/*.jsonl.gz) |
 			psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "$create" -c "\\copy synth FROM pstdin WITH (FREEZE)" \
 				-c "\\copy planted FROM '$work/planted.tsv' WITH (FREEZE)" -c "COMMIT"
 		rm -f "$work/planted.tsv"
