@@ -34,10 +34,10 @@
 # looks at rows over 2 KB (TOAST_TUPLE_THRESHOLD, which toast_tuple_target does not lower), and
 # these are ~1.2 KB.
 # The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
-# on a quiet machine, with about 45 GB of free disk (15 of them the floor): in stream mode there is
-# no table, and the disk path's temporary files (about 46 GB written, about 35 GB alive at once at
-# 10M) hold 16 bytes per distinct shingle of each document plus a 16-byte header (27.8 GB at 10M)
-# and 24 per band key (6.5 GB, on disk once, bench/README.md "Disk at 10M"):
+# on a quiet machine, with about 50 GB of free disk (15 of them the floor): in stream mode there is
+# no table, and the disk path's temporary files (about 33 GB alive at once at 10M) hold 16 bytes per
+# distinct shingle of each document plus a 16-byte header (27.8 GB at 10M) and 16 per band key
+# (4.3 GB, on disk once, bench/README.md "Disk at 10M" and "10M documents"):
 #   NDD_JACCARD_STREAM=1 NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 \
 #     NDD_JACCARD_LOOKUP=0 NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee -a bench/results/jaccard_scale_10M.txt
 set -euo pipefail
@@ -100,10 +100,11 @@ for size in $sizes; do
 	echo "== $size documents"
 	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, disk08, mem08, scan" -c "DROP FOREIGN TABLE IF EXISTS synth_stream, synth_pairs"
 	# What this size needs at most, measured at 1M and 3M: a 1.35 KB table row (not in stream mode)
-	# and 4.7 KB of temporary files written per document (fewer alive at once).
+	# and 3.5 KB of temporary files alive at once per document (the shingle sets 2.8 KB, the
+	# entries 0.43 KB, a chunk of them and the candidates).
 	row=1350
 	[ "$stream" = 1 ] && row=0
-	need=$(( (size * (row + 4700) + (1 << 30) - 1) >> 30 ))
+	need=$(( (size * (row + 3500) + (1 << 30) - 1) >> 30 ))
 	echo "free disk: $(free_gb) GB, this size needs at most about $need GB"
 	if [ $(( $(free_gb) - need )) -lt "$min_free" ]; then
 		echo "ABORT: $size documents would leave less than $min_free GB free"
@@ -183,6 +184,8 @@ for size in $sizes; do
 	    || (SELECT count(*) FROM truth) || ', found ' || (SELECT count(*) FROM truth JOIN disk08 USING (a, b))
 	    || ' (recall ' || round((SELECT count(*) FROM truth JOIN disk08 USING (a, b))::numeric / greatest((SELECT count(*) FROM truth), 1), 4)
 	    || ')'"
+	# the answer's fingerprint, to compare runs and branches: every pair and value, in order
+	psql -X -q -d postgres -tAc "SELECT '  pairs md5 (a, b, jaccard ordered by a, b): ' || md5(string_agg(a || ' ' || b || ' ' || jaccard, E'\\n' ORDER BY a, b)) FROM disk08"
 	if [ "${NDD_JACCARD_CHECK:-all}" = all ]; then checked="SELECT * FROM disk08"; else checked="SELECT * FROM disk08 LIMIT 2000"; fi
 	psql -X -q -d postgres -tAc "SELECT '  precision check (${NDD_JACCARD_CHECK:-all}): ' || count(*) || ' reported pairs recomputed by jaccard(), '
 	    || count(*) FILTER (WHERE j < 0.8) || ' below 0.8, ' || count(*) FILTER (WHERE j IS DISTINCT FROM s.jaccard) || ' with another value'
