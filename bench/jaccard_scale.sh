@@ -152,6 +152,8 @@ for size in $sizes; do
 			END { printf "  temporary files of the call (server log): %d files, %.2f GB, %d of them 1 GB segments (the shingle sets), the largest other %.0f MB\n",
 				c, t / 2^30, g, big / 2^20 }'
 	echo "  largest size of the temporary files at once (du every 5 s): $(numfmt --to=iec "$(cat "$tmp_peak_file" 2>/dev/null || echo 0)")B"
+	# the answer's size and fingerprint (every pair and value, in order), to compare runs and branches
+	psql -X -q -d postgres -tAc "SELECT '  pairs: ' || count(*) || ', md5 (a, b, jaccard ordered by a, b) ' || md5(string_agg(a || ' ' || b || ' ' || jaccard, E'\\n' ORDER BY a, b)) FROM disk08"
 	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
 		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
 			"SET maintenance_work_mem = '4GB'; CREATE TABLE mem08 AS SELECT * FROM ndd_jaccard_pairs('$docs', 0.8)"
@@ -184,8 +186,6 @@ for size in $sizes; do
 	    || (SELECT count(*) FROM truth) || ', found ' || (SELECT count(*) FROM truth JOIN disk08 USING (a, b))
 	    || ' (recall ' || round((SELECT count(*) FROM truth JOIN disk08 USING (a, b))::numeric / greatest((SELECT count(*) FROM truth), 1), 4)
 	    || ')'"
-	# the answer's fingerprint, to compare runs and branches: every pair and value, in order
-	psql -X -q -d postgres -tAc "SELECT '  pairs md5 (a, b, jaccard ordered by a, b): ' || md5(string_agg(a || ' ' || b || ' ' || jaccard, E'\\n' ORDER BY a, b)) FROM disk08"
 	if [ "${NDD_JACCARD_CHECK:-all}" = all ]; then checked="SELECT * FROM disk08"; else checked="SELECT * FROM disk08 LIMIT 2000"; fi
 	psql -X -q -d postgres -tAc "SELECT '  precision check (${NDD_JACCARD_CHECK:-all}): ' || count(*) || ' reported pairs recomputed by jaccard(), '
 	    || count(*) FILTER (WHERE j < 0.8) || ' below 0.8, ' || count(*) FILTER (WHERE j IS DISTINCT FROM s.jaccard) || ' with another value'
