@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/jaccard_scale.sh: ndd_jaccard_pairs at scale, and the per-document lookup through the band
 # keys, on synthetic collections of ~1.2 KB pieces of the dev corpus' text, each with one copy at a
-# known word edit rate of 1-20 % (bench/jaccard_synth.py, seed 1).
+# known word edit rate of 1-20 % (bench/jaccard_synth.cpp, the C++ twin of bench/jaccard_synth.py, seed 1).
 #   For each size in NDD_JACCARD_SIZES (default "100000 300000 1000000"):
 #     - ndd_jaccard_pairs(t = 0.8) at the default maintenance_work_mem (64MB: the disk path), and,
 #       for sizes up to NDD_JACCARD_MEM_MAX (default 300000), at 4GB (in memory): wall time, the
@@ -22,6 +22,9 @@
 #     13.5 GB beside them). The checks then run the generator once more, as pairs (base, copy) side
 #     by side (its lines come in planted pairs, ids 2b and 2b + 1), keeping the exact jaccard() of
 #     every planted pair and the texts of the documents in reported pairs only. Not with the lookup.
+#   NDD_JACCARD_GEN=python: the Python generator (bench/jaccard_synth.py) instead of its C++ twin
+#     (bench/jaccard_synth.cpp, the default: same bytes, bench/jaccard_synth_check.sh, and about
+#     8 times less CPU, so that at 10M the generation is not what the call waits for).
 #   NDD_JACCARD_MIN_FREE_GB (default 15): before each size, stop if the free space of the cluster's
 #     file system less what the size needs (computed below) would fall under this; during the run a
 #     watcher cancels the backends and stops the script if it does fall under it.
@@ -31,10 +34,10 @@
 # looks at rows over 2 KB (TOAST_TUPLE_THRESHOLD, which toast_tuple_target does not lower), and
 # these are ~1.2 KB.
 # The scaling run of issue 30 (1M -> 3M -> 10M, the target: 10M in at most 10 minutes on 2 cores),
-# on a quiet machine, with about 45 GB of free disk (15 of them the floor): in stream mode there is
-# no table, and the disk path's temporary files (about 46 GB written, about 35 GB alive at once at
-# 10M) hold 16 bytes per distinct shingle of each document plus a 16-byte header (27.8 GB at 10M)
-# and 24 per band key (6.5 GB, on disk once, bench/README.md "Disk at 10M"):
+# on a quiet machine, with about 50 GB of free disk (15 of them the floor): in stream mode there is
+# no table, and the disk path's temporary files (about 33 GB alive at once at 10M) hold 16 bytes per
+# distinct shingle of each document plus a 16-byte header (27.8 GB at 10M) and 16 per band key
+# (4.3 GB, on disk once, bench/README.md "Disk at 10M" and "10M documents"):
 #   NDD_JACCARD_STREAM=1 NDD_JACCARD_SIZES="1000000 3000000 10000000" NDD_JACCARD_MEM_MAX=0 \
 #     NDD_JACCARD_LOOKUP=0 NDD_CORPUS_DIR=… bash bench/jaccard_scale.sh 2>&1 | tee -a bench/results/jaccard_scale_10M.txt
 set -euo pipefail
@@ -53,6 +56,13 @@ if [ "$stream" = 1 ]; then
 	psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "CREATE EXTENSION file_fdw" -c "CREATE SERVER synth_gen FOREIGN DATA WRAPPER file_fdw"
 fi
 ndd_bench_machine
+if [ "${NDD_JACCARD_GEN:-cpp}" = python ]; then
+	synth="python3 bench/jaccard_synth.py"
+else
+	bash "$NDD_ROOT/bench/jaccard_synth_build.sh"
+	synth="build/jaccard_synth"
+fi
+echo "generator: $synth"
 echo "maintenance_work_mem default: $(psql -X -d postgres -tAc 'SHOW maintenance_work_mem')"
 
 source "$NDD_ROOT/bench/jaccard_timed.sh"
@@ -90,17 +100,18 @@ for size in $sizes; do
 	echo "== $size documents"
 	psql -X -q -d postgres -c "DROP TABLE IF EXISTS synth, planted, disk08, mem08, scan" -c "DROP FOREIGN TABLE IF EXISTS synth_stream, synth_pairs"
 	# What this size needs at most, measured at 1M and 3M: a 1.35 KB table row (not in stream mode)
-	# and 4.7 KB of temporary files written per document (fewer alive at once).
+	# and 3.5 KB of temporary files alive at once per document (the shingle sets 2.8 KB, the
+	# entries 0.43 KB, a chunk of them and the candidates).
 	row=1350
 	[ "$stream" = 1 ] && row=0
-	need=$(( (size * (row + 4700) + (1 << 30) - 1) >> 30 ))
+	need=$(( (size * (row + 3500) + (1 << 30) - 1) >> 30 ))
 	echo "free disk: $(free_gb) GB, this size needs at most about $need GB"
 	if [ $(( $(free_gb) - need )) -lt "$min_free" ]; then
 		echo "ABORT: $size documents would leave less than $min_free GB free"
 		break
 	fi
 	rm -f "$watch_file" "$tmp_peak_file"
-	gen="cd '$NDD_ROOT' && PLANTED='$work/planted.tsv' python3 bench/jaccard_synth.py $size 1 $CORPUS/dev/*.jsonl.gz"
+	gen="cd '$NDD_ROOT' && PLANTED='$work/planted.tsv' $synth $size 1 $CORPUS/dev/*.jsonl.gz"
 	create="BEGIN; CREATE TABLE synth (id bigint, body text);
 		CREATE TABLE planted (a bigint, b bigint, rate float8);"
 	t0=$(date +%s)
@@ -110,13 +121,13 @@ for size in $sizes; do
 			-c "CREATE FOREIGN TABLE synth_pairs (a bigint, ba text, b bigint, bb text) SERVER synth_gen OPTIONS (program \$\$$gen | paste - -\$\$)" \
 
 		docs="SELECT id, body FROM synth_stream"
-		echo "  documents generated during the call (file_fdw, program bench/jaccard_synth.py $size 1 …), no table"
+		echo "  documents generated during the call (file_fdw, program $synth $size 1 …), no table"
 	elif [ -n "${NDD_SYNTH_DIR:-}" ]; then
 		psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "$create" \
 			-c "\\copy synth FROM '$NDD_SYNTH_DIR/synth_$size.tsv' WITH (FREEZE)" \
 			-c "\\copy planted FROM '$NDD_SYNTH_DIR/planted_$size.tsv' WITH (FREEZE)" -c "COMMIT"
 	else
-		PLANTED="$work/planted.tsv" python3 bench/jaccard_synth.py "$size" 1 "$CORPUS"/dev/*.jsonl.gz |
+		(cd "$NDD_ROOT" && PLANTED="$work/planted.tsv" $synth "$size" 1 "$CORPUS"/dev/*.jsonl.gz) |
 			psql -X -q -d postgres -v ON_ERROR_STOP=1 -c "$create" -c "\\copy synth FROM pstdin WITH (FREEZE)" \
 				-c "\\copy planted FROM '$work/planted.tsv' WITH (FREEZE)" -c "COMMIT"
 		rm -f "$work/planted.tsv"
@@ -141,6 +152,8 @@ for size in $sizes; do
 			END { printf "  temporary files of the call (server log): %d files, %.2f GB, %d of them 1 GB segments (the shingle sets), the largest other %.0f MB\n",
 				c, t / 2^30, g, big / 2^20 }'
 	echo "  largest size of the temporary files at once (du every 5 s): $(numfmt --to=iec "$(cat "$tmp_peak_file" 2>/dev/null || echo 0)")B"
+	# the answer's size and fingerprint (every pair and value, in order), to compare runs and branches
+	psql -X -q -d postgres -tAc "SELECT '  pairs: ' || count(*) || ', md5 (a, b, jaccard ordered by a, b) ' || md5(string_agg(a || ' ' || b || ' ' || jaccard, E'\\n' ORDER BY a, b)) FROM disk08"
 	if [ "$size" -le "${NDD_JACCARD_MEM_MAX:-300000}" ]; then
 		timed "  ndd_jaccard_pairs(t = 0.8), maintenance_work_mem = 4GB (memory)" \
 			"SET maintenance_work_mem = '4GB'; CREATE TABLE mem08 AS SELECT * FROM ndd_jaccard_pairs('$docs', 0.8)"

@@ -6,9 +6,8 @@
  * Why not tuplesort: the disk path sorts 27 (band key, band, document) entries per document at
  * t = 0.8 and then its candidates; as heap tuples through tuplesort these were 36 % of the
  * instructions of a call (forming, copying and comparing tuples, merging runs), more than the
- * minhash. Records here are two uint64 (or three, with a payload that is not part of the order)
- * written as they are. While they fit the sort's memory they are
- * sorted there (ndd_jaccard_sort_records, std::sort in the core). Beyond it they go to a temporary
+ * minhash. Records here are two uint64 written as they are. While they fit the sort's memory they
+ * are sorted there (ndd_jaccard_sort_records, std::sort in the core). Beyond it they go to a temporary
  * file; to read them back in order, a part that does not fit is read once and split into F parts by
  * its leading differing bits (the bits above them are equal in the whole part, so every record of
  * part i precedes every record of part i + 1), F chosen so that the parts fit (at most the number
@@ -57,8 +56,7 @@ typedef struct ExtPart
 struct JaccardExtSort
 {
 	MemoryContext cxt;
-	int			words;			/* uint64 per record: 2 (hi, lo) or 3 (hi, lo, aux) */
-	uint64	   *buf;			/* cap records: the input's next piece, or the part being read */
+	NddJaccardRecord *buf;		/* cap records: the input's next piece, or the part being read */
 	size_t		cap;
 	size_t		nbuf;			/* records in buf */
 	size_t		pos;			/* next one to hand out */
@@ -106,17 +104,17 @@ new_file(JaccardExtSort *es)
 }
 
 static void
-write_records(const JaccardExtSort *es, BufFile *f, const uint64 *r, size_t n)
+write_records(BufFile *f, const NddJaccardRecord *r, size_t n)
 {
 	if (n > 0)
-		BufFileWrite(f, (void *) r, n * es->words * sizeof(uint64));
+		BufFileWrite(f, (void *) r, n * sizeof(NddJaccardRecord));
 }
 
 /* Reads up to max records of f into buf; returns how many. */
 static size_t
-read_records(const JaccardExtSort *es, BufFile *f, uint64 *buf, size_t max)
+read_records(BufFile *f, NddJaccardRecord *buf, size_t max)
 {
-	size_t		size = es->words * sizeof(uint64);
+	size_t		size = sizeof(NddJaccardRecord);
 	size_t		got = BufFileRead(f, buf, max * size);
 
 	if (got % size != 0)
@@ -130,11 +128,7 @@ static void
 sort_buf(JaccardExtSort *es)
 {
 	CHECK_FOR_INTERRUPTS();
-	if (es->words == 2)
-		ndd_raise_status(ndd_jaccard_sort_records((NddJaccardRecord *) es->buf, es->nbuf), "sorting entries");
-	else
-		ndd_raise_status(ndd_jaccard_sort_wide_records((NddJaccardWideRecord *) es->buf, es->nbuf),
-						 "sorting entries");
+	ndd_raise_status(ndd_jaccard_sort_records(es->buf, es->nbuf), "sorting entries");
 	es->pos = 0;
 }
 
@@ -151,14 +145,13 @@ push(JaccardExtSort *es, const ExtPart *p)
 }
 
 JaccardExtSort *
-ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes, bool with_aux)
+ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes)
 {
 	JaccardExtSort *es = MemoryContextAllocZero(cxt, sizeof(JaccardExtSort));
 
 	es->cxt = cxt;
-	es->words = with_aux ? 3 : 2;
-	es->cap = Min(Max(mem_bytes / (es->words * sizeof(uint64)), 1024), EXTSORT_MAX_RECORDS);
-	es->buf = MemoryContextAllocHuge(cxt, es->cap * es->words * sizeof(uint64));
+	es->cap = Min(Max(mem_bytes / sizeof(NddJaccardRecord), 1024), EXTSORT_MAX_RECORDS);
+	es->buf = MemoryContextAllocHuge(cxt, es->cap * sizeof(NddJaccardRecord));
 	es->max_fanout = (int) Min(Max(mem_bytes / 2 / (BLCKSZ + 256), 2), 4096);
 	es->chunk_records = (uint64) es->cap * EXTSORT_CHUNK_FACTOR;
 	part_init(&es->input);
@@ -194,13 +187,13 @@ end_chunk(JaccardExtSort *es)
  * are read in order, each closed (and its file deleted) once read.
  */
 static size_t
-read_part(JaccardExtSort *es, ExtPart *p, uint64 *buf, size_t max)
+read_part(JaccardExtSort *es, ExtPart *p, NddJaccardRecord *buf, size_t max)
 {
 	if (!p->chunked)
-		return read_records(es, p->file, buf, max);
+		return read_records(p->file, buf, max);
 	while (es->next_chunk < es->nchunks)
 	{
-		size_t		got = read_records(es, es->chunks[es->next_chunk], buf, max);
+		size_t		got = read_records(es->chunks[es->next_chunk], buf, max);
 
 		if (got > 0)
 			return got;
@@ -217,28 +210,22 @@ part_open(const ExtPart *p)
 }
 
 void
-ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo, uint64 aux)
+ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo)
 {
-	uint64	   *r;
-
 	Assert(!es->sorted);
 	if (es->nbuf == es->cap)
 	{
 		/* the input outgrows memory: it goes to a chunk, a buffer at a time */
 		if (!es->input.file)
 			es->input.file = new_file(es);
-		write_records(es, es->input.file, es->buf, es->nbuf);
+		write_records(es->input.file, es->buf, es->nbuf);
 		es->in_chunk += es->nbuf;
 		es->nbuf = 0;
 		if (es->in_chunk >= es->chunk_records)
 			end_chunk(es);
 	}
-	r = es->buf + es->nbuf * es->words;
-	r[0] = hi;
-	r[1] = lo;
-	if (es->words == 3)
-		r[2] = aux;
-	es->nbuf++;
+	es->buf[es->nbuf].hi = hi;
+	es->buf[es->nbuf++].lo = lo;
 	part_note(&es->input, hi, lo);
 }
 
@@ -255,7 +242,7 @@ ndd_extsort_performsort(JaccardExtSort *es)
 	{
 		if (!es->input.file)
 			es->input.file = new_file(es);
-		write_records(es, es->input.file, es->buf, es->nbuf);
+		write_records(es->input.file, es->buf, es->nbuf);
 	}
 	end_chunk(es);
 	es->nbuf = es->pos = 0;
@@ -291,13 +278,13 @@ split(JaccardExtSort *es, ExtPart *p)
 		CHECK_FOR_INTERRUPTS();
 		for (size_t i = 0; i < got; i++)
 		{
-			const uint64 *r = es->buf + i * es->words;
-			int			b = (int) ((r[on_hi ? 0 : 1] >> shift) & (((uint64) 1 << bits) - 1));
+			const NddJaccardRecord *r = &es->buf[i];
+			int			b = (int) (((on_hi ? r->hi : r->lo) >> shift) & (((uint64) 1 << bits) - 1));
 
 			if (!parts[b].file)
 				parts[b].file = new_file(es);
-			write_records(es, parts[b].file, r, 1);
-			part_note(&parts[b], r[0], r[1]);
+			write_records(parts[b].file, r, 1);
+			part_note(&parts[b], r->hi, r->lo);
 		}
 	}
 	if (!p->chunked)
@@ -318,7 +305,7 @@ split(JaccardExtSort *es, ExtPart *p)
 }
 
 bool
-ndd_extsort_next(JaccardExtSort *es, NddJaccardWideRecord *out)
+ndd_extsort_next(JaccardExtSort *es, NddJaccardRecord *out)
 {
 	Assert(es->sorted);
 	for (;;)
@@ -327,11 +314,7 @@ ndd_extsort_next(JaccardExtSort *es, NddJaccardWideRecord *out)
 
 		if (es->pos < es->nbuf)
 		{
-			const uint64 *r = es->buf + es->pos++ * es->words;
-
-			out->hi = r[0];
-			out->lo = r[1];
-			out->aux = es->words == 3 ? r[2] : 0;
+			*out = es->buf[es->pos++];
 			return true;
 		}
 		es->nbuf = es->pos = 0;
@@ -353,7 +336,7 @@ ndd_extsort_next(JaccardExtSort *es, NddJaccardWideRecord *out)
 		p = es->stack[--es->nstack];
 		if (p.n <= es->cap && !p.chunked)
 		{
-			es->nbuf = read_records(es, p.file, es->buf, es->cap);
+			es->nbuf = read_records(p.file, es->buf, es->cap);
 			BufFileClose(p.file);
 			if (es->nbuf != p.n)
 				ereport(ERROR,

@@ -1,7 +1,7 @@
 /*
  * jaccard_extsort.h
  *    The external sort of the disk path of ndd_jaccard_pairs() and ndd_containment_pairs()
- *    (jaccard_spill.c): 16-byte records (hi, lo), or 24-byte (hi, lo, aux), handed back in (hi, lo) order, in memory while they
+ *    (jaccard_spill.c): 16-byte records (hi, lo), handed back in (hi, lo) order, in memory while they
  *    fit its share of maintenance_work_mem, else through temporary files split by their leading bits
  *    (jaccard_extsort.c says how and why).
  */
@@ -14,23 +14,17 @@
 
 typedef struct JaccardExtSort JaccardExtSort;
 
-/*
- * A sort holding at most mem_bytes of records in memory (plus its files' buffers, mem_bytes / 2),
- * whose records carry a payload aux when with_aux.
- */
-extern JaccardExtSort *ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes, bool with_aux);
+/* A sort holding at most mem_bytes of records in memory (plus its files' buffers, mem_bytes / 2). */
+extern JaccardExtSort *ndd_extsort_begin(MemoryContext cxt, size_t mem_bytes);
 
-/* Adds one record (before ndd_extsort_performsort); aux is ignored by a sort without payload. */
-extern void ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo, uint64 aux);
+/* Adds one record (before ndd_extsort_performsort). */
+extern void ndd_extsort_put(JaccardExtSort *es, uint64 hi, uint64 lo);
 
 /* Ends the input: the records can now be read in order. */
 extern void ndd_extsort_performsort(JaccardExtSort *es);
 
-/*
- * The next record in (hi, lo) order into *out (aux 0 without payload); false once every record was
- * handed out.
- */
-extern bool ndd_extsort_next(JaccardExtSort *es, NddJaccardWideRecord *out);
+/* The next record in (hi, lo) order into *out; false once every record was handed out. */
+extern bool ndd_extsort_next(JaccardExtSort *es, NddJaccardRecord *out);
 
 /* Frees the sort's memory and closes its files. */
 extern void ndd_extsort_end(JaccardExtSort *es);

@@ -24,12 +24,13 @@
  *     (its id and its number of hashes) and its sorted shingle-hash set. Records are multiples of
  *     16 bytes, and a document is named by its record's position in 16-byte units (40 bits: 16 TB
  *     of sets); nothing is kept in memory per document;
- *   - the (band key, band, position; band-0 key) entries, 24 bytes, or for containment (hash, in
- *     prefix, position), 16 bytes, go through an external sort (jaccard_extsort.c); runs of equal
+ *   - the (band key, band, position, band-0 key) entries, or for containment (hash, in prefix,
+ *     position), 16 bytes each, go through an external sort (jaccard_extsort.c); runs of equal
  *     keys give the candidates. A pair sharing several bands would be a candidate in each (a
  *     cluster of k copies gives 27 * k^2 / 2 at t = 0.8): those that share band 0 are taken there
  *     only, which the band-0 keys in the entries decide, and the other repeats are dropped after
- *     the candidates' sort;
+ *     the candidates' sort. A resemblance entry holds 39 bits of each key (entry_put says why that
+ *     is exact);
  *   - candidates go through a second external sort ordered by (window of x, y, x), duplicates
  *     dropped: a window is a power-of-two span of the file, at most half the budget, and holds the
  *     documents whose records start in it. Verification loads one window's records (one sequential
@@ -67,19 +68,69 @@ struct JaccardSpill
 	size_t		sort_bytes;		/* memory of each external sort's records */
 	uint32	   *df;				/* containment: count-min sketch of hash frequencies, DF_ROWS rows */
 	int			df_bits;		/* log2 of its counters per row */
-	JaccardExtSort *entries;	/* (key, tag << 40 | position; resemblance: band-0 key) */
+	JaccardExtSort *entries;	/* resemblance: entry_put's; containment: (hash, tag << 40 | position) */
 	JaccardExtSort *idsort;		/* (id, 0) */
 	MemoryContext cxt;
 };
 
 /*
- * An entry of the first sort: ordered by (key, tag, position), as the runs need, with (resemblance)
- * the document's band-0 key, for the candidate rule.
+ * A resemblance entry of the first sort, 16 bytes: the band key's top 39 bits, the band (10 bits:
+ * at most NDD_JACCARD_MAX_HASHES bands), the document's position (40 bits) and its band-0 key's top
+ * 39 bits, in that order of significance, so that the order is (key, band, position) as the runs
+ * need. 24 bytes with whole keys were 6.5 GB of temporary files at 10M documents (27 entries each),
+ * 16 are 4.3 GB.
+ *
+ * Why 39 bits of each key are exact: a run is now the documents whose keys of one band agree in
+ * those bits, a superset of those whose whole keys agree, so every candidate of the whole keys is
+ * still one, and verification decides each exactly (at 10M documents, about 90 pairs more per band
+ * agree in 39 bits by chance, 2^-39 per pair: verified and rejected). The band-0 test ("shared band
+ * 0, so a candidate there already") reads the same 39 bits that band 0's runs are made of, so a pair
+ * it skips in a later band was a candidate in band 0. A pair at or above the threshold that no
+ * whole band key finds (the miss the banding bounds) can be found through a chance agreement: the
+ * answer then holds one true pair more, never a wrong one.
  */
+#define ENTRY_KEY_BITS 39
+#define ENTRY_TAG_BITS 10
+#define ENTRY_POS_LO_BITS (64 - ENTRY_KEY_BITS)	/* position bits in lo (25), the rest in hi */
+#define ENTRY_KEY_MASK (((uint64) 1 << ENTRY_KEY_BITS) - 1)
+
+StaticAssertDecl(NDD_JACCARD_MAX_HASHES <= (1 << ENTRY_TAG_BITS),
+				 "a band number fits an entry's tag");
+StaticAssertDecl(ENTRY_KEY_BITS + ENTRY_TAG_BITS + SPILL_POS_BITS - ENTRY_POS_LO_BITS == 64,
+				 "an entry's hi is full");
+
 static inline void
 entry_put(JaccardSpill *sp, uint64 key, uint32 tag, uint64 pos, uint64 key0)
 {
-	ndd_extsort_put(sp->entries, key, ((uint64) tag << SPILL_POS_BITS) | pos, key0);
+	if (sp->measure != NDD_MEASURE_JACCARD)
+	{
+		ndd_extsort_put(sp->entries, key, ((uint64) tag << SPILL_POS_BITS) | pos);
+		return;
+	}
+	ndd_extsort_put(sp->entries,
+					(key >> (64 - ENTRY_KEY_BITS)) << (64 - ENTRY_KEY_BITS) |
+					(uint64) tag << (SPILL_POS_BITS - ENTRY_POS_LO_BITS) | pos >> ENTRY_POS_LO_BITS,
+					pos << ENTRY_KEY_BITS | key0 >> (64 - ENTRY_KEY_BITS));
+}
+
+/* The fields of an entry of the first sort (key and key0 truncated for resemblance, entry_put). */
+static inline void
+entry_get(const JaccardSpill *sp, const NddJaccardRecord *rec, uint64 *key, uint32 *tag, uint64 *pos,
+		  uint64 *key0)
+{
+	if (sp->measure != NDD_MEASURE_JACCARD)
+	{
+		*key = rec->hi;
+		*tag = (uint32) (rec->lo >> SPILL_POS_BITS);
+		*pos = rec->lo & (((uint64) 1 << SPILL_POS_BITS) - 1);
+		*key0 = 0;
+		return;
+	}
+	*key = rec->hi >> (64 - ENTRY_KEY_BITS);
+	*tag = (uint32) (rec->hi >> (SPILL_POS_BITS - ENTRY_POS_LO_BITS)) & ((1U << ENTRY_TAG_BITS) - 1);
+	*pos = (rec->hi & (((uint64) 1 << (SPILL_POS_BITS - ENTRY_POS_LO_BITS)) - 1)) << ENTRY_POS_LO_BITS |
+		rec->lo >> ENTRY_KEY_BITS;
+	*key0 = rec->lo & ENTRY_KEY_MASK;
 }
 
 /*
@@ -154,8 +205,8 @@ ndd_jaccard_spill_begin(MemoryContext cxt, int measure)
 										   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	}
 	MemoryContextSwitchTo(old);
-	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes, measure == NDD_MEASURE_JACCARD);
-	sp->idsort = ndd_extsort_begin(cxt, Max(budget / 64, 16 * 1024), false);
+	sp->entries = ndd_extsort_begin(cxt, sp->sort_bytes);
+	sp->idsort = ndd_extsort_begin(cxt, Max(budget / 64, 16 * 1024));
 	return sp;
 }
 
@@ -231,7 +282,7 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 			BufFileWrite(sp->sets, (void *) doc.set, doc.nset * 2 * sizeof(uint64));
 		sp->written += sizeof(head) + (uint64) doc.nset * 16;
 		sp->ndocs++;
-		ndd_extsort_put(sp->idsort, (uint64) doc.id, 0, 0);
+		ndd_extsort_put(sp->idsort, (uint64) doc.id, 0);
 		if (sp->measure == NDD_MEASURE_JACCARD)
 		{
 			for (int j = 0; j < doc.nkeys; j++)
@@ -264,7 +315,7 @@ ndd_jaccard_spill_flush(JaccardSpill *sp, NddJaccardJob *job, const char *fname)
 static inline void
 cand_put(const JaccardSpill *sp, JaccardExtSort *cands, uint64 y, uint64 x)
 {
-	ndd_extsort_put(cands, ((x >> sp->window_shift) << SPILL_POS_BITS) | y, x, 0);
+	ndd_extsort_put(cands, ((x >> sp->window_shift) << SPILL_POS_BITS) | y, x);
 }
 
 /* Reads bytes of the sets file at byte position pos into buf. */
@@ -322,7 +373,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 					   TimestampTz *last)
 {
 	JaccardExtSort *cands;
-	NddJaccardWideRecord rec;
+	NddJaccardRecord rec;
 	uint64	   *run = NULL;
 	uint64	   *run_key0 = NULL;
 	bool	   *run_flag = NULL;
@@ -330,7 +381,8 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 				run_cap = 0;
 	uint64		run_key = 0;
 	uint32		run_tag = 0;
-	uint64		key;
+	uint64		key,
+				key0;
 	uint32		tag;
 	uint64		doc,
 				y,
@@ -368,15 +420,13 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 	/* candidates: every pair in a run of equal entries, through the second sort */
 	ereport(DEBUG1, (errmsg("%s: %zu documents on disk, sorting their entries", fname, sp->ndocs)));
 	ndd_extsort_performsort(sp->entries);
-	cands = ndd_extsort_begin(sp->cxt, sp->sort_bytes, false);
+	cands = ndd_extsort_begin(sp->cxt, sp->sort_bytes);
 	do
 	{
 		bool		same;
 
 		more = ndd_extsort_next(sp->entries, &rec);
-		key = rec.hi;
-		tag = (uint32) (rec.lo >> SPILL_POS_BITS);
-		doc = rec.lo & (((uint64) 1 << SPILL_POS_BITS) - 1);
+		entry_get(sp, &rec, &key, &tag, &doc, &key0);
 		/* resemblance: a run is one (key, band); containment: one hash, whatever the tags */
 		same = more && run_n > 0 && key == run_key &&
 			(sp->measure != NDD_MEASURE_JACCARD || tag == run_tag);
@@ -388,9 +438,9 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 				{
 					/*
 					 * The core's rule, on the run's indexes (a document has one entry per band or
-					 * hash). Resemblance: only band 0's keys are in the entries, so a pair sharing
-					 * band 0 is taken there only, and its repeats from later bands it shares are
-					 * dropped after the candidates' sort.
+					 * hash). Resemblance: only band 0's keys (39 bits, entry_put) are in the
+					 * entries, so a pair sharing band 0 is taken there only, and its repeats from
+					 * later bands it shares are dropped after the candidates' sort.
 					 */
 					if (sp->measure == NDD_MEASURE_JACCARD ?
 						!ndd_jaccard_band_candidate((uint32) i, (uint32) j, run_tag, &run_key0[i],
@@ -423,7 +473,7 @@ ndd_jaccard_spill_pass(JaccardSpill *sp, NddJaccardJob *job, ReturnSetInfo *rsin
 		run_key = key;
 		run_tag = tag;
 		run[run_n] = doc;
-		run_key0[run_n] = rec.aux;
+		run_key0[run_n] = key0;
 		run_flag[run_n++] = tag != 0;
 		if ((++nentries & 0xFFFF) == 0)
 		{

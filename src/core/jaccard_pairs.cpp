@@ -357,12 +357,12 @@ size_t JaccardJob::next_containment(NddJaccardResult* out, size_t cap, bool& don
     return n;
 }
 
-// The disk path's records, by (hi, lo): the entries' payload (aux) follows its record.
-template <typename Record>
-NddStatus sort_by_hi_lo(Record* records, size_t n) {
+// The disk path's records, by (hi, lo).
+NddStatus sort_by_hi_lo(NddJaccardRecord* records, size_t n) {
     return guarded([&] {
-        std::sort(records, records + n,
-                  [](const Record& p, const Record& q) { return p.hi != q.hi ? p.hi < q.hi : p.lo < q.lo; });
+        std::sort(records, records + n, [](const NddJaccardRecord& p, const NddJaccardRecord& q) {
+            return p.hi != q.hi ? p.hi < q.hi : p.lo < q.lo;
+        });
     });
 }
 
@@ -446,10 +446,6 @@ NddStatus ndd_jaccard_verify(const NddJaccardJob* job, int64_t ida, const uint64
 }
 
 NddStatus ndd_jaccard_sort_records(NddJaccardRecord* records, size_t n) { return ndd::sort_by_hi_lo(records, n); }
-
-NddStatus ndd_jaccard_sort_wide_records(NddJaccardWideRecord* records, size_t n) {
-    return ndd::sort_by_hi_lo(records, n);
-}
 
 size_t ndd_jaccard_job_bytes(const NddJaccardJob* job) { return job->job.bytes(); }
 

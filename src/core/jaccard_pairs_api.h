@@ -154,9 +154,9 @@ NDD_API int ndd_jaccard_band_candidate(uint32_t x, uint32_t y, int band, const u
 NDD_API int ndd_containment_candidate(uint32_t a, int in_prefix, uint32_t b);
 
 /*
- * A record of the disk path's external sorts (the caller's jaccard_extsort.c): an entry (band key
- * or hash; band or prefix tag << 40 | document) or a candidate (window << 40 | y; x), a document
- * named by its position in the caller's file.
+ * A record of the disk path's external sorts (the caller's jaccard_extsort.c): an entry (band key,
+ * band, document and band-0 key packed, or hash; prefix tag << 40 | document) or a candidate
+ * (window << 40 | y; x), a document named by its position in the caller's file.
  */
 typedef struct NddJaccardRecord
 {
@@ -164,20 +164,8 @@ typedef struct NddJaccardRecord
 	uint64_t	lo;
 } NddJaccardRecord;
 
-/*
- * A record with a payload (aux, not part of the order): the disk path's resemblance entries carry
- * the document's band-0 key there, for the candidate rule.
- */
-typedef struct NddJaccardWideRecord
-{
-	uint64_t	hi;
-	uint64_t	lo;
-	uint64_t	aux;
-} NddJaccardWideRecord;
-
 /* Sorts records in memory by (hi, lo). */
 NDD_API NddStatus ndd_jaccard_sort_records(NddJaccardRecord *records, size_t n);
-NDD_API NddStatus ndd_jaccard_sort_wide_records(NddJaccardWideRecord *records, size_t n);
 
 /* Bytes the job holds now, and an estimate of what its pass will add. */
 NDD_API size_t ndd_jaccard_job_bytes(const NddJaccardJob *job);

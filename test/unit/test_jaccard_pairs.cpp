@@ -302,24 +302,6 @@ TEST(JaccardPairs, SortRecordsOrdersByHiThenLo) {
     EXPECT_EQ(ndd_jaccard_sort_records(nullptr, 0), NDD_OK);
 }
 
-// The wide records keep their payload with their (hi, lo): a payload that is a function of
-// (hi, lo) still matches it after the sort.
-TEST(JaccardPairs, SortWideRecordsKeepsThePayload) {
-    std::mt19937_64 rng(4);
-    std::vector<NddJaccardWideRecord> r(5000);
-    for (auto& x : r) {
-        x.hi = rng() % 50;
-        x.lo = rng() % 7;
-        x.aux = x.hi * 1000003 + x.lo;
-    }
-    ASSERT_EQ(ndd_jaccard_sort_wide_records(r.data(), r.size()), NDD_OK);
-    for (size_t i = 0; i < r.size(); i++) {
-        EXPECT_EQ(r[i].aux, r[i].hi * 1000003 + r[i].lo) << i;
-        if (i > 0) EXPECT_TRUE(std::make_pair(r[i - 1].hi, r[i - 1].lo) <= std::make_pair(r[i].hi, r[i].lo)) << i;
-    }
-    EXPECT_EQ(ndd_jaccard_sort_wide_records(nullptr, 0), NDD_OK);
-}
-
 TEST(JaccardPairs, EdgeCases) {
     // empty texts (resemblance 1 with each other, 0 with others; contained in everything),
     // fewer words than the shingle, repeated shingles, case and punctuation
