@@ -544,6 +544,8 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
     size_t wl = 0, words = 0;
     int hint = 0;
     bool boiler = false;
+    // per class name (a space-separated token): whether a word of it names boilerplate, content
+    bool name_boiler = false, name_content = false, any_boiler_name = false, any_content_name = false;
     for (size_t i = 0; i <= len; i++) {
         unsigned char c = i < len ? static_cast<unsigned char>(value[i]) : ' ';
         // a token ends before a non-alphanumeric character and before an upper-case letter that
@@ -553,14 +555,24 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
         if (boundary && wl > 0) {
             words++;
             int h = word_hint(std::string_view(word, wl));
-            if (h < 0) boiler = true;  // boilerplate wins over content ("post-footer")
-            if (h > 0) hint = 1;
+            if (h < 0) boiler = name_boiler = true;  // boilerplate wins over content ("post-footer")
+            if (h > 0) hint = 1, name_content = true;
             wl = 0;
         }
         if (is_lower(c)) word[wl++] = static_cast<char>(c);
         else if (upper) word[wl++] = static_cast<char>(c - 'A' + 'a');
+        if (is_space_byte(c)) {
+            any_boiler_name |= name_boiler;
+            any_content_name |= name_content && !name_boiler;
+            name_boiler = name_content = false;
+        }
     }
+    any_boiler_name |= name_boiler;
+    any_content_name |= name_content && !name_boiler;
     if (max_words && words > max_words) return 0;
+    // One class name for the article's body and another for a sidebar or a share bar on the same
+    // element cancel out, as Readability's class weight (+25 and -25) does.
+    if (any_boiler_name && any_content_name) return 0;
     return boiler ? -1 : hint;
 }
 

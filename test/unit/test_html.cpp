@@ -91,7 +91,13 @@ TEST(HtmlClassHint, Words) {
     EXPECT_EQ(h("content"), 1);
     EXPECT_EQ(h("contents"), 0);
     EXPECT_EQ(h("document story prose"), 1);
-    EXPECT_EQ(h("tags text"), -1);
+    EXPECT_EQ(h("tags-text"), -1);
+    // one class name for the body and another for a sidebar or a share bar cancel out
+    // (Readability's class weight); within one name boilerplate still wins ("post-footer")
+    EXPECT_EQ(h("tags text"), 0);
+    EXPECT_EQ(h("l-sidebar-fixed l-segment l-article-body-segment"), 0);
+    EXPECT_EQ(h("entry share"), 0);
+    EXPECT_EQ(h("post-footer widget"), -1);
 }
 
 TEST(HtmlContent, BoilerplateFamiliesLeftOut) {
@@ -200,6 +206,17 @@ TEST(HtmlContentIssue29, BoilerplateWordOnTheArticlesWrapperInsideTheRegion) {
     gallery += "</div>";
     page = kNav + "<article><h1>Bridge to close</h1>" + kNews + "<p>" + kLong + "</p>" + gallery + "</article>";
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText + "\n" + kLong);
+}
+
+// (2) A layout class naming both a sidebar and the article's body (The Verge's "l-sidebar-fixed
+// l-article-body-segment") marks nothing: its paragraphs are the article even where a marked
+// element inside it (a promotion heading) splits them, while its newsletter box stays out.
+TEST(HtmlContentIssue29, SidebarAndBodyClassNamesCancelOut) {
+    std::string page = kNav + "<article><h1>Bridge to close</h1><div class=\"l-sidebar-fixed l-article-body-segment\">"
+                       "<div class=c-entry-content>" + kNews.substr(0, kNews.find("<p>“")) + "<div class=promo><h3>Ferry times</h3></div>" +
+                       kNews.substr(kNews.find("<p>“")) + "</div><div class=newsletter><h3>Sign up for the newsletter</h3>"
+                       "<p>Daily updates from the near future, every morning in your inbox.</p></div></div></article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
 // (2) Content words on stacked wrappers (#content > .post) count once: the post's own text
