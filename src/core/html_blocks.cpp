@@ -291,6 +291,7 @@ struct Frame {
     int8_t own_hint;        // this element's own class/id/role hint (HtmlRegion::hint)
     bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
     uint16_t signature;     // HtmlRegion::signature
+    bool aside;             // inside an <aside>
 };
 
 struct Builder : HtmlSaxTarget {
@@ -306,7 +307,7 @@ struct Builder : HtmlSaxTarget {
     // an exception from a callback, rethrown after the parser returned
 
     const Frame& top() const {
-        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false, 0};
+        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false, 0, false};
         return stack.empty() ? root : stack.back();
     }
 
@@ -370,7 +371,7 @@ struct Builder : HtmlSaxTarget {
         const TagInfo* info = find_tag(name);
         const Frame& parent = top();
         Frame f{0,           info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.context_depth,
-                parent.kind, 0,    false, 0};
+                parent.kind, 0,    false, 0, parent.aside || std::strcmp(name, "aside") == 0};
         if (info && (info->flags & kSkip)) f.skip = true;
         int hint = 0;
         bool href = false;
@@ -411,7 +412,10 @@ struct Builder : HtmlSaxTarget {
         if (f.signature == 0 && info && info->kind == HtmlBlockKind::ListItem && std::strcmp(name, "li") == 0) f.signature = element_signature(name, name);
         f.own_hint = static_cast<int8_t>(hint);
         // The page's own statement that this is its main content outweighs a class word on the
-        // same element (<article class="url-breadcrumb">).
+        // same element (<article class="url-breadcrumb">). Inside an <aside> it is an item of
+        // the aside (HTML's "tangentially related" content: the teaser cards of a sidebar, each
+        // an <article>), not the page's main content.
+        if (parent.aside) f.semantic = false;
         if (f.semantic) hint = 1;
         if (hint != 0) {
             f.context = static_cast<int8_t>(hint);

@@ -236,6 +236,20 @@ TEST(HtmlContentIssue29, CaptionsLeftOut) {
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
+// (2) An <article> inside an <aside> (the teaser cards of a sidebar) is an item of the aside, not
+// the page's main content: it lifts no boilerplate context.
+TEST(HtmlContentIssue29, ArticlesInsideAnAsideAreNoContent) {
+    std::string side = "<aside class=widget-area>";
+    for (int i = 0; i < 6; i++)
+        side += std::string(i % 2 ? "<article class=card-big>" : "<article class=card-small>") + "<h3><a href=/d" +
+                std::to_string(i) + ">Deal " + std::to_string(i) +
+                "</a></h3><p class=excerpt>Apple recently launched the new AirPods Pro for $250, but surprisingly it is "
+                "already possible to grab a pair at a considerable discount, as the retailer cut the price again…</p></article>";
+    side += "</aside>";
+    std::string page = kNav + "<div class=single><div class=col-8><h1>Bridge to close</h1>" + kNews + "</div>" + side + "</div>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+}
+
 // (2) Content words on stacked wrappers (#content > .post) count once: the post's own text
 // (.entry-content) is the article, not the post with its author box.
 TEST(HtmlContentIssue29, StackedWrapperWordsCountOnce) {
