@@ -21,7 +21,6 @@ constexpr uint64_t kLongChars = 200;   // jusText's length_high
 // os.path.join()"), so a block is bad only above 1/3 and good only at 0.2 or below.
 constexpr double kGoodLinkDensity = 0.2;
 constexpr double kBadLinkDensity = 1.0 / 3.0;
-constexpr double kLinkedProseDensity = 2.0 / 3.0;  // at most, for a linked sentence of the main region
 constexpr uint64_t kHeadingDistance = 200;  // jusText's max_heading_distance
 constexpr double kMinContentShare = 0.05;
 constexpr uint64_t kProseChars = 25;       // Readability's minimum paragraph length
@@ -56,16 +55,7 @@ double link_density(const HtmlBlock& b) {
 // Step 1: the class of a block from its own features, given the length that makes it good.
 BlockClass initial_class(const HtmlBlock& b, uint64_t long_chars, bool boiler_context) {
     double ld = link_density(b);
-    if (ld > kBadLinkDensity) {
-        // Inside the main region (long_chars is kProseChars there) a block that links its first
-        // clause or a few names but holds a line of its own text besides (kShortChars code
-        // points outside links, at most two thirds linked) is a sentence of the article that
-        // links out (a news digest's items, "... according to The Wrap"), not a menu: near-good,
-        // its neighbours decide. A link list's entries hold little text outside their links.
-        if (long_chars == kProseChars && !boiler_context && ld <= kLinkedProseDensity && b.chars - b.link_chars >= kShortChars)
-            return BlockClass::NearGood;
-        return BlockClass::Bad;
-    }
+    if (ld > kBadLinkDensity) return BlockClass::Bad;
     BlockClass c;
     if (b.chars >= long_chars && ld <= kGoodLinkDensity) c = BlockClass::Good;
     else if (b.chars < kShortChars) c = b.kind == HtmlBlockKind::Heading ? BlockClass::NearGood : BlockClass::Short;

@@ -250,19 +250,6 @@ TEST(HtmlContentIssue29, ArticlesInsideAnAsideAreNoContent) {
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
-// (3) Inside the main region a sentence whose first clause is a link (a news digest's items) but
-// that holds a line of its own text besides is the article's, not a menu; a list of links is not.
-TEST(HtmlContentIssue29, LinkedSentencesInsideTheRegionAreContent) {
-    const std::string item = "<li><a href=/wework>The New York state attorney general is investigating WeWork amid layoffs.</a> "
-                             "The company confirmed that it had been contacted by the attorney general's office.</li>";
-    const std::string itemText = "The New York state attorney general is investigating WeWork amid layoffs. The company confirmed "
-                                 "that it had been contacted by the attorney general's office.";
-    const std::string menu = "<ul><li><a href=/a>Tech news you need to know today</a> (3)</li><li><a href=/b>"
-                             "Markets and the economy this week</a> (5)</li></ul>";
-    std::string page = kNav + "<article><h1>Bridge to close</h1>" + kNews + "<ol>" + item + item + "</ol>" + menu + "</article>";
-    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText + "\n" + itemText + "\n" + itemText);
-}
-
 // (2) Content words on stacked wrappers (#content > .post) count once: the post's own text
 // (.entry-content) is the article, not the post with its author box.
 TEST(HtmlContentIssue29, StackedWrapperWordsCountOnce) {
