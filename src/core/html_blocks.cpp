@@ -58,7 +58,9 @@ constexpr TagInfo kTags[] = {
     {"dl", kBlock, HtmlBlockKind::Other},
     {"dt", kBlock, HtmlBlockKind::ListItem},
     {"fieldset", kBlock, HtmlBlockKind::Other},
-    {"figcaption", kBlock, HtmlBlockKind::Paragraph},
+    // a figure's caption describes a picture, it is no sentence of the article (the bare copies
+    // of articles that the benchmarks hold have none)
+    {"figcaption", kBlock | kBoiler, HtmlBlockKind::Paragraph},
     {"figure", kBlock, HtmlBlockKind::Other},
     {"footer", kBlock | kBoiler, HtmlBlockKind::Other},
     {"form", kBlock | kBoiler, HtmlBlockKind::Other},
@@ -126,6 +128,7 @@ constexpr std::string_view kBoilerWords[] = {
     "pager",      "share",      "sharing",   "social",     "related",    "comment",   "comments",
     "widget",     "popup",      "modal",     "newsletter", "subscribe",  "signup",    "login",
     "toolbar",    "masthead",   "disclaimer", "copyright", "skiplink",   "skip",      "tags",
+    "caption",    "credit",  // a picture's caption or its credit line, as <figcaption>
 };
 constexpr std::string_view kBoilerRoots[] = {"nav", "sidebar", "footer", "header", "banner", "breadcrumb",
                                              "cookie", "masthead", "toolbar", "newsletter"};
@@ -288,6 +291,7 @@ struct Frame {
     int8_t own_hint;        // this element's own class/id/role hint (HtmlRegion::hint)
     bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
     uint16_t signature;     // HtmlRegion::signature
+    bool aside;             // inside an <aside>
 };
 
 struct Builder : HtmlSaxTarget {
@@ -308,7 +312,7 @@ struct Builder : HtmlSaxTarget {
     // an exception from a callback, rethrown after the parser returned
 
     const Frame& top() const {
-        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false, 0};
+        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false, 0, false};
         return stack.empty() ? root : stack.back();
     }
 
@@ -401,7 +405,7 @@ struct Builder : HtmlSaxTarget {
         const Frame& parent = top();
         if (keep_blocks && !title_seen && info && (info->flags & kSkip) && std::strcmp(name, "title") == 0) in_title = title_seen = true;
         Frame f{0,           info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.context_depth,
-                parent.kind, 0,    false, 0};
+                parent.kind, 0,    false, 0, parent.aside || std::strcmp(name, "aside") == 0};
         if (info && (info->flags & kSkip)) f.skip = true;
         int hint = 0;
         bool href = false;
@@ -442,7 +446,10 @@ struct Builder : HtmlSaxTarget {
         if (f.signature == 0 && info && info->kind == HtmlBlockKind::ListItem && std::strcmp(name, "li") == 0) f.signature = element_signature(name, name);
         f.own_hint = static_cast<int8_t>(hint);
         // The page's own statement that this is its main content outweighs a class word on the
-        // same element (<article class="url-breadcrumb">).
+        // same element (<article class="url-breadcrumb">). Inside an <aside> it is an item of
+        // the aside (HTML's "tangentially related" content: the teaser cards of a sidebar, each
+        // an <article>), not the page's main content.
+        if (parent.aside) f.semantic = false;
         if (f.semantic) hint = 1;
         if (hint != 0) {
             f.context = static_cast<int8_t>(hint);
@@ -581,6 +588,8 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
     size_t wl = 0, words = 0;
     int hint = 0;
     bool boiler = false;
+    // per class name (a space-separated token): whether a word of it names boilerplate, content
+    bool name_boiler = false, name_content = false, any_boiler_name = false, any_content_name = false;
     for (size_t i = 0; i <= len; i++) {
         unsigned char c = i < len ? static_cast<unsigned char>(value[i]) : ' ';
         // a token ends before a non-alphanumeric character and before an upper-case letter that
@@ -590,14 +599,24 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
         if (boundary && wl > 0) {
             words++;
             int h = word_hint(std::string_view(word, wl));
-            if (h < 0) boiler = true;  // boilerplate wins over content ("post-footer")
-            if (h > 0) hint = 1;
+            if (h < 0) boiler = name_boiler = true;  // boilerplate wins over content ("post-footer")
+            if (h > 0) hint = 1, name_content = true;
             wl = 0;
         }
         if (is_lower(c)) word[wl++] = static_cast<char>(c);
         else if (upper) word[wl++] = static_cast<char>(c - 'A' + 'a');
+        if (is_space_byte(c)) {
+            any_boiler_name |= name_boiler;
+            any_content_name |= name_content && !name_boiler;
+            name_boiler = name_content = false;
+        }
     }
+    any_boiler_name |= name_boiler;
+    any_content_name |= name_content && !name_boiler;
     if (max_words && words > max_words) return 0;
+    // One class name for the article's body and another for a sidebar or a share bar on the same
+    // element cancel out, as Readability's class weight (+25 and -25) does.
+    if (any_boiler_name && any_content_name) return 0;
     return boiler ? -1 : hint;
 }
 

@@ -222,6 +222,9 @@ std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller
 // between a lower-case letter and an upper-case one ("PageBuilder-pageRow": page, builder, page,
 // row), and tokens are matched whole, so that "pagerow" or "shareholders" name nothing; a few
 // unambiguous roots also match as the start or end of a token ("sphinxsidebar", "navbar").
+// Within one class name boilerplate wins ("post-footer": -1); one class name for content and
+// another for boilerplate on the same element cancel out, as Readability's class weight does
+// (+25 and -25): "l-sidebar-fixed l-article-body-segment" or "entry share" is 0.
 // Exposed for the unit tests; the word lists are in the .cpp.
 int html_class_hint(const char* value, size_t len, size_t max_words = 0);
 

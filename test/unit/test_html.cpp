@@ -91,7 +91,15 @@ TEST(HtmlClassHint, Words) {
     EXPECT_EQ(h("content"), 1);
     EXPECT_EQ(h("contents"), 0);
     EXPECT_EQ(h("document story prose"), 1);
-    EXPECT_EQ(h("tags text"), -1);
+    EXPECT_EQ(h("tags-text"), -1);
+    // one class name for the body and another for a sidebar or a share bar cancel out
+    // (Readability's class weight); within one name boilerplate still wins ("post-footer")
+    EXPECT_EQ(h("tags text"), 0);
+    EXPECT_EQ(h("l-sidebar-fixed l-segment l-article-body-segment"), 0);
+    EXPECT_EQ(h("entry share"), 0);
+    EXPECT_EQ(h("post-footer widget"), -1);
+    EXPECT_EQ(h("caption-full"), -1);
+    EXPECT_EQ(h("control-bar-credit"), -1);
 }
 
 TEST(HtmlContent, BoilerplateFamiliesLeftOut) {
@@ -200,6 +208,46 @@ TEST(HtmlContentIssue29, BoilerplateWordOnTheArticlesWrapperInsideTheRegion) {
     gallery += "</div>";
     page = kNav + "<article><h1>Bridge to close</h1>" + kNews + "<p>" + kLong + "</p>" + gallery + "</article>";
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText + "\n" + kLong);
+}
+
+// (2) A layout class naming both a sidebar and the article's body (The Verge's "l-sidebar-fixed
+// l-article-body-segment") marks nothing: its paragraphs are the article even where a marked
+// element inside it (a promotion heading) splits them, while its newsletter box stays out.
+TEST(HtmlContentIssue29, SidebarAndBodyClassNamesCancelOut) {
+    std::string page = kNav + "<article><h1>Bridge to close</h1><div class=\"l-sidebar-fixed l-article-body-segment\">"
+                       "<div class=c-entry-content>" + kNews.substr(0, kNews.find("<p>“")) + "<div class=promo><h3>Ferry times</h3></div>" +
+                       kNews.substr(kNews.find("<p>“")) + "</div><div class=newsletter><h3>Sign up for the newsletter</h3>"
+                       "<p>Daily updates from the near future, every morning in your inbox.</p></div></div></article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+}
+
+// (3) A picture's caption (<figcaption>, or an element of class "caption" or "credit": a gallery's
+// slide) is no sentence of the article, however long. (Like any marked block, a short one between
+// two paragraphs is still decided by its neighbours.)
+TEST(HtmlContentIssue29, CaptionsLeftOut) {
+    const std::string cap = "U.S. Defense Secretary Mark Esper, left, and the Vietnamese Defense Minister shake hands in Hanoi, "
+                            "Vietnam, on Wednesday, Nov. 20, 2019, after their meeting.";
+    std::string page = kNav + "<article><h1>Bridge to close</h1>" + kNews + "<figure><img src=a.jpg><figcaption>" + cap +
+                       "</figcaption></figure></article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+    page = kNav + "<article><h1>Bridge to close</h1><div class=gallery><div class=img-wrap><img src=a.jpg></div>"
+           "<div class=\"caption\"><div class=caption-full>" + cap + "</div><span class=credit>Photo: Hau Dinh, AP</span></div></div>" +
+           kNews + "</article>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+}
+
+// (2) An <article> inside an <aside> (the teaser cards of a sidebar) is an item of the aside, not
+// the page's main content: it lifts no boilerplate context.
+TEST(HtmlContentIssue29, ArticlesInsideAnAsideAreNoContent) {
+    std::string side = "<aside class=widget-area>";
+    for (int i = 0; i < 6; i++)
+        side += std::string(i % 2 ? "<article class=card-big>" : "<article class=card-small>") + "<h3><a href=/d" +
+                std::to_string(i) + ">Deal " + std::to_string(i) +
+                "</a></h3><p class=excerpt>Apple recently launched the new AirPods Pro for $250, but surprisingly it is "
+                "already possible to grab a pair at a considerable discount, as the retailer cut the price again…</p></article>";
+    side += "</aside>";
+    std::string page = kNav + "<div class=single><div class=col-8><h1>Bridge to close</h1>" + kNews + "</div>" + side + "</div>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
 // (2) Content words on stacked wrappers (#content > .post) count once: the post's own text
