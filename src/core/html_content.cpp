@@ -825,13 +825,22 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     // neighbour before it (the neighbours rule made it good beside the article's last paragraph).
     // Allowing a gap (jusText's 200 code points, or 70: a hatnote, a caption between the title
     // and its text) kept more such headings than it saved titles (bench/README.md, realpages5).
-    for (size_t i = n, next = n; i-- > 0;) {
-        if (doc.blocks[i].kind != HtmlBlockKind::Heading) {
-            next = i;
-            continue;
+    // A block that markup inside the heading's own context marks as boilerplate (a figure's caption,
+    // a credit line between the title and the text) is not what the heading heads: it is looked
+    // past, up to kHeadingLookPast blocks (bounded: linear on any page).
+    constexpr size_t kHeadingLookPast = 16;
+    std::vector<uint32_t> after(n + 1, static_cast<uint32_t>(n));  // after[i]: the first block >= i that is no heading
+    for (size_t i = n; i-- > 0;) after[i] = doc.blocks[i].kind != HtmlBlockKind::Heading ? static_cast<uint32_t>(i) : after[i + 1];
+    for (size_t i = 0; i < n; i++) {
+        const HtmlBlock h = doc.blocks[i];
+        if (h.kind != HtmlBlockKind::Heading || out[i] != BlockClass::Good || h.chars >= kShortChars) continue;
+        size_t next = after[i + 1];
+        for (size_t passed = 0; next < n && passed < kHeadingLookPast; passed++) {
+            const HtmlBlock b = doc.blocks[next];
+            if (b.context >= 0 || b.context_depth <= h.context_depth) break;
+            next = after[next + 1];
         }
-        if (out[i] == BlockClass::Good && doc.blocks[i].chars < kShortChars && (next == n || out[next] != BlockClass::Good))
-            out[i] = BlockClass::Bad;
+        if (next >= n || out[next] != BlockClass::Good) out[i] = BlockClass::Bad;
     }
     return out;
 }
