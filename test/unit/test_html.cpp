@@ -221,6 +221,23 @@ TEST(HtmlContentIssue29, SidebarAndBodyClassNamesCancelOut) {
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
 }
 
+// The heading that opens the content and repeats the page's <title> is the page's title, left out
+// as Readability leaves out a header duplicating the title: two copies of an article under two
+// sites' titles give the same text. A heading that is not in the title, a word or two found in any
+// title, and a page whose only content is its headline keep it.
+TEST(HtmlContentIssue29, HeadlineRepeatingTheTitleLeftOut) {
+    const std::string body = "<body>" + kNav + "<article><h1>Bridge to close</h1>" + kNews + "</article></body></html>";
+    EXPECT_EQ(content("<html><head><title>Bridge to close - The Paper</title></head>" + body), kNewsText);
+    EXPECT_EQ(content("<html><head><title>The Paper: Bridge to close | News</title></head>" + body), kNewsText);
+    EXPECT_EQ(content("<html><head><title>The Paper</title></head>" + body), "Bridge to close\n" + kNewsText);
+    EXPECT_EQ(content("<html><head><title>Bridge news</title></head><body><article><h1>Bridge</h1>" + kNews + "</article></body></html>"),
+              "Bridge\n" + kNewsText);
+    // only the opening heading: a subheading repeating the title further down stays
+    EXPECT_EQ(content("<html><head><title>Repairs - The Paper</title></head><body><article><h1>Bridge to close</h1>" + kNews +
+                      "<h2>Repairs</h2>" + kNews + "</article></body></html>"),
+              "Bridge to close\n" + kNewsText + "\nRepairs\n" + kNewsText);
+}
+
 // (3) A picture's caption (<figcaption>, or an element of class "caption" or "credit": a gallery's
 // slide) is no sentence of the article, however long. (Like any marked block, a short one between
 // two paragraphs is still decided by its neighbours.)
