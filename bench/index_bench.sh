@@ -136,19 +136,7 @@ else
 fi
 # server-side execution time of query i of a method, from EXPLAIN ANALYZE (TIMING OFF: no per-node
 # clock reads); the sequential scan runs on the first 20 queries only
-$PSQL <<'SQL'
-CREATE OR REPLACE FUNCTION bench_server_ms(q text, n int) RETURNS TABLE (med float8, p95 float8)
-LANGUAGE plpgsql AS $$
-DECLARE plan json; times float8[] := '{}';
-BEGIN
-	FOR i IN 1..n LOOP
-		EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || replace(q, ':i', i::text) INTO plan;
-		times := times || (plan->0->>'Execution Time')::float8;
-	END LOOP;
-	RETURN QUERY SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY t), percentile_disc(0.95) WITHIN GROUP (ORDER BY t)
-		FROM unnest(times) t;
-END $$;
-SQL
+ndd_bench_server_ms_function
 printf '%-14s %10s %12s %12s %10s %10s %12s %12s %8s\n' method build_s size_MB size_vs_bt median_ms p95_ms server_med server_p95 recall
 for m in seqscan $METHODS; do
 	f=$(mktemp); printf '\\set i random(1, %d)\n%s;\n' "$QUERIES" "${sql[$m]}" >"$f"

@@ -32,19 +32,7 @@ use_lib() { cp "$1" "$LIBDIR/ndd.so.new" && mv "$LIBDIR/ndd.so.new" "$LIBDIR/ndd
 trap 'use_lib "$AFTER"' EXIT
 ndd_bench_machine
 echo "before: $BEFORE ($(md5sum <"$BEFORE" | cut -c1-8)), after: the installed build ($(md5sum <"$AFTER" | cut -c1-8)); rows $ROWS, index WITH (${NDD_SORTED_WITH:-})"
-$PSQL <<'SQL'
-CREATE OR REPLACE FUNCTION bench_server_ms(q text, n int) RETURNS TABLE (med float8, p95 float8)
-LANGUAGE plpgsql AS $$
-DECLARE plan json; times float8[] := '{}';
-BEGIN
-	FOR i IN 1..n LOOP
-		EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || replace(q, ':i', i::text) INTO plan;
-		times := times || (plan->0->>'Execution Time')::float8;
-	END LOOP;
-	RETURN QUERY SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY t), percentile_disc(0.95) WITHIN GROUP (ORDER BY t)
-		FROM unnest(times) t;
-END $$;
-SQL
+ndd_bench_server_ms_function
 [ -n "${NDD_PGDATA:-}" ] && taskset -a -p -c "$CPU" "$(head -1 "$NDD_PGDATA/postmaster.pid")" >/dev/null
 printf '%-6s %-7s %8s %8s %10s %8s %11s %11s %8s %10s %10s\n' round build build_s size_MB radius answers client_med client_p95 srv_med pages/q entries/q
 for round in $(seq 1 "$ROUNDS"); do

@@ -11,6 +11,7 @@
 #                                          CPU model and load, then text
 #   PSQL                                   psql: no psqlrc, quiet, unaligned, tuples only, stops
 #                                          at the first error
+#   ndd_bench_server_ms_function           creates bench_server_ms(q, n): median and p95 server time
 #   ndd_realpages_table PREPARED_DIR       creates the extension and a table pages (set, id, html)
 #                                          of the real pages of bench/html_realpages.sh
 # A script with more to clean up at exit sets its own trap after ndd_bench_cluster, calling
@@ -40,4 +41,23 @@ for s in ("traf", "read"):
         w.writerow([s, os.path.basename(f)[:-5], open(f, encoding="utf-8", newline="").read()])
 PY
 	$PSQL -c "VACUUM ANALYZE pages"
+}
+
+# Creates bench_server_ms(q, n) in the bench database: the median and p95 of the server-side
+# execution time of query q run n times (EXPLAIN ANALYZE, TIMING OFF: no per-node clock reads), with
+# :i in q replaced by the run's number (1..n).
+ndd_bench_server_ms_function() {
+	$PSQL <<'SQL'
+CREATE OR REPLACE FUNCTION bench_server_ms(q text, n int) RETURNS TABLE (med float8, p95 float8)
+LANGUAGE plpgsql AS $$
+DECLARE plan json; times float8[] := '{}';
+BEGIN
+	FOR i IN 1..n LOOP
+		EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || replace(q, ':i', i::text) INTO plan;
+		times := times || (plan->0->>'Execution Time')::float8;
+	END LOOP;
+	RETURN QUERY SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY t), percentile_disc(0.95) WITHIN GROUP (ORDER BY t)
+		FROM unnest(times) t;
+END $$;
+SQL
 }
