@@ -164,16 +164,23 @@ ndd_start_cluster() {
 	ndd_log "throwaway cluster on port $port in $NDD_CLUSTER_DIR"
 }
 
-# (Re)starts the cluster of ndd_start_cluster if it is not running, e.g. after a crash test.
+# (Re)starts the cluster of ndd_start_cluster if it is not running, e.g. after a test stopped it
+# (after a crash, whose postmaster may not have exited yet, ndd_crash_restart).
 ndd_restart_cluster() {
 	ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" status >/dev/null 2>&1 && return 0
+	ndd_pg_ctl_start 300
+}
+
+# Starts the server of the cluster of ndd_start_cluster (NDD_PGDATA, with NDD_PGOPTS, logging to
+# NDD_PGLOG) and waits up to $1 seconds until it accepts connections. Returns pg_ctl's status.
+ndd_pg_ctl_start() {
 	# The server must not inherit our open files: a caller's lock (flock) would live as long as it.
 	(
 		for fd in /proc/$BASHPID/fd/*; do
 			fd=${fd##*/}
 			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
 		done
-		ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -o "$NDD_PGOPTS" -l "$NDD_PGLOG" -w -t 300 start >/dev/null
+		ndd_as_owner "$NDD_PGBIN/pg_ctl" -D "$NDD_PGDATA" -o "$NDD_PGOPTS" -l "$NDD_PGLOG" -w -t "$1" start >/dev/null
 	)
 }
 
@@ -261,4 +268,109 @@ ndd_pgvector_install() {
 	rm -rf "$src"
 	[ $rc -eq 0 ] || echo "the build of pgvector from $tarball failed"
 	return $rc
+}
+
+# ---- for the script tests (test/scripts): crashes, and the index's answers against a scan's ----
+
+# Crashes the server of the cluster of ndd_start_cluster: SIGKILL to its postmaster (no shutdown
+# checkpoint; what sat in shared buffers is lost, postmaster.pid stays behind). Waits until the
+# postmaster has exited and been reaped and the processes it had started (orphaned backends, which
+# exit when they notice its death) are gone, so that what follows (deleting files, ndd_crash_restart)
+# meets no server process. Prints the pid it killed; returns 1 with the reason after 120 s.
+ndd_crash_kill() {
+	local pid children p deadline=$((SECONDS + 120))
+	pid=$(head -1 "$NDD_PGDATA/postmaster.pid" 2>/dev/null || true)
+	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+		echo "ndd_crash_kill: no postmaster runs in $NDD_PGDATA" >&2
+		return 1
+	fi
+	children=$(pgrep -P "$pid" || true)
+	kill -9 "$pid"
+	echo "killed the postmaster ($pid) with SIGKILL"
+	# kill -0 also finds a zombie: the postmaster is gone once its parent (init) has reaped it
+	for p in "$pid" $children; do
+		while kill -0 "$p" 2>/dev/null; do
+			if [ $SECONDS -ge $deadline ]; then
+				echo "ndd_crash_kill: process $p of the killed postmaster $pid still exists after 120 s ($(ps -o stat=,args= -p "$p"))" >&2
+				return 1
+			fi
+			sleep 0.1
+		done
+	done
+}
+
+# Starts the cluster again after ndd_crash_kill, with its settings (NDD_PGOPTS, NDD_PGLOG), and waits
+# until crash recovery has ended and the server accepts connections (at most 300 s). A backend
+# forked just before the crash, which ndd_crash_kill did not see, may still hold the old shared
+# memory, which a new postmaster refuses to share: the start is retried while that is the reason it
+# failed. Returns 1 with the reason and the server log's tail when the server does not come back,
+# or comes back still in recovery.
+ndd_crash_restart() {
+	local pid deadline=$((SECONDS + 300)) log_size recovery
+	pid=$(head -1 "$NDD_PGDATA/postmaster.pid" 2>/dev/null || true)
+	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		echo "ndd_crash_restart: the postmaster $pid of $NDD_PGDATA still runs (crash it with ndd_crash_kill first)" >&2
+		return 1
+	fi
+	while log_size=$(stat -c %s "$NDD_PGLOG" 2>/dev/null || echo 0); ! ndd_pg_ctl_start $((deadline - SECONDS)) 2>/dev/null; do
+		sleep 1
+		if [ $SECONDS -ge $deadline ] ||
+			! tail -c +$((log_size + 1)) "$NDD_PGLOG" | grep -q 'pre-existing shared memory block .* is still in use'; then
+			echo "ndd_crash_restart: the server does not start again after the crash; the tail of $NDD_PGLOG:" >&2
+			tail -20 "$NDD_PGLOG" >&2
+			return 1
+		fi
+	done
+	# pg_ctl -w returns when the server accepts connections, which (not being a standby) is once
+	# recovery has ended: say so if that is not what the server answers
+	recovery=$(psql -X -At -d postgres -c "SELECT pg_is_in_recovery()" 2>&1)
+	if [ "$recovery" != f ]; then
+		echo "ndd_crash_restart: the server restarted, but pg_is_in_recovery() answers '$recovery'; the tail of $NDD_PGLOG:" >&2
+		tail -20 "$NDD_PGLOG" >&2
+		return 1
+	fi
+}
+
+# For the index tests: runs the SELECT $3 twice, once with sequential scans off (the index $2 must
+# answer: its plan must show it, else this would compare a scan with itself), once with index and
+# bitmap scans off (a sequential scan, and a sort for ORDER BY), and compares the two answers as
+# multisets (EXCEPT ALL both ways). Prints "ok   $1: N answers identical to a sequential scan", or a
+# FAIL line naming the query, the count of each side's extra rows and a few of them, and returns 1.
+# An empty answer fails too: a test must compare something.
+ndd_index_equals_seqscan() {
+	local label=$1 index=$2 query=$3 plan out counts rows only_index only_scan
+	if ! plan=$(psql -X -q -At -v ON_ERROR_STOP=1 -c "SET enable_seqscan = off" -c "EXPLAIN (COSTS OFF) $query" 2>&1); then
+		printf 'FAIL %s: the query fails: %s\n  query: %s\n' "$label" "$plan" "$query"
+		return 1
+	fi
+	if ! grep -qE "(Index Scan using|Bitmap Index Scan on) $index( |\$)" <<<"$plan"; then
+		printf 'FAIL %s: the plan does not use %s, so the comparison would compare two scans\n  query: %s\n%s\n' \
+			"$label" "$index" "$query" "$plan"
+		return 1
+	fi
+	if ! out=$(psql -X -q -At -F ' ' -v ON_ERROR_STOP=1 2>&1 <<SQL
+SET enable_seqscan = off;
+CREATE TEMP TABLE ndd_by_index AS $query;
+SET enable_seqscan = on; SET enable_indexscan = off; SET enable_bitmapscan = off;
+CREATE TEMP TABLE ndd_by_scan AS $query;
+CREATE TEMP TABLE ndd_only_index AS SELECT * FROM ndd_by_index EXCEPT ALL SELECT * FROM ndd_by_scan;
+CREATE TEMP TABLE ndd_only_scan AS SELECT * FROM ndd_by_scan EXCEPT ALL SELECT * FROM ndd_by_index;
+SELECT (SELECT count(*) FROM ndd_by_scan), (SELECT count(*) FROM ndd_only_index), (SELECT count(*) FROM ndd_only_scan);
+SELECT 'only from the index: ' || x::text FROM (SELECT * FROM ndd_only_index LIMIT 5) x;
+SELECT 'only from the scan:  ' || x::text FROM (SELECT * FROM ndd_only_scan LIMIT 5) x;
+SQL
+	); then
+		printf 'FAIL %s: the query fails: %s\n  query: %s\n' "$label" "$out" "$query"
+		return 1
+	fi
+	counts=$(head -1 <<<"$out")
+	read -r rows only_index only_scan <<<"$counts"
+	if [ "$only_index" = 0 ] && [ "$only_scan" = 0 ] && [ "$rows" -gt 0 ]; then
+		echo "ok   $label: $rows answers identical to a sequential scan"
+		return 0
+	fi
+	printf 'FAIL %s: %s answers only from %s, %s only from a sequential scan (of %s)\n  query: %s\n' \
+		"$label" "$only_index" "$index" "$only_scan" "$rows" "$query"
+	tail -n +2 <<<"$out" | sed 's/^/  /'
+	return 1
 }
