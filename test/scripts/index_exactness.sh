@@ -16,6 +16,7 @@
 # prefix or of the tail loses a row instead of finding it in another table.
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
+source "$(dirname "$0")/../../scripts/lib.sh"
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
 fail=0
 $PSQL <<'SQL'
@@ -111,31 +112,14 @@ for tab in ex64 ex64g ex128 ex128g exdup exdupg ex64w exins; do
 	esac
 	for spec in "${specs[@]}"; do
 		name=${spec%%:*}; cond=${spec#*:}
-		out=$($PSQL <<SQL
-CREATE TEMP TABLE a AS SELECT k, q.id AS qid, d.id FROM $tab q, generate_series(0, 6) k,
-	LATERAL (SELECT id FROM $tab WHERE fp <~> q.fp <= k) d WHERE $cond;
-SET enable_indexscan = off; SET enable_bitmapscan = off;
-CREATE TEMP TABLE b AS SELECT k, q.id AS qid, d.id FROM $tab q, generate_series(0, 6) k,
-	LATERAL (SELECT id FROM $tab WHERE fp <~> q.fp <= k) d WHERE $cond;
-SELECT (SELECT count(*) FROM b) || ' ' ||
-	(SELECT count(*) FROM ((SELECT * FROM a EXCEPT ALL SELECT * FROM b) UNION ALL (SELECT * FROM b EXCEPT ALL SELECT * FROM a)) x);
-SQL
-)
-		read -r rows bad <<<"$out"
-		if [ "$bad" = 0 ] && [ "$rows" -gt 0 ]; then echo "ok   $tab $name: $rows (query, k, row) answers identical to a sequential scan"
-		else echo "FAIL $tab $name: $bad differences among $rows answers"; fail=1; fi
+		ndd_index_equals_seqscan "$tab $name: (query, k, row) answers for k = 0..6" "${tab}_fp" \
+			"SELECT k, q.id AS qid, d.id FROM $tab q, generate_series(0, 6) k,
+				LATERAL (SELECT id FROM $tab WHERE fp <~> q.fp <= k) d WHERE $cond" || fail=1
 	done
 	# KNN: the first 20 distances equal a sort's
-	bad=$($PSQL <<SQL
-CREATE TEMP TABLE ka AS SELECT q.id AS qid, d.n, d.dist FROM $tab q, LATERAL (SELECT row_number() OVER () n, dist FROM
-	(SELECT fp <~> q.fp AS dist FROM $tab ORDER BY fp <~> q.fp LIMIT 20) s) d WHERE q.id % 20000 = 7;
-SET enable_indexscan = off;
-CREATE TEMP TABLE kb AS SELECT q.id AS qid, d.n, d.dist FROM $tab q, LATERAL (SELECT row_number() OVER () n, dist FROM
-	(SELECT fp <~> q.fp AS dist FROM $tab ORDER BY fp <~> q.fp LIMIT 20) s) d WHERE q.id % 20000 = 7;
-SELECT count(*) FROM ((SELECT * FROM ka EXCEPT ALL SELECT * FROM kb) UNION ALL (SELECT * FROM kb EXCEPT ALL SELECT * FROM ka)) x;
-SQL
-)
-	if [ "$bad" = 0 ]; then echo "ok   $tab KNN: distances equal a sort's"; else echo "FAIL $tab KNN: $bad differences"; fail=1; fi
+	ndd_index_equals_seqscan "$tab KNN: the first 20 distances" "${tab}_fp" \
+		"SELECT q.id AS qid, d.n, d.dist FROM $tab q, LATERAL (SELECT row_number() OVER () n, dist FROM
+			(SELECT fp <~> q.fp AS dist FROM $tab ORDER BY fp <~> q.fp LIMIT 20) s) d WHERE q.id % 20000 = 7" || fail=1
 done
 $PSQL -c "DROP TABLE ex64, ex128, ex64g, ex128g, exdup, exdupg, ex64w, exins"
 exit $fail

@@ -8,6 +8,7 @@
 # its pass over table 0 (README.index.md, "Scans").
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
+source "$(dirname "$0")/../../scripts/lib.sh"
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
 fail=0
 $PSQL <<'SQL'
@@ -43,24 +44,9 @@ INSERT INTO krq128 SELECT 100 + id / 1000, 'planted', fp FROM kr128 WHERE id % 1
 ANALYZE kr64; ANALYZE kr128; ANALYZE kr64g; ANALYZE kr128g;
 SQL
 
-# $1 table, $2 query table, $3 SQL of one lateral subquery over q.q: the index's answer against a
-# sequential scan's, as (qid, column...) multisets; $4 label
-compare() {
-	local out rows bad plan
-	plan=$($PSQL -c "SET enable_seqscan = off" -c "EXPLAIN (COSTS OFF) SELECT * FROM $2 q, LATERAL ($3) d" | grep -c "Index Scan using\|Bitmap Index Scan on" || true)
-	out=$($PSQL <<SQL
-SET enable_seqscan = off;
-CREATE TEMP TABLE a AS SELECT q.qid, d.* FROM $2 q, LATERAL ($3) d;
-SET enable_seqscan = on; SET enable_indexscan = off; SET enable_bitmapscan = off;
-CREATE TEMP TABLE b AS SELECT q.qid, d.* FROM $2 q, LATERAL ($3) d;
-SELECT (SELECT count(*) FROM b) || ' ' ||
-	(SELECT count(*) FROM ((SELECT * FROM a EXCEPT ALL SELECT * FROM b) UNION ALL (SELECT * FROM b EXCEPT ALL SELECT * FROM a)) x);
-SQL
-)
-	read -r rows bad <<<"$out"
-	if [ "$plan" -gt 0 ] && [ "$bad" = 0 ] && [ "$rows" -gt 0 ]; then echo "ok   $4: $rows answers identical to a sequential scan"
-	else echo "FAIL $4: $bad differences among $rows answers (index used: $plan)"; fail=1; fi
-}
+# $1 table, $2 query table, $3 SQL of one lateral subquery over q.q, $4 label: the index's answer
+# against a sequential scan's, as (qid, column...) multisets
+compare() { ndd_index_equals_seqscan "$4" "${1}_fp" "SELECT q.qid, d.* FROM $2 q, LATERAL ($3) d" || fail=1; }
 
 for tab in kr64 kr64g kr128 kr128g; do
 	qt=krq${tab:2:3}; qt=${qt%g}

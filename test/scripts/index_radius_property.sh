@@ -13,6 +13,7 @@
 #   NDD_PROPERTY_SEED=0.42    the seed of the draws (default: one per run, printed)
 # Needs PGHOST/PGPORT/PGUSER/PGDATABASE of a throwaway cluster with ndd installed.
 set -euo pipefail
+source "$(dirname "$0")/../../scripts/lib.sh"
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
 SEED=${NDD_PROPERTY_SEED:-$(awk 'BEGIN { srand(); printf "%.4f", rand() }')}
 echo "seed $SEED (NDD_PROPERTY_SEED=$SEED reproduces this run)"
@@ -74,41 +75,23 @@ INSERT INTO rpq SELECT 128, g, kind, NULL, CASE kind
 FROM (SELECT g, (ARRAY['row', 'duplicate', 'centre', 'random'])[1 + g % 4] AS kind FROM generate_series(1, 80) g) s;
 SQL
 
-# $1 label, $2 SQL producing (qid, ...) rows for every draw: the index's answer against a
-# sequential scan's, as multisets
-compare() {
-	local out rows bad
-	out=$($PSQL <<SQL
-SET enable_seqscan = off;
-CREATE TEMP TABLE a AS $2;
-SET enable_seqscan = on; SET enable_indexscan = off; SET enable_bitmapscan = off;
-CREATE TEMP TABLE b AS $2;
-SELECT (SELECT count(*) FROM b) || ' ' ||
-	(SELECT count(*) FROM ((SELECT * FROM a EXCEPT ALL SELECT * FROM b) UNION ALL (SELECT * FROM b EXCEPT ALL SELECT * FROM a)) x);
-SQL
-)
-	read -r rows bad <<<"$out"
-	if [ "$bad" = 0 ] && [ "$rows" -gt 0 ]; then echo "ok   $1: $rows answers identical to a sequential scan"
-	else echo "FAIL $1: $bad differences among $rows answers"; fail=1; fi
-}
+# $1 label, $2 SQL producing (qid, ...) rows for every draw from table $3: the index's answer against
+# a sequential scan's, as multisets
+compare() { ndd_index_equals_seqscan "$1" "${3}_fp" "$2" || fail=1; }
 
 for tab in rp64 rp64g rp64s rp128 rp128g; do
 	bits=64; col=q64
 	[ "${tab#rp128}" != "$tab" ] && bits=128 && col=q128
-	# the index must be the one answering: a plan without it would compare the scan with itself
-	if ! $PSQL -c "SET enable_seqscan = off" -c "EXPLAIN (COSTS OFF) SELECT id FROM $tab WHERE fp <~> (SELECT $col FROM rpq LIMIT 1) <= 20" | grep -q "Index Scan using ${tab}_fp\|Bitmap Index Scan on ${tab}_fp"; then
-		echo "FAIL $tab: the radius query does not use the index"; fail=1
-	fi
 	compare "$tab random radii (0..$([ $bits = 64 ] && echo 40 || echo 60))" \
-		"SELECT q.qid, q.r, d.id FROM rpq q, LATERAL (SELECT id FROM $tab WHERE fp <~> q.$col <= q.r) d WHERE q.bits = $bits"
+		"SELECT q.qid, q.r, d.id FROM rpq q, LATERAL (SELECT id FROM $tab WHERE fp <~> q.$col <= q.r) d WHERE q.bits = $bits" "$tab"
 	compare "$tab random KNN sizes (1..50), distances" \
 		"SELECT q.qid, d.n, d.dist FROM rpq q, LATERAL (SELECT row_number() OVER () n, dist FROM
-			(SELECT fp <~> q.$col AS dist FROM $tab ORDER BY fp <~> q.$col LIMIT q.k) s) d WHERE q.bits = $bits"
+			(SELECT fp <~> q.$col AS dist FROM $tab ORDER BY fp <~> q.$col LIMIT q.k) s) d WHERE q.bits = $bits" "$tab"
 	# rows, where no tie crosses the LIMIT: every row strictly nearer than the k-th distance
 	compare "$tab random KNN sizes, rows nearer than the k-th" \
 		"SELECT q.qid, d.id FROM rpq q, LATERAL (SELECT id, dist, max(dist) OVER () kth FROM
 			(SELECT id, fp <~> q.$col AS dist FROM $tab ORDER BY fp <~> q.$col LIMIT q.k) s) d
-		 WHERE q.bits = $bits AND d.dist < d.kth"
+		 WHERE q.bits = $bits AND d.dist < d.kth" "$tab"
 	$PSQL -c "SELECT ndd_index_check('${tab}_fp')" >/dev/null
 done
 $PSQL -c "DROP TABLE rp64, rp128, rp64g, rp128g, rp64s, rpq"

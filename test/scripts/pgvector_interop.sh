@@ -43,22 +43,7 @@ SQL
 
 # $1 SQL of one lateral subquery over q.v / q.h, $2 index that must answer it, $3 label: the index's
 # answer against a sequential scan's, as (qid, column...) multisets
-compare() {
-	local out rows bad plan
-	plan=$($PSQL -c "SET enable_seqscan = off" -c "EXPLAIN (COSTS OFF) SELECT * FROM pvq q, LATERAL ($1) d" | grep -c "Index Scan using $2\|Bitmap Index Scan on $2" || true)
-	out=$($PSQL <<SQL
-SET enable_seqscan = off;
-CREATE TEMP TABLE a AS SELECT q.qid, d.* FROM pvq q, LATERAL ($1) d;
-SET enable_seqscan = on; SET enable_indexscan = off; SET enable_bitmapscan = off;
-CREATE TEMP TABLE b AS SELECT q.qid, d.* FROM pvq q, LATERAL ($1) d;
-SELECT (SELECT count(*) FROM b) || ' ' ||
-	(SELECT count(*) FROM ((SELECT * FROM a EXCEPT ALL SELECT * FROM b) UNION ALL (SELECT * FROM b EXCEPT ALL SELECT * FROM a)) x);
-SQL
-)
-	read -r rows bad <<<"$out"
-	if [ "$plan" -gt 0 ] && [ "$bad" = 0 ] && [ "$rows" -gt 0 ]; then echo "ok   $3: $rows answers identical to a sequential scan"
-	else echo "FAIL $3: $bad differences among $rows answers (index $2 used: $plan)"; fail=1; fi
-}
+compare() { ndd_index_equals_seqscan "$3" "$2" "SELECT q.qid, d.* FROM pvq q, LATERAL ($1) d" || fail=1; }
 
 for e in "pvi_v64 simhash(v::real[]) simhash(q.v::real[]) 8 20" "pvi_v128 simhash128(v::real[]) simhash128(q.v::real[]) 16 40" \
 	"pvi_h64 simhash(h::real[]) simhash(q.h::real[]) 8 20" "pvi_h128 simhash128(h::vector::real[]) simhash128(q.h::vector::real[]) 16 40"; do
