@@ -1,5 +1,6 @@
-# scripts/lib.sh: shared by scripts/test.sh, scripts/demo.sh and bench/*: installing what ndd needs
-# on Debian 12, finding or building each PostgreSQL major, and running a throwaway cluster of one.
+# scripts/lib.sh: shared by scripts/test.sh, scripts/demo.sh, bench/* and the script tests
+# (test/scripts): installing what ndd needs on Debian 12, finding or building each PostgreSQL major,
+# running a throwaway cluster of one, and (at the end) the script tests' own helpers.
 # Source it; it defines functions only.
 #
 # The PostgreSQL everything works on is its bin directory, NDD_PGBIN (ndd_use_pg switches it). The
