@@ -123,6 +123,13 @@ tmpfiles() {
 	$PSQL -d "$db" -c "SELECT coalesce(string_agg(f, ' ' ORDER BY f), '') FROM pg_ls_dir('base/pgsql_tmp', true, false) f"
 }
 tmp_before=$(tmpfiles)
+# ok when the directory lists what it listed before the builds; $1 names the builds since
+check_tmpfiles() {
+	local now
+	now=$(tmpfiles)
+	if [ "$now" = "$tmp_before" ]; then echo "ok   no temporary file left by $1 (base/pgsql_tmp: '$now')"
+	else echo "FAIL temporary files left by $1: before '$tmp_before', after '$now'"; fail=1; fi
+}
 
 # A broken HOT chain, without a VACUUM first (as PostgreSQL's own tests make one): rows updated
 # HOT (no index on fp yet) to another fingerprint while an older snapshot still sees the old
@@ -171,12 +178,7 @@ if [ "$serial" = "t " ] && [ "$parallel" = "workers 2 t " ] && [ "$after_serial"
 else
 	echo "FAIL broken HOT chain: indcheckxmin serial '$serial', parallel '$parallel'; after the snapshot: serial '$after_serial', parallel '$after_parallel'; HOT updates $hot_updates ($hot)"; fail=1
 fi
-tmp_after=$(tmpfiles)
-if [ "$tmp_after" = "$tmp_before" ]; then
-	echo "ok   no temporary file left by the builds (base/pgsql_tmp: '${tmp_after}')"
-else
-	echo "FAIL temporary files before the builds '$tmp_before', after '$tmp_after'"; fail=1
-fi
+check_tmpfiles "the builds"
 
 # Cancel: a parallel build over 1.5M rows, cancelled as soon as its workers are seen scanning.
 $PSQL -d "$db" <<'SQL' || exit 1
@@ -231,12 +233,7 @@ if [ "$locks" = "index RowExclusiveLock, table ShareLock" ]; then
 else
 	echo "FAIL the workers' locks: '$locks', expected index RowExclusiveLock, table ShareLock"; fail=1
 fi
-tmp_after=$(tmpfiles)
-if [ "$tmp_after" = "$tmp_before" ]; then
-	echo "ok   no temporary file left by the cancelled build"
-else
-	echo "FAIL temporary files left by the cancelled build: before '$tmp_before', after '$tmp_after'"; fail=1
-fi
+check_tmpfiles "the cancelled build"
 out=$($PSQL -d "$db" -c "SET max_parallel_maintenance_workers = 2" -c "SET min_parallel_table_scan_size = 0" \
 	-c "CREATE INDEX big_fp ON big USING ndd (fp)" -c "SELECT ndd_index_check('big_fp') LIKE '%: ok'" 2>&1)
 if [ "$out" = t ]; then echo "ok   the next parallel build succeeds and checks ok"
