@@ -86,6 +86,9 @@ typedef struct NddSpoolReader
 	BufFile   **files;
 	NddSpoolItem *heads;		/* each file's next item */
 	bool	   *valid;			/* heads[i] holds an item */
+	char	  **buf;			/* each file's items read ahead, NDD_SPOOL_READ_AHEAD */
+	int		   *len;			/* bytes in buf[i] */
+	int		   *pos;			/* the next item's in buf[i] */
 	int			cur;			/* file of the last item returned, -1 before the first */
 } NddSpoolReader;
 
@@ -172,6 +175,17 @@ spool_write(BufFile *f, int bits, const NddSpoolItem *it)
 	BufFileWrite(f, buf, SPOOL_ITEM_BYTES(bits));
 }
 
+/* Unpacks a spooled row from buf. */
+static inline void
+spool_unpack(const char *buf, int bits, NddSpoolItem *it)
+{
+	memcpy(&it->block, buf, sizeof(BlockNumber));
+	memcpy(&it->offset, buf + sizeof(BlockNumber), sizeof(OffsetNumber));
+	memcpy(it->words, buf + sizeof(BlockNumber) + sizeof(OffsetNumber), (bits / 64) * sizeof(uint64));
+	if (bits == 64)
+		it->words[1] = 0;
+}
+
 /* Reads the next spool item; false at the end of the file. */
 static bool
 spool_read(BufFile *f, int bits, NddSpoolItem *it)
@@ -185,11 +199,34 @@ spool_read(BufFile *f, int bits, NddSpoolItem *it)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not read the ndd build spool")));
-	memcpy(&it->block, buf, sizeof(BlockNumber));
-	memcpy(&it->offset, buf + sizeof(BlockNumber), sizeof(OffsetNumber));
-	memcpy(it->words, buf + sizeof(BlockNumber) + sizeof(OffsetNumber), (bits / 64) * sizeof(uint64));
-	if (bits == 64)
-		it->words[1] = 0;
+	spool_unpack(buf, bits, it);
+	return true;
+}
+
+/* Items a spool reader reads ahead of each file at once (7 or 11 kB): one BufFile call for them. */
+#define NDD_SPOOL_READ_AHEAD 512
+
+/* The reader's next item of file i; false at its end. */
+static inline bool
+spool_reader_read(NddSpoolReader *r, int i, NddSpoolItem *it)
+{
+	int			size = SPOOL_ITEM_BYTES(r->bits);
+
+	if (r->pos[i] >= r->len[i])
+	{
+		size_t		n = BufFileRead(r->files[i], r->buf[i], (size_t) size * NDD_SPOOL_READ_AHEAD);
+
+		if (n % size != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not read the ndd build spool")));
+		r->len[i] = (int) n;
+		r->pos[i] = 0;
+		if (n == 0)
+			return false;
+	}
+	spool_unpack(r->buf[i] + r->pos[i], r->bits, it);
+	r->pos[i] += size;
 	return true;
 }
 
@@ -197,11 +234,18 @@ spool_read(BufFile *f, int bits, NddSpoolItem *it)
 static void
 spool_reader_init(NddSpoolReader *r, int bits, BufFile **files, int nfiles)
 {
+	int			i;
+
 	r->nfiles = nfiles;
 	r->bits = bits;
 	r->files = files;
 	r->heads = palloc(sizeof(NddSpoolItem) * nfiles);
 	r->valid = palloc0(sizeof(bool) * nfiles);
+	r->buf = palloc(sizeof(char *) * nfiles);
+	r->len = palloc0(sizeof(int) * nfiles);
+	r->pos = palloc0(sizeof(int) * nfiles);
+	for (i = 0; i < nfiles; i++)
+		r->buf[i] = palloc(SPOOL_ITEM_BYTES(bits) * NDD_SPOOL_READ_AHEAD);
 	r->cur = -1;
 }
 
@@ -217,7 +261,8 @@ spool_reader_rewind(NddSpoolReader *r)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not rewind the ndd build spool")));
-		r->valid[i] = spool_read(r->files[i], r->bits, &r->heads[i]);
+		r->len[i] = r->pos[i] = 0;
+		r->valid[i] = spool_reader_read(r, i, &r->heads[i]);
 	}
 	r->cur = -1;
 }
@@ -243,7 +288,7 @@ spool_reader_next(NddSpoolReader *r, NddSpoolItem *it)
 			return false;
 	}
 	*it = r->heads[best];
-	r->valid[best] = spool_read(r->files[best], r->bits, &r->heads[best]);
+	r->valid[best] = spool_reader_read(r, best, &r->heads[best]);
 	r->cur = best;
 	return true;
 }
@@ -508,6 +553,7 @@ ndd_count_buckets(NddBuildState *bs, const NddMapView *mv)
 	const NddLayout *layout = &mv->meta->layout;
 	uint32	   *counts;
 	uint64	   *words;
+	uint64	   *perm;
 	NddSpoolItem it;
 	NddPermutation pm[NDD_LAYOUT_MAX_TABLES];
 	int			t;
@@ -520,6 +566,7 @@ ndd_count_buckets(NddBuildState *bs, const NddMapView *mv)
 									sizeof(uint32) * (Size) layout->ntables * mv->npages);
 	memset(counts, 0, sizeof(uint32) * (Size) layout->ntables * mv->npages);
 	words = palloc(sizeof(uint64) * 2 * NDD_COUNT_BATCH);
+	perm = palloc(sizeof(uint64) * 2 * NDD_COUNT_BATCH);
 	spool_reader_rewind(&bs->rows);
 	while (more)
 	{
@@ -537,16 +584,13 @@ ndd_count_buckets(NddBuildState *bs, const NddMapView *mv)
 		{
 			uint32	   *tc = counts + (Size) t * mv->npages;
 
+			ndd_permutation_apply_n(&pm[t], words, n, perm);
 			for (i = 0; i < n; i++)
-			{
-				uint64		perm[2];
-
-				ndd_permutation_apply(&pm[t], words + 2 * i, perm);
-				tc[ndd_page_of(perm[0], mv->npages)]++;
-			}
+				tc[ndd_page_of(perm[2 * i], mv->npages)]++;
 		}
 	}
 	pfree(words);
+	pfree(perm);
 	return counts;
 }
 
@@ -816,6 +860,9 @@ chunk_finish(NddChunk *c, NddWriter *w, BlockNumber start, MemoryContext cxt)
 #define NDD_BUILD_MAX_RUNS 256
 #define NDD_BUILD_RUN_BYTES (BLCKSZ + 1024)
 
+/* Rows a table's pass over the spool permutes at once. */
+#define NDD_PASS_BATCH 1024
+
 /*
  * Writes table t, whose bucket sizes are counts[0..npages-1]: its primaries, then its overflow
  * pages. Every chain's length and position is known from the counts, so each page is written
@@ -845,6 +892,9 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 	uint32		c0;
 	uint32		p;
 	BufFile   **runs;
+	NddSpoolItem *items = palloc(sizeof(NddSpoolItem) * NDD_PASS_BATCH);
+	uint64	   *words = palloc(sizeof(uint64) * 2 * NDD_PASS_BATCH);
+	uint64	   *perm = palloc(sizeof(uint64) * 2 * NDD_PASS_BATCH);
 
 	ndd_layout_permutation(&mv->meta->layout, t, &pm);
 	ndd_format_for(mv->delta_bits, mv->wide, mv->meta->block_bits, mv->meta->offset_bits, &f);
@@ -907,40 +957,56 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 			{
 				chunk_begin(c, bounds[i], bounds[i + 1], npg, npg > budget, bs->tmpcxt);
 				spool_rewind(bs);
-				while (spool_reader_next(&bs->rows, &it))
+				for (;;)
 				{
-					uint64		perm[2];
-					uint32		bucket;
+					int			n = 0;
+					int			k;
 
-					CHECK_FOR_INTERRUPTS();
-					ndd_permutation_apply(&pm, it.words, perm);
-					bucket = ndd_page_of(perm[0], mv->npages);
-					if (bucket < lo || bucket >= hi)
-						continue;
-					if (bucket < mid)
-						chunk_add(c, perm, bucket, it.block, it.offset);
-					else
+					/* a batch of rows, permuted in one call */
+					while (n < NDD_PASS_BATCH && spool_reader_next(&bs->rows, &it))
 					{
-						/* its chunk: the last whose first bucket is at most bucket */
-						uint32		a = c0 + 1;
-						uint32		b = c1 - 1;
-						NddSpoolItem run;
-
-						while (a < b)
-						{
-							uint32		m = (a + b + 1) / 2;
-
-							if (bounds[m] <= bucket)
-								a = m;
-							else
-								b = m - 1;
-						}
-						run.words[0] = perm[0];
-						run.words[1] = perm[1];
-						run.block = it.block;
-						run.offset = it.offset;
-						spool_write(runs[a - c0], bs->bits, &run);
+						items[n] = it;
+						words[2 * n] = it.words[0];
+						words[2 * n + 1] = it.words[1];
+						n++;
 					}
+					if (n == 0)
+						break;
+					CHECK_FOR_INTERRUPTS();
+					ndd_permutation_apply_n(&pm, words, n, perm);
+					for (k = 0; k < n; k++)
+					{
+						uint32		bucket = ndd_page_of(perm[2 * k], mv->npages);
+
+						if (bucket < lo || bucket >= hi)
+							continue;
+						if (bucket < mid)
+							chunk_add(c, perm + 2 * k, bucket, items[k].block, items[k].offset);
+						else
+						{
+							/* its chunk: the last whose first bucket is at most bucket */
+							uint32		a = c0 + 1;
+							uint32		b = c1 - 1;
+							NddSpoolItem run;
+
+							while (a < b)
+							{
+								uint32		m = (a + b + 1) / 2;
+
+								if (bounds[m] <= bucket)
+									a = m;
+								else
+									b = m - 1;
+							}
+							run.words[0] = perm[2 * k];
+							run.words[1] = perm[2 * k + 1];
+							run.block = items[k].block;
+							run.offset = items[k].offset;
+							spool_write(runs[a - c0], bs->bits, &run);
+						}
+					}
+					if (n < NDD_PASS_BATCH)
+						break;
 				}
 			}
 			else
@@ -969,6 +1035,9 @@ ndd_write_table(NddWriter *w, NddBuildState *bs, const NddMapView *mv, int t,
 	BufFileClose(c->ovf);
 	pfree(runs);
 	pfree(bounds);
+	pfree(items);
+	pfree(words);
+	pfree(perm);
 	pfree(c->batch);
 	pfree(c->sortbuf);
 	pfree(c);
