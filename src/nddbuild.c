@@ -9,11 +9,14 @@
  *     to a second one), counting rows and the widest heap block and offset seen.
  *  2. The shape follows from the row count (or the `rows` option): the number of primary pages
  *     per table so that pages start about fillfactor full, hence the entry format.
- *  3. One pass over the spool counts the entries of every bucket of every table. The counts fix
+ *  3. One pass over the spool counts the entries of every bucket of every table (a batch of rows
+ *     at a time, table after table, each table's counters in cache). The counts fix
  *     every chain's length, hence every page's block number: [meta][t0 primaries][t0 overflow
  *     pages][t1 primaries]...[NULL chain], a bucket's overflow pages consecutive, in bucket order.
- *  4. For each table, the spool is read once per chunk of consecutive buckets whose pages fit in
- *     maintenance_work_mem as page images; the chunk's entries are gathered in batches, each
+ *  4. For each table, cut into chunks of consecutive buckets whose pages fit in
+ *     maintenance_work_mem as page images, one pass over the spool fills the first chunk and
+ *     appends every later chunk's entries, permuted, to a temporary file of its own (its run, in
+ *     spool order), which then fills that chunk; the chunk's entries are gathered in batches, each
  *     sorted by bucket (stably: a chain gets its entries in spool order whatever the batches) and
  *     appended to the chains in that order, so the images are filled page after page rather than
  *     at a random page per entry (a cache and TLB miss each). Primary
