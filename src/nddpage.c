@@ -506,6 +506,66 @@ typedef struct NddSortSlot
 #include "lib/sort_template.h"
 
 /*
+ * Sorts slots[0..n) as sort_slots does (by delta, then by place), faster for a page's entries,
+ * whose deltas are spread over their range: a stable radix sort by the top 16 bits of the widest
+ * delta (two passes of 8 bits, tmp as scratch) leaves the slots sorted but for the few that share
+ * those bits, which an insertion sort then orders; equal deltas keep their places' order, which
+ * the stable passes kept. Entries crowded in a narrow range (skewed data) could make the insertion
+ * sort quadratic: past 8 moves per entry it gives up and sort_slots sorts the whole (so a page
+ * costs at most a few times the comparison sort).
+ */
+static void
+sort_page_slots(NddSortSlot *slots, NddSortSlot *tmp, int n)
+{
+	uint32		lo[257] = {0};
+	uint32		hi[257] = {0};
+	uint64		all = 0;
+	int			shift = 0;
+	long		moves = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		all |= slots[i].delta;
+	while (shift < 48 && (all >> shift) >= ((uint64) 1 << 16))
+		shift++;
+	for (i = 0; i < n; i++)
+	{
+		uint32		k = (uint32) (slots[i].delta >> shift) & 0xFFFF;
+
+		lo[(k & 0xFF) + 1]++;
+		hi[(k >> 8) + 1]++;
+	}
+	for (i = 1; i < 257; i++)
+	{
+		lo[i] += lo[i - 1];
+		hi[i] += hi[i - 1];
+	}
+	for (i = 0; i < n; i++)
+		tmp[lo[(slots[i].delta >> shift) & 0xFF]++] = slots[i];
+	for (i = 0; i < n; i++)
+		slots[hi[((tmp[i].delta >> shift) >> 8) & 0xFF]++] = tmp[i];
+	for (i = 1; i < n; i++)
+	{
+		NddSortSlot x = slots[i];
+		int			j = i;
+
+		while (j > 0 && (slots[j - 1].delta > x.delta ||
+						 (slots[j - 1].delta == x.delta && slots[j - 1].at > x.at)))
+		{
+			slots[j] = slots[j - 1];
+			j--;
+			moves++;
+		}
+		slots[j] = x;
+		if (moves > 8L * n)
+		{
+			sort_slots(slots, n);
+			return;
+		}
+	}
+}
+
+/*
  * Orders the entries of a data page (format f) by head and records them all as its sorted prefix
  * (README.index.md, "Sorted pages"): the build does it to every page before writing it, so that a
  * probe binary-searches its key range instead of checking every entry of the page. Heads of one
@@ -517,6 +577,7 @@ ndd_page_sort(Page page, const NddFormat *f)
 	int			n = ndd_page_nentries(page, f);
 	char	   *base = (char *) page + MAXALIGN(SizeOfPageHeaderData);
 	NddSortSlot slots[NDD_PAGE_CAPACITY_BYTES / 8 + 1];
+	NddSortSlot tmp[NDD_PAGE_CAPACITY_BYTES / 8 + 1];
 	PGAlignedBlock copy;
 	bool		in_order = true;
 	int			i;
@@ -530,7 +591,7 @@ ndd_page_sort(Page page, const NddFormat *f)
 	}
 	if (!in_order)
 	{
-		sort_slots(slots, n);
+		sort_page_slots(slots, tmp, n);
 		memcpy(copy.data, base, (Size) n * f->entry_bytes);
 		for (i = 0; i < n; i++)
 			memcpy(base + (Size) i * f->entry_bytes, copy.data + (Size) slots[i].at * f->entry_bytes,

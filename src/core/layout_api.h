@@ -134,6 +134,13 @@ NDD_API void ndd_layout_permutation(const NddLayout *layout, int table, NddPermu
 NDD_API void ndd_permutation_apply(const NddPermutation *pm, const uint64_t fp[2], uint64_t out[2]);
 
 /*
+ * ndd_permutation_apply over n fingerprints at once (fp and out: n pairs of words, fp[2i + 1]
+ * ignored by 64-bit layouts): one call for a batch of the build's rows instead of one per row.
+ */
+NDD_API void ndd_permutation_apply_n(const NddPermutation *pm, const uint64_t *fp, size_t n,
+									 uint64_t *out);
+
+/*
  * The number of width-bit values within radius bits of a given one (sum of C(width, i) for
  * i <= radius), saturating at UINT64_MAX. width is 0..64.
  */

@@ -8,9 +8,11 @@
 # HOT-updated rows (the scan indexes a HOT chain under its root's TID, out of offset order), and
 # fp128; plain and CONCURRENTLY builds, with 1 MB of maintenance_work_mem (tables written in
 # chunks, a bucket larger than memory streamed). A broken HOT chain (no VACUUM first) sets
-# pg_index.indcheckxmin in both builds alike; no build leaves a temporary file. Then a parallel
-# build, cancelled once its workers hold the locks nbtree's workers take, fails with 57014, leaves
-# no worker and no temporary file behind, and the next build succeeds.
+# pg_index.indcheckxmin in both builds alike; no build leaves a temporary file; a serial build with
+# 64 MB (one chunk per table, no run files) writes the pages of the one with 1 MB (many chunks,
+# their entries sent to run files). Then a parallel build, cancelled once its workers hold the
+# locks nbtree's workers take, and another cancelled while writing its tables, fail with 57014,
+# leave no worker and no temporary file behind, and the next build succeeds.
 # Runs against the cluster of scripts/test.sh (PGHOST, PGPORT, PGUSER, PGDATABASE).
 set -uo pipefail
 PSQL="psql -X -q -At -v ON_ERROR_STOP=1"
@@ -55,7 +57,7 @@ build() {
 	log=$($PSQL -d "$db" 2>&1 <<SQL
 SET max_parallel_maintenance_workers = $workers;
 SET min_parallel_table_scan_size = 0;
-SET maintenance_work_mem = '1MB';
+SET maintenance_work_mem = '$build_mem';
 SET client_min_messages = debug1;
 CREATE INDEX $conc ${tab}_fp ON $tab USING ndd (fp);
 SQL
@@ -78,6 +80,7 @@ SQL
 	fi
 	$PSQL -d "$db" -c "DROP INDEX ${tab}_fp"
 }
+build_mem=1MB
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; $PSQL -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true' EXIT
 
@@ -116,6 +119,21 @@ for tab in p64 p128; do
 	done
 done
 [ "$has_pageinspect" = 1 ] || echo "note: pageinspect is not installed: pages not compared"
+
+# Chunks and runs: with 1 MB a table is written in many chunks, several passes over the spool each
+# filling one chunk in memory and sending the next ones' entries to their own temporary files
+# (runs); with 64 MB in one chunk, no run. The pages must not depend on it.
+build_mem=64MB
+build p64_serial_64MB p64 0
+build_mem=1MB
+if [ "$has_pageinspect" = 1 ]; then
+	read -r n diff < <($PSQL -d "$db" -F ' ' -c "
+		SELECT count(*), count(*) FILTER (WHERE a.digest IS DISTINCT FROM b.digest)
+		FROM (SELECT * FROM pages WHERE build = 'p64_serial') a
+		FULL JOIN (SELECT * FROM pages WHERE build = 'p64_serial_64MB') b USING (blkno)")
+	if [ "$diff" = 0 ] && [ "$n" -gt 0 ]; then echo "ok   p64: the same $n pages built in chunks and runs (1 MB) as in one chunk (64 MB)"
+	else echo "FAIL p64: $diff of $n pages differ between the builds with 1 MB and 64 MB"; fail=1; fi
+fi
 
 # The temporary files of the builds (the spools and a parallel build's shared file set) as the
 # server's temporary directory lists them: none may be left behind by a build, finished or not.
@@ -234,6 +252,37 @@ else
 	echo "FAIL the workers' locks: '$locks', expected index RowExclusiveLock, table ShareLock"; fail=1
 fi
 check_tmpfiles "the cancelled build"
+# Cancel while the tables are written (1 MB: the participants' runs in use): stops with 57014 and
+# leaves no temporary file.
+PGAPPNAME=ndd_par_cancel_write PGOPTIONS="-c max_parallel_maintenance_workers=2 -c min_parallel_table_scan_size=0 -c maintenance_work_mem=1MB" \
+	$PSQL -d "$db" -c "CREATE INDEX big_fp ON big USING ndd (fp)" >"$tmp/cancel_write.out" 2>&1 &
+builder=$!
+cancelled=f
+for _ in $(seq 1 3000); do
+	cancelled=$($PSQL -d "$db" -c "
+		SELECT coalesce(bool_or(pg_cancel_backend(a.pid)), false) FROM pg_stat_activity a
+		JOIN pg_stat_progress_create_index p ON p.pid = a.pid
+		WHERE a.application_name = 'ndd_par_cancel_write' AND p.phase = 'building index: writing tables'
+		  AND p.tuples_done > 0")
+	[ "$cancelled" = t ] && break
+	kill -0 $builder 2>/dev/null || break
+	sleep 0.01
+done
+wait $builder
+rc=$?
+left=$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker' AND datname = current_database()")
+for _ in $(seq 1 100); do
+	[ "$left" = 0 ] && break
+	sleep 0.1
+	left=$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker' AND datname = current_database()")
+done
+tmp_after=$(tmpfiles)
+if [ "$cancelled" = t ] && [ $rc != 0 ] && grep -q "canceling statement due to user request" "$tmp/cancel_write.out" &&
+	[ "$left" = 0 ] && [ "$tmp_after" = "$tmp_before" ]; then
+	echo "ok   a parallel build cancelled while writing its tables stops with 57014, no worker and no temporary file left"
+else
+	echo "FAIL cancel while writing: cancel sent: $cancelled, psql exit $rc, output: $(cat "$tmp/cancel_write.out"), workers left: $left, temporary files before '$tmp_before', after '$tmp_after'"; fail=1
+fi
 out=$($PSQL -d "$db" -c "SET max_parallel_maintenance_workers = 2" -c "SET min_parallel_table_scan_size = 0" \
 	-c "CREATE INDEX big_fp ON big USING ndd (fp)" -c "SELECT ndd_index_check('big_fp') LIKE '%: ok'" 2>&1)
 if [ "$out" = t ]; then echo "ok   the next parallel build succeeds and checks ok"

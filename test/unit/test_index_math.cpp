@@ -60,6 +60,30 @@ TEST(IndexMath, PermuteMatchesBitByBitReference) {
     }
 }
 
+TEST(IndexMath, PermuteManyMatchesOneByOne) {
+    std::mt19937_64 rng(13);
+    for (int bits : {64, 128}) {
+        for (int radius : {0, 1, 3, 5}) {
+            NddLayout l;
+            if (ndd_layout_make(bits, radius, radius + 2, &l) != NDD_OK) continue;
+            const size_t n = 37;
+            uint64_t fp[2 * n], got[2 * n];
+            for (size_t i = 0; i < 2 * n; i++) fp[i] = rng();  // fp[2i + 1] set: 64 bits must ignore it
+            for (int t = 0; t < l.ntables; t++) {
+                NddPermutation pm;
+                ndd_layout_permutation(&l, t, &pm);
+                ndd_permutation_apply_n(&pm, fp, n, got);
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t one[2];
+                    ndd_permutation_apply(&pm, fp + 2 * i, one);
+                    ASSERT_EQ(got[2 * i], one[0]) << "bits=" << bits << " t=" << t << " i=" << i;
+                    ASSERT_EQ(got[2 * i + 1], one[1]) << "bits=" << bits << " t=" << t << " i=" << i;
+                }
+            }
+        }
+    }
+}
+
 TEST(IndexMath, PermuteKeepsDistancesAndStartsWithTheKey) {
     std::mt19937_64 rng(11);
     for (int bits : {64, 128}) {
