@@ -849,17 +849,6 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
         }
         if (next >= n || out[next] != BlockClass::Good) out[i] = BlockClass::Bad;
     }
-    // The heading that opens the content and repeats the page's <title> ("Headline" of
-    // "Headline - Site") is the page's title, not the article's text, as Readability drops a
-    // header that duplicates the title and trafilatura keeps the title apart: two copies of one
-    // article under two sites' titles agree on their text (issue 29's benchmark: its hand-made
-    // texts have no headline). Kept when nothing else is content.
-    size_t lead = 0;
-    while (lead < n && out[lead] != BlockClass::Good) lead++;
-    if (lead < n && doc.blocks[lead].kind == HtmlBlockKind::Heading && doc.blocks[lead].chars >= kTitleMinChars &&
-        repeats_title(doc, doc.blocks[lead]) &&
-        std::any_of(out.begin() + static_cast<std::ptrdiff_t>(lead) + 1, out.end(), [](BlockClass c) { return c == BlockClass::Good; }))
-        out[lead] = BlockClass::Bad;
     return out;
 }
 
