@@ -209,6 +209,15 @@ int word_hint(std::string_view w) {
 
 bool is_space_byte(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
+bool ascii_iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); i++) {
+        unsigned char x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+        if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y)) return false;
+    }
+    return true;
+}
+
 // itemprop="articleBody" (schema.org's Article) or "text" (its CreativeWork): the element holds
 // the main text. itemprop may list several properties.
 bool html_itemprop_is_body(const char* v) {
@@ -384,14 +393,14 @@ struct Builder : HtmlSaxTarget {
         if (!keep_blocks) return HtmlAttributeUse::None;
         if (an == "href") return HtmlAttributeUse::Name;
         if (an == "class" || an == "id" || an == "role" || an == "itemprop") return HtmlAttributeUse::Value;
+        if (an == "content" || an == "property" || an == "name") return HtmlAttributeUse::Value;  // <meta>
         return HtmlAttributeUse::None;
     }
 
-    // The title's text, spaces collapsed (leading ones dropped; a trailing one is dropped by
-    // html_content's comparison), up to kHtmlTitleMaxBytes.
-    void title_text(const unsigned char* s, size_t n) {
-        std::string& t = doc.title;
-        for (size_t i = 0; i < n && t.size() < kHtmlTitleMaxBytes; i++) {
+    // Text appended to t with its spaces collapsed (leading ones dropped; a trailing one is dropped
+    // by html_content's comparison), up to `cap` bytes.
+    static void append_collapsed(std::string& t, const unsigned char* s, size_t n, size_t cap) {
+        for (size_t i = 0; i < n && t.size() < cap; i++) {
             if (is_space_byte(s[i])) {
                 if (!t.empty() && t.back() != ' ') t.push_back(' ');
             } else {
@@ -400,10 +409,32 @@ struct Builder : HtmlSaxTarget {
         }
     }
 
+    // The title's text, up to kHtmlTitleMaxBytes.
+    void title_text(const unsigned char* s, size_t n) { append_collapsed(doc.title, s, n, kHtmlTitleMaxBytes); }
+
+    // A <meta> that states the page's title or summary (the sources ndd_html_meta reads, html_meta.hpp):
+    // the first og:title, name="description" and og:description, each up to kHtmlTitleMaxBytes.
+    void meta_statement(const char** atts) {
+        const char *key = nullptr, *content = nullptr;
+        for (size_t i = 0; atts[i]; i += 2) {
+            std::string_view an(atts[i]);
+            if (an == "content") content = atts[i + 1];
+            else if ((an == "property" || (an == "name" && !key)) && atts[i + 1]) key = atts[i + 1];
+        }
+        if (!key || !content) return;
+        std::string* field = ascii_iequals(key, "og:title")         ? &doc.og_title
+                              : ascii_iequals(key, "description")    ? &doc.description
+                              : ascii_iequals(key, "og:description") ? &doc.og_description
+                                                                     : nullptr;
+        if (field && field->empty())
+            append_collapsed(*field, reinterpret_cast<const unsigned char*>(content), std::strlen(content), kHtmlTitleMaxBytes);
+    }
+
     void start(const char* name, const char** atts) {
         const TagInfo* info = find_tag(name);
         const Frame& parent = top();
         if (keep_blocks && !title_seen && info && (info->flags & kSkip) && std::strcmp(name, "title") == 0) in_title = title_seen = true;
+        if (keep_blocks && atts && std::strcmp(name, "meta") == 0) meta_statement(atts);
         Frame f{0,           info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.context_depth,
                 parent.kind, 0,    false, 0, parent.aside || std::strcmp(name, "aside") == 0};
         if (info && (info->flags & kSkip)) f.skip = true;

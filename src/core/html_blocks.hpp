@@ -188,6 +188,13 @@ struct HtmlDocument {
     // kHtmlTitleMaxBytes (empty for html_text): html_content tells the page's title from a
     // standfirst by it (a heading outside the article that repeats it is the page's title).
     std::string title;
+    // What the page's <meta> elements state of its title and summary (the first og:title,
+    // name="description" and og:description, spaces collapsed, at most kHtmlTitleMaxBytes each;
+    // empty for html_text): html_content tells a headline and a standfirst that restate them
+    // from the article's text.
+    std::string og_title;
+    std::string description;
+    std::string og_description;
 
     // End of a block in text (its '\n' follows): the next block begins right after that '\n'.
     size_t end(const HtmlBlock& b) const { return b.end; }

@@ -2,11 +2,14 @@
 //    Main-content selection over the text blocks of a page; the rules are in html_content.hpp.
 #include "html_content.hpp"
 #include "html_jsonld.hpp"
+#include "tokenize.hpp"
+#include "unicode_tables.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <string_view>
+#include <unordered_set>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -846,19 +849,97 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
         }
         if (next >= n || out[next] != BlockClass::Good) out[i] = BlockClass::Bad;
     }
-    // The heading that opens the content and repeats the page's <title> ("Headline" of
-    // "Headline - Site") is the page's title, not the article's text, as Readability drops a
-    // header that duplicates the title and trafilatura keeps the title apart: two copies of one
-    // article under two sites' titles agree on their text (issue 29's benchmark: its hand-made
-    // texts have no headline). Kept when nothing else is content.
-    size_t lead = 0;
-    while (lead < n && out[lead] != BlockClass::Good) lead++;
-    if (lead < n && doc.blocks[lead].kind == HtmlBlockKind::Heading && doc.blocks[lead].chars >= kTitleMinChars &&
-        repeats_title(doc, doc.blocks[lead]) &&
-        std::any_of(out.begin() + static_cast<std::ptrdiff_t>(lead) + 1, out.end(), [](BlockClass c) { return c == BlockClass::Good; }))
-        out[lead] = BlockClass::Bad;
     return out;
 }
+
+namespace {
+
+// The words of a text: its runs of letters and digits (any script), lowercased.
+template <class F>
+void similarity_tokens(std::string_view s, F f) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const auto* end = p + s.size();
+    std::string tok;
+    while (p < end) {
+        uint32_t cp;
+        p += decode_utf8(p, end, &cp);
+        if (cp != kInvalidCodePoint && unicode::is_alnum(cp)) {
+            char buf[4];
+            tok.append(buf, encode_utf8(unicode::to_lower_simple(cp), buf));
+        } else if (!tok.empty()) {
+            f(tok);
+            tok.clear();
+        }
+    }
+    if (!tok.empty()) f(tok);
+}
+
+// Readability's textSimilarity: how much of b's word text (each word's bytes and one separator)
+// is made of words a holds, from 0 to 1 (0 when b has no word). Token overlap, not order: "Headline |
+// Site" holds every word of "Headline", and so does "Headline – a review" of "Headline - a review".
+double text_similarity(std::string_view a, std::string_view b) {
+    std::unordered_set<std::string> in_a;
+    similarity_tokens(a, [&](const std::string& t) { in_a.insert(t); });
+    size_t all = 0, missing = 0;
+    similarity_tokens(b, [&](const std::string& t) {
+        all += t.size() + 1;
+        if (!in_a.count(t)) missing += t.size() + 1;
+    });
+    return all ? 1.0 - static_cast<double>(missing) / static_cast<double>(all) : 0.0;
+}
+
+// Readability's threshold for a header that duplicates the title
+constexpr double kRestatesSimilarity = 0.75;
+
+// Whether text restates a statement the page makes of itself (its title, its description): its
+// words mostly (over `threshold`) among the statement's, and with `both` the statement's mostly
+// among its own. A text more than twice as long as the statement (at most kHtmlTitleMaxBytes)
+// restates nothing and is not compared: the comparison stays bounded.
+bool restates(std::string_view statement, std::string_view text, double threshold, bool both) {
+    if (statement.empty() || text.size() > 2 * statement.size() + 16) return false;
+    return text_similarity(statement, text) > threshold && (!both || text_similarity(text, statement) > threshold);
+}
+
+// The page's headline and summary line where they open the content. The page states them apart
+// (its <title> and og:title; its description and og:description), and its article's text is what
+// follows them: issue 29's hand-made texts leave them out, as Readability drops a header that
+// duplicates the title and trafilatura keeps the title apart; two copies of one article agree on
+// their text, not on their headlines. From the first good block on, a block is dropped while it
+//   - restates the title or og:title (Readability's _headerDuplicatesTitle, with its textSimilarity
+//     over 0.75): "Headline" of "Headline | Site", a headline that differs from the <title> by a
+//     dash or a quote mark, or that only og:title states; in heading markup or not (a template's
+//     headline in a <div>); at least kTitleMinChars code points; or
+//   - is a summary line: nearly the page's description (kSummarySimilarity both ways: the same
+//     sentence), shorter than a lead paragraph (kLeadChars), no paragraph (a heading, a <div>), and
+//     in another element than the next good block (the article's paragraphs).
+// A first paragraph that the description was cut from holds more than the description, and a
+// standfirst paragraph (<p>, or kLeadChars long) is the article's lead, which trafilatura's
+// annotators keep (its set lost 0.002 of F1 to dropping those too; bench/README.md). At most
+// kOpeningBlocks blocks are dropped, never the last good one (a page of a headline alone keeps it).
+constexpr double kSummarySimilarity = 0.9;
+constexpr size_t kOpeningBlocks = 3;
+void drop_restated_opening(const HtmlDocument& doc, std::vector<BlockClass>& cls) {
+    const size_t n = cls.size();
+    size_t i = 0;
+    for (size_t k = 0; k < kOpeningBlocks; k++) {
+        while (i < n && cls[i] != BlockClass::Good) i++;
+        size_t j = i + 1;
+        while (j < n && cls[j] != BlockClass::Good) j++;
+        if (j >= n) return;
+        const HtmlBlock b = doc.blocks[i], next = doc.blocks[j];
+        const std::string_view text(doc.text.data() + b.begin, doc.end(b) - b.begin);
+        const bool headline = b.chars >= kTitleMinChars && (restates(doc.title, text, kRestatesSimilarity, false) ||
+                                                            restates(doc.og_title, text, kRestatesSimilarity, false));
+        const bool summary = !headline && b.kind != HtmlBlockKind::Paragraph && b.chars < kLeadChars &&
+                             (next.context != b.context || next.context_depth != b.context_depth) &&
+                             (restates(doc.description, text, kSummarySimilarity, true) ||
+                              restates(doc.og_description, text, kSummarySimilarity, true));
+        if (!headline && !summary) return;
+        cls[i] = BlockClass::Bad;
+    }
+}
+
+}  // namespace
 
 std::string html_text(const char* html, size_t len, InterruptPoller& poller) {
     HtmlFeedOptions opt;
@@ -873,6 +954,7 @@ std::string html_content(const char* html, size_t len, InterruptPoller& poller) 
     HtmlDocument doc = html_blocks(html, len, poller);
     std::vector<BlockClass> cls = html_classify(doc);
     html_jsonld_evidence(doc, cls, poller);  // the page's JSON-LD articleBody, where it states one
+    drop_restated_opening(doc, cls);
     // No identifiable main content: no good block, or good blocks holding less than
     // kMinContentShare of the page's text outside marked boilerplate (context -1): a lone footer
     // paragraph on a page of link lists.

@@ -22,7 +22,10 @@
 //      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes
 //      (none for an element holding 75 % of the region's prose outside lists of items: the
 //      article's own wrapper).
-//   4. A page without prose falls back to jusText over the whole page; a page with no good block
+//   4. After the JSON-LD evidence (html_jsonld.hpp), the blocks opening the content that restate
+//      the page's <title> or og:title (a headline), or its description (a summary line: a heading
+//      or <div> shorter than a paragraph, apart from the article's paragraphs), are left out.
+//   5. A page without prose falls back to jusText over the whole page; a page with no good block
 //      (or good blocks under 5 % of its text) gives its whole text (html_text), never nothing.
 #ifndef NDD_HTML_CONTENT_HPP
 #define NDD_HTML_CONTENT_HPP

@@ -238,6 +238,57 @@ TEST(HtmlContentIssue29, HeadlineRepeatingTheTitleLeftOut) {
               "Bridge to close\n" + kNewsText + "\nRepairs\n" + kNewsText);
 }
 
+// A headline that restates the page's title without repeating it (Readability's textSimilarity over
+// 0.75: a dash for a hyphen, the site's name), or that only og:title states, is the page's title
+// too, in heading markup or not (a template's headline in a <div>); a headline with words of its
+// own stays (branch deks).
+TEST(HtmlContentIssue29, HeadlineNearTheTitleLeftOut) {
+    auto page = [&](const std::string& head, const std::string& h) {
+        return "<html><head>" + head + "</head><body>" + kNav + "<article>" + h + kNews + "</article></body></html>";
+    };
+    const std::string h1 = "<h1>Bridge to close \xe2\x80\x93 for two years</h1>";
+    EXPECT_EQ(content(page("<title>Bridge to close - for two years | The Paper</title>", h1)), kNewsText);
+    EXPECT_EQ(content(page("<title>News</title><meta property=\"og:title\" content=\"Bridge to close - for two years\">", h1)),
+              kNewsText);
+    EXPECT_EQ(content(page("<title>Bridge to close - for two years | The Paper</title>", "<div>Bridge to close for two years</div>")),
+              kNewsText);
+    EXPECT_EQ(content(page("<title>Bridge to close | The Paper</title>", "<h1>Council votes: old bridge to close for two years</h1>")),
+              "Council votes: old bridge to close for two years\n" + kNewsText);
+}
+
+// A summary line opening the content (a heading or a <div> shorter than a lead paragraph, outside
+// the article's paragraphs) that is the page's description is the page's summary, left out; the
+// same sentence as the article's first paragraph, or a summary as long as a lead paragraph
+// (trafilatura's annotators keep those), stays (branch deks).
+TEST(HtmlContentIssue29, SummaryLineRestatingTheDescriptionLeftOut) {
+    const std::string dek = "The old bridge will close for two years.";
+    auto page = [&](const std::string& meta, const std::string& before) {
+        return "<html><head><title>Bridge to close</title>" + meta + "</head><body>" + kNav + "<article><h1>Bridge to close</h1>" +
+               before + "<div class=\"body\">" + kNews + "</div></article></body></html>";
+    };
+    const std::string description = "<meta name=\"description\" content=\"" + dek + "\">";
+    const std::string og = "<meta property=\"og:description\" content=\"" + dek + "\">";
+    EXPECT_EQ(content(page(description, "<h2>" + dek + "</h2>")), kNewsText);
+    EXPECT_EQ(content(page(og, "<div>" + dek + "</div>")), kNewsText);
+    // not the description: stays
+    EXPECT_EQ(content(page(description, "<h2>Residents will take a ferry instead.</h2>")),
+              "Residents will take a ferry instead.\n" + kNewsText);
+    // a summary as long as a lead paragraph stays
+    const std::string lead = "The old bridge will close for two years, the council decided on Tuesday, and residents will take a ferry across the river.";
+    EXPECT_EQ(content(page("<meta name=\"description\" content=\"" + lead + "\">", "<h2>" + lead + "</h2>")), lead + "\n" + kNewsText);
+    // the statements are read in the parse of the blocks (the sources ndd_html_meta reads)
+    ndd::InterruptPoller poller(nullptr);
+    const std::string html = page(description + og + "<meta property=\"og:title\" content=\" Bridge \n to close \">", "");
+    ndd::HtmlDocument doc = ndd::html_blocks(html.data(), html.size(), poller);
+    EXPECT_EQ(doc.description, dek);
+    EXPECT_EQ(doc.og_description, dek);
+    EXPECT_EQ(doc.og_title.substr(0, 15), "Bridge to close");
+    // the article's first paragraph, which the description repeats or was cut from, stays
+    const std::string first = "The council voted on Tuesday to close the old bridge, citing safety concerns.";
+    EXPECT_EQ(content(page("<meta name=\"description\" content=\"" + first + "\">", "")), kNewsText);
+    EXPECT_EQ(content(page("<meta name=\"description\" content=\"The council voted on Tuesday to close the old\">", "")), kNewsText);
+}
+
 // (3) A picture's caption (<figcaption>, or an element of class "caption" or "credit": a gallery's
 // slide) is no sentence of the article, however long. (Like any marked block, a short one between
 // two paragraphs is still decided by its neighbours.)
