@@ -724,8 +724,9 @@ std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<
 // of the article whatever its links (its _cleanConditionally weighs divs, lists and tables, not
 // paragraphs), and trafilatura tests the link density of long paragraphs only from 0.8 on. A
 // paragraph that is mostly one link (a "related story" line: a label and a headline) stays bad,
-// and so does one inside an element marked as boilerplate.
-constexpr double kQuoteLinkDensity = 0.6;
+// and so does one inside an element marked as boilerplate. (0.6 kept one more deals paragraph but
+// lost more held-out documentation pages, whose paragraphs link most of their words.)
+constexpr double kQuoteLinkDensity = 0.5;
 BlockClass region_class(const HtmlBlock& b, bool boiler_context) {
     const BlockClass c = initial_class(b, kProseChars, boiler_context);
     if (c == BlockClass::Bad && !boiler_context && b.kind == HtmlBlockKind::Paragraph && link_density(b) > kBadLinkDensity &&

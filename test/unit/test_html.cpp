@@ -448,7 +448,7 @@ TEST(HtmlContentIssue29, HeadingOverNoContentLeftOut) {
 }
 
 // An embedded post inside the article's paragraphs (a tweet's <blockquote>: its text with a link,
-// its attribution line whose date is a link, between a third and 0.6 of its text) is part of the
+// its attribution line whose date is a link, between a third and half of its text) is part of the
 // article, as Readability keeps every paragraph of the article (branch embeds); a paragraph that
 // is mostly one link (a related story's label and headline) is not, and neither is the same
 // quote outside the main region.
