@@ -720,6 +720,24 @@ std::vector<bool> marked_boilerplate(const HtmlDocument& doc, const std::vector<
     return marked;
 }
 
+// Inside the main region a paragraph (<p>, <blockquote>) whose links are more than a third of its
+// text but at most kQuoteLinkDensity is left to its neighbours (short), not bad by itself: an
+// embedded post quoted in the article (a tweet's text with its links, its attribution line whose
+// date is a link), a sentence citing its sources, a deals paragraph. Readability keeps every <p>
+// of the article whatever its links (its _cleanConditionally weighs divs, lists and tables, not
+// paragraphs), and trafilatura tests the link density of long paragraphs only from 0.8 on. A
+// paragraph that is mostly one link (a "related story" line: a label and a headline) stays bad,
+// and so does one inside an element marked as boilerplate. (0.6 kept one more deals paragraph but
+// lost more held-out documentation pages, whose paragraphs link most of their words.)
+constexpr double kQuoteLinkDensity = 0.5;
+BlockClass region_class(const HtmlBlock& b, bool boiler_context) {
+    const BlockClass c = initial_class(b, kProseChars, boiler_context);
+    if (c == BlockClass::Bad && !boiler_context && b.kind == HtmlBlockKind::Paragraph && link_density(b) > kBadLinkDensity &&
+        link_density(b) <= kQuoteLinkDensity)
+        return BlockClass::Short;
+    return c;
+}
+
 // Step 2 over the classes of step 1: short and near-good blocks decided by their neighbours.
 std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
     const size_t n = first.size();
@@ -798,7 +816,7 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
         const std::vector<bool> marked = marked_boilerplate(doc, sel, items);
         for (bool classes : {true, false}) {
             for (size_t i = 0; i < n; i++)
-                first[i] = sel[i] ? initial_class(doc.blocks[i], kProseChars, classes && marked[i]) : BlockClass::Bad;
+                first[i] = sel[i] ? region_class(doc.blocks[i], classes && marked[i]) : BlockClass::Bad;
             out = neighbours(first);
             if (std::find(out.begin(), out.end(), BlockClass::Good) != out.end()) break;
         }
@@ -836,8 +854,12 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     // a credit line between the title and the text) is not what the heading heads: it is looked
     // past, up to kHeadingLookPast blocks (bounded: linear on any page).
     constexpr size_t kHeadingLookPast = 16;
-    std::vector<uint32_t> after(n + 1, static_cast<uint32_t>(n));  // after[i]: the first block >= i that is no heading
-    for (size_t i = n; i-- > 0;) after[i] = doc.blocks[i].kind != HtmlBlockKind::Heading ? static_cast<uint32_t>(i) : after[i + 1];
+    // A linked heading is no heading to look past but what the heading heads: a label heading a
+    // list of teaser titles ("More:" above <li><h4><a>headline</a></h4>) heads no content, where
+    // a heading above a subtitle heads the text below both.
+    std::vector<uint32_t> after(n + 1, static_cast<uint32_t>(n));  // after[i]: the first block >= i that is no unlinked heading
+    for (size_t i = n; i-- > 0;)
+        after[i] = doc.blocks[i].kind != HtmlBlockKind::Heading || linked_heading(doc.blocks[i]) ? static_cast<uint32_t>(i) : after[i + 1];
     for (size_t i = 0; i < n; i++) {
         const HtmlBlock h = doc.blocks[i];
         if (h.kind != HtmlBlockKind::Heading || out[i] != BlockClass::Good || h.chars >= kShortChars) continue;

@@ -498,6 +498,35 @@ TEST(HtmlContentIssue29, HeadingOverNoContentLeftOut) {
     EXPECT_EQ(content(kept), kLong + "\nSee also\n" + kLong);
 }
 
+// An embedded post inside the article's paragraphs (a tweet's <blockquote>: its text with a link,
+// its attribution line whose date is a link, between a third and half of its text) is part of the
+// article, as Readability keeps every paragraph of the article (branch embeds); a paragraph that
+// is mostly one link (a related story's label and headline) is not, and neither is the same
+// quote outside the main region.
+TEST(HtmlContentIssue29, EmbeddedQuoteInTheArticleKept) {
+    const std::string tweet =
+        "<blockquote class=\"twitter-tweet\"><p>Nobody will take your slogan, I promise. <a href=\"https://t.co/x\">"
+        "https://t.co/xyzw</a></p>&mdash; A Writer (@awriter) <a href=\"https://twitter.com/a/status/1\">November 18, 2019</a>"
+        "</blockquote>";
+    const std::string related = "<p>Read: <a href=\"/other\">Another story about the slogan of the state</a></p>";
+    const std::string page = "<html><body><div class=\"text\"><p>" + kLong + "</p>" + tweet + "<p>" + kLong + "</p>" + related +
+                             "<p>" + kLong + "</p></div><div class=\"other\">" + tweet + "</div></body></html>";
+    EXPECT_EQ(content(page), kLong + "\nNobody will take your slogan, I promise. https://t.co/xyzw\n"
+                                     "\xE2\x80\x94 A Writer (@awriter) November 18, 2019\n" + kLong + "\n" + kLong);
+}
+
+// A heading over a list of linked headings (teaser titles: "More:" above <li><h4><a>) heads no
+// content: the linked headings are what it heads, not headings to look past (branch embeds).
+TEST(HtmlContentIssue29, LabelOverTeaserTitlesLeftOut) {
+    std::string teasers;
+    for (int i = 0; i < 3; i++)
+        teasers += "<ul><li><h4><a href=\"/t" + std::to_string(i) + "\">Another story number " + std::to_string(i) +
+                   "</a></h4></li></ul>";
+    const std::string page = "<html><body><div class=\"text\"><p>" + kLong + "</p><h4>More:</h4>" + teasers + "<p>" +
+                             kLong + "</p></div></body></html>";
+    EXPECT_EQ(content(page), kLong + "\n" + kLong);
+}
+
 // A reference chapter (branch docheld): a title, an intro, three entries of one kind and a
 // subsection holding one long entry of that kind, in elements that say nothing of themselves (a
 // bare page, or a template whose article element has no telling class): the long entry's
