@@ -30,7 +30,7 @@ enum TagFlag : uint8_t {
     kContent = 16,  // content context (main, article)
     kHeader = 32,   // <header>: boilerplate unless inside content
     kRoot = 64,     // html, body: their class and id describe the page, not a part of it
-    kMetadata = 128, // address, figcaption, time: the article's metadata (html_metadata_markup)
+    kMetadata = 128, // figcaption, time: the article's metadata (html_blocks.hpp)
 };
 
 struct TagInfo {
@@ -42,7 +42,7 @@ struct TagInfo {
 // Sorted by name (binary search). Elements not listed are inline.
 constexpr TagInfo kTags[] = {
     {"a", kLink, HtmlBlockKind::Other},
-    {"address", kBlock | kMetadata, HtmlBlockKind::Other},
+    {"address", kBlock, HtmlBlockKind::Other},
     {"article", kBlock | kContent, HtmlBlockKind::Other},
     {"aside", kBlock | kBoiler, HtmlBlockKind::Other},
     {"blockquote", kBlock, HtmlBlockKind::Paragraph},
@@ -137,11 +137,10 @@ constexpr std::string_view kBoilerRoots[] = {"nav", "sidebar", "footer", "header
 // A token names content when it equals one of these.
 constexpr std::string_view kContentWords[] = {"content", "main", "article", "post", "entry", "story",
                                               "body", "text", "prose", "document"};
-// A token names the article's metadata (html_metadata_markup) when it equals one of these: who
-// wrote it and when (Readability's byline pattern: byline, author, dateline; trafilatura's
-// discarded author, byline, timestamp and meta classes), a picture's caption or credit.
+// A token names the article's metadata (html_blocks.hpp, above kHtmlMetadataMaxChars) when it
+// equals one of these: who wrote it and when, a picture's caption or credit.
 constexpr std::string_view kMetadataWords[] = {"byline",   "bylines",  "author", "authors", "dateline", "timestamp",
-                                               "date",     "datetime", "caption", "credit", "credits", "meta"};
+                                               "date",     "datetime", "caption", "credit", "credits"};
 
 // ARIA landmark roles.
 int role_hint(std::string_view role) {
@@ -158,7 +157,7 @@ enum WordFlag : uint8_t { kWordBoiler = 1, kWordContent = 2, kWordMetadata = 4 }
 // The whole words of the lists in a small hash table (FNV-1a of the word): most tokens of a
 // class attribute match no word, and comparing each with every word of the lists was a tenth of
 // the parse. A word's flags are those of every list it is in (a word both boilerplate and content
-// would be boilerplate, as word_hint reads them; "post-footer" is -1 by its tokens). A full slot
+// would be boilerplate, as html_class_hint reads them; "post-footer" is -1 by its tokens). A full slot
 // (not with these lists: at most two words share one) sends further words to a list searched in
 // full.
 class WordTable {
@@ -330,7 +329,7 @@ struct Frame {
     bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
     uint16_t signature;     // HtmlRegion::signature
     bool aside;             // inside an <aside>
-    bool meta;              // inside an element that names the article's metadata (html_metadata_markup)
+    bool meta;              // inside an element that names the article's metadata (html_blocks.hpp)
     uint32_t meta_chars_at; // the builder's text_chars when the element started
 };
 
@@ -669,6 +668,7 @@ int html_class_hint(const char* value, size_t len, size_t max_words, bool* metad
     size_t wl = 0, words = 0;
     int hint = 0;
     bool boiler = false, meta = false;
+    if (metadata) *metadata = false;
     // per class name (a space-separated token): whether a word of it names boilerplate, content
     bool name_boiler = false, name_content = false, any_boiler_name = false, any_content_name = false;
     for (size_t i = 0; i <= len; i++) {

@@ -18,9 +18,9 @@
 //   - whitespace (ASCII space, tab, CR, LF, FF and U+00A0) collapses to one space; a block has no
 //     leading or trailing space; empty blocks are dropped;
 //   - metadata: a block all of whose text lies inside markup that names the article's metadata
-//     rather than its text (html_metadata_markup: who wrote it and when, a picture's caption and
-//     credit) is marked as such (HtmlDocument::metadata), unless the outermost such element holds
-//     more than kHtmlMetadataMaxChars code points;
+//     rather than its text (who wrote it and when, a picture's caption and credit: the markup is
+//     listed above kHtmlMetadataMaxChars) is marked as such (HtmlDocument::metadata), unless the
+//     outermost such element holds more than kHtmlMetadataMaxChars code points;
 //   - input that is not valid UTF-8 (binary junk in a SQL_ASCII database) has each invalid byte
 //     replaced by U+FFFD first, so the text out is always valid UTF-8; a <meta charset> is ignored
 //     (the text was decoded when it entered the database).
@@ -181,17 +181,20 @@ constexpr size_t kHtmlJsonLdMaxScripts = 256;
 
 constexpr size_t kHtmlTitleMaxBytes = 1024;
 
-// The markup that names the article's metadata, the lines a bare copy of the article leaves out
-// and that every published extractor drops (Readability removes the byline node: rel="author",
-// itemprop="author", a class or id matching byline, author or dateline, under 100 characters;
-// trafilatura discards elements whose class names author, byline, timestamp, meta or caption,
-// and every <figure>):
-//   - the elements <time>, <address> and <figcaption>;
+// The markup that names the article's metadata: the lines a bare copy of the article leaves out
+// (issue 29's hand-made article texts) and that the published extractors drop. Readability removes
+// the byline node (rel="author", itemprop="author", a class or id matching byline, author or
+// dateline, under 100 characters); trafilatura discards the elements whose class or id names an
+// author, a byline, a timestamp or a caption, and every <figure>:
+//   - the elements <time> and <figcaption>;
 //   - rel="author"; itemprop author, creator, datePublished, dateModified, dateCreated, caption;
-//   - a class or id token (as html_class_hint splits them) byline, author, dateline, timestamp,
-//     date, datetime, caption, credit, meta (and their plurals where pages use them).
-// An element holding more text than this is no byline, date or caption, whatever its markup (a
-// caption is a sentence or two; an article inside <div class="author-x"> is an article).
+//   - a class or id token (as html_class_hint splits them) byline(s), author(s), dateline,
+//     timestamp, date, datetime, caption, credit(s).
+// Not <address> nor a class "meta": both extractors keep an address's text, and trafilatura's
+// own evaluation pages count an event's venue ("event-meta") and a recipe's times
+// ("recipe-meta") as text. An element holding more text than kHtmlMetadataMaxChars is no byline,
+// date or caption whatever its markup (a caption is a sentence or two; an article inside
+// <div class="author-x"> is an article).
 constexpr uint32_t kHtmlMetadataMaxChars = 300;
 
 struct HtmlDocument {
@@ -206,8 +209,8 @@ struct HtmlDocument {
     // standfirst by it (a heading outside the article that repeats it is the page's title).
     std::string title;
     // One bit a block (block i: bit i % 64 of word i / 64), set for the blocks that are the
-    // article's metadata (html_metadata_markup above); as long as the last such block needs,
-    // empty on a page without any.
+    // article's metadata (the markup above kHtmlMetadataMaxChars); as long as the last such
+    // block needs, empty on a page without any (html_content drops them: drop_metadata).
     std::vector<uint64_t> metadata;
 
     bool is_metadata(size_t i) const { return (i >> 6) < metadata.size() && ((metadata[i >> 6] >> (i & 63)) & 1); }
@@ -249,8 +252,9 @@ std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller
 // another for boilerplate on the same element cancel out, as Readability's class weight does
 // (+25 and -25): "l-sidebar-fixed l-article-body-segment" or "entry share" is 0.
 // With `metadata`, also says whether a token names the article's metadata (a byline, a date, a
-// caption, a credit: html_metadata_markup below), whatever the hint ("image-caption" is -1 and
-// metadata, "byline" 0 and metadata); false when the value has more than max_words tokens.
+// caption, a credit: the words above kHtmlMetadataMaxChars), whatever the hint ("image-caption"
+// is -1 and metadata, "byline" 0 and metadata); false when the value has more than max_words
+// tokens.
 // Exposed for the unit tests; the word lists are in the .cpp.
 int html_class_hint(const char* value, size_t len, size_t max_words = 0, bool* metadata = nullptr);
 

@@ -763,9 +763,10 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 // it leaves no good block (a page that is one captioned picture keeps its caption).
 void drop_metadata(const HtmlDocument& doc, std::vector<BlockClass>& out) {
     if (doc.metadata.empty()) return;
-    bool other_good = false;
-    for (size_t i = 0; i < out.size() && !other_good; i++) other_good = out[i] == BlockClass::Good && !doc.is_metadata(i);
-    if (!other_good) return;
+    uint64_t meta = 0, other = 0;
+    for (size_t i = 0; i < out.size(); i++)
+        if (out[i] == BlockClass::Good) (doc.is_metadata(i) ? meta : other) += doc.blocks[i].chars;
+    if (meta >= other) return;
     for (size_t i = 0; i < out.size(); i++)
         if (doc.is_metadata(i)) out[i] = BlockClass::Bad;
 }
