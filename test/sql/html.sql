@@ -172,3 +172,12 @@ SELECT ndd_html_content('<html><head><title>The lamp on my desk, its arm, its ba
 -- issue 29: the heading that opens the content and repeats the page's <title> is the page's title,
 -- not the article's text (Readability drops such a header; the benchmarks' hand-made texts have none)
 SELECT ndd_html_content($$<html><head><title>The bridge reopens - Town News</title></head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><article><h1>The bridge reopens</h1><p>The old bridge over the river opened again on Monday morning, with the mayor, a brass band and a few hundred people from both banks.</p><p>Repairs took two years and cost the town four million, a third of it from the region, for new steel, new stone and a new deck.</p></article></body></html>$$) AS headline_is_the_title;
+-- issue 29 (branch bylines): the article's metadata, a byline, a date, a picture's caption and
+-- credit in markup that names it (class or id byline, author, date, timestamp, caption, credit;
+-- <time>, rel="author", itemprop="datePublished"), is no line of the content even between the
+-- article's paragraphs, in any script; the same lines unmarked stay (the neighbours decide), and
+-- ndd_html_meta still reads the page's date
+SELECT ndd_html_content(h) AS content, (ndd_html_meta(h)).published AS published
+FROM (VALUES ($$<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><article><div class="byline-section"><span class="author">Anna Berg</span> <div class="publish-date">Published 11:11 PM Nov 19, 2019</div></div><div class="asset"><img src="a.jpg"><div class="image-caption">The old bridge at dawn</div><div class="image-credit">Jan Holm, Town News</div></div><p>The council voted on Tuesday to close the old bridge, citing safety concerns.</p><p>Repairs are expected to take at least two years, officials said.</p><p><time datetime="2019-11-19">Nov. 19, 2019</time></p><p>Residents will have to use a ferry, which runs every twenty minutes.</p><p><a rel="author" href="/anna">Anna Berg</a></p></article></body></html>$$),
+             ($$<html><body><article><div class="byline">记者 王小明</div><span itemprop="datePublished">2019-11-19</span><p>市议会周二投票决定关闭这座老桥，理由是安全问题，居民们对此议论纷纷，意见不一。</p><p>官员们说，维修工作预计至少需要两年时间，费用由市里和省里共同承担。</p></article></body></html>$$),
+             ($$<html><body><article><p>The council voted on Tuesday to close the old bridge, citing safety concerns.</p><div>Anna Berg, columnist</div><p>Repairs are expected to take at least two years, officials said.</p></article></body></html>$$)) v(h);
