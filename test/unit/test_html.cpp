@@ -594,7 +594,9 @@ TEST(HtmlContentIssue29, ContentLinesAreTextLinesOnRandomPages) {
                           "<p>A lamp with an arm that turns in two joints, so that the light falls where it is needed.</p>",
                           "<p>Short.</p>", "<a href=x>link text here</a>", "<ul><li><a href=y>entry of the list</a></li>",
                           "</ul>", "<div>", "<svg><title>t</title></svg>", "<head>", "</head>", "<body>",
-                          "<title>unterminated", "<h2><a href=z>Linked</a></h2>", "<table><tr><td>cell, a, b</td></tr></table>"};
+                          "<title>unterminated", "<h2><a href=z>Linked</a></h2>", "<table><tr><td>cell, a, b</td></tr></table>",
+                          "<div class=\"byline\">By Anna Berg, a writer of lamps</div>", "<time>", "</time>",
+                          "<figure><figcaption>A lamp on a desk, its arm turned towards the wall.</figcaption></figure>"};
     const size_t nf = sizeof frag / sizeof *frag;
     uint64_t seed = 29;
     auto next = [&]() { return (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
