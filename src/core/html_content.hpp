@@ -21,7 +21,8 @@
 //   3. Inside that region, jusText's classes and neighbours: good from 25 code points with link
 //      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes
 //      (none for an element holding 75 % of the region's prose outside lists of items: the
-//      article's own wrapper).
+//      article's own wrapper). The article's metadata (bylines, dates, a picture's caption and
+//      credit, in markup that names them: html_blocks.hpp) is no content, wherever it sits.
 //   4. A page without prose falls back to jusText over the whole page; a page with no good block
 //      (or good blocks under 5 % of its text) gives its whole text (html_text), never nothing.
 #ifndef NDD_HTML_CONTENT_HPP
