@@ -760,7 +760,8 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
 // article's container such a line is short and sits between paragraphs, so that a boilerplate
 // class costing it two classes left it to the neighbours rule, which made it content (and most
 // bylines and dates carry no boilerplate word at all). Applied after the neighbours rule, unless
-// it leaves no good block (a page that is one captioned picture keeps its caption).
+// the metadata would hold as much of the good blocks' text as the rest (a page of captioned
+// pictures, whose captions are its text, keeps them; nothing is emptied).
 void drop_metadata(const HtmlDocument& doc, std::vector<BlockClass>& out) {
     if (doc.metadata.empty()) return;
     uint64_t meta = 0, other = 0;
