@@ -30,6 +30,7 @@ enum TagFlag : uint8_t {
     kContent = 16,  // content context (main, article)
     kHeader = 32,   // <header>: boilerplate unless inside content
     kRoot = 64,     // html, body: their class and id describe the page, not a part of it
+    kMetadata = 128, // figcaption, time: the article's metadata (html_blocks.hpp)
 };
 
 struct TagInfo {
@@ -60,7 +61,7 @@ constexpr TagInfo kTags[] = {
     {"fieldset", kBlock, HtmlBlockKind::Other},
     // a figure's caption describes a picture, it is no sentence of the article (the bare copies
     // of articles that the benchmarks hold have none)
-    {"figcaption", kBlock | kBoiler, HtmlBlockKind::Paragraph},
+    {"figcaption", kBlock | kBoiler | kMetadata, HtmlBlockKind::Paragraph},
     {"figure", kBlock, HtmlBlockKind::Other},
     {"footer", kBlock | kBoiler, HtmlBlockKind::Other},
     {"form", kBlock | kBoiler, HtmlBlockKind::Other},
@@ -104,6 +105,7 @@ constexpr TagInfo kTags[] = {
     {"tfoot", kBlock, HtmlBlockKind::Other},
     {"th", kBlock, HtmlBlockKind::Cell},
     {"thead", kBlock, HtmlBlockKind::Other},
+    {"time", kMetadata, HtmlBlockKind::Other},
     {"title", kSkip, HtmlBlockKind::Other},
     {"tr", kBlock, HtmlBlockKind::Other},
     {"ul", kBlock, HtmlBlockKind::Other},
@@ -135,6 +137,10 @@ constexpr std::string_view kBoilerRoots[] = {"nav", "sidebar", "footer", "header
 // A token names content when it equals one of these.
 constexpr std::string_view kContentWords[] = {"content", "main", "article", "post", "entry", "story",
                                               "body", "text", "prose", "document"};
+// A token names the article's metadata (html_blocks.hpp, above kHtmlMetadataMaxChars) when it
+// equals one of these: who wrote it and when, a picture's caption or credit.
+constexpr std::string_view kMetadataWords[] = {"byline",   "bylines",  "author", "authors", "dateline", "timestamp",
+                                               "date",     "datetime", "caption", "credit", "credits"};
 
 // ARIA landmark roles.
 int role_hint(std::string_view role) {
@@ -145,31 +151,36 @@ int role_hint(std::string_view role) {
     return 0;
 }
 
-// The whole words of both lists in a small hash table (FNV-1a of the word): most tokens of a
+// What a word of the lists names (a word may name metadata and boilerplate: "caption").
+enum WordFlag : uint8_t { kWordBoiler = 1, kWordContent = 2, kWordMetadata = 4 };
+
+// The whole words of the lists in a small hash table (FNV-1a of the word): most tokens of a
 // class attribute match no word, and comparing each with every word of the lists was a tenth of
-// the parse. Boilerplate words go in first, so a word in both lists would be boilerplate, as the
-// lists are read ("post-footer" is -1 by its tokens, not by this order). A full slot (not with
-// these lists: at most two words share one) sends further words to a list searched in full.
+// the parse. A word's flags are those of every list it is in (a word both boilerplate and content
+// would be boilerplate, as html_class_hint reads them; "post-footer" is -1 by its tokens). A full slot
+// (not with these lists: at most two words share one) sends further words to a list searched in
+// full.
 class WordTable {
 public:
     WordTable() {
-        for (auto r : kBoilerWords) add(r, -1);
-        for (auto r : kContentWords) add(r, 1);
+        for (auto r : kBoilerWords) add(r, kWordBoiler);
+        for (auto r : kContentWords) add(r, kWordContent);
+        for (auto r : kMetadataWords) add(r, kWordMetadata);
     }
-    // -1 for a boilerplate word, 1 for a content word, 0 for another
-    int find(std::string_view w) const {
+    // the WordFlags of w, 0 for a word of no list
+    uint8_t find(std::string_view w) const {
         const Entry* e = slot_[key(w)];
         for (size_t i = 0; i < kWays && !e[i].word.empty(); i++)
-            if (e[i].word == w) return e[i].hint;
+            if (e[i].word == w) return e[i].flags;
         for (const Entry& o : overflow_)
-            if (o.word == w) return o.hint;
+            if (o.word == w) return o.flags;
         return 0;
     }
 
 private:
     struct Entry {
         std::string_view word;
-        int hint = 0;
+        uint8_t flags = 0;
     };
     static constexpr size_t kSlots = 256, kWays = 2;
     static size_t key(std::string_view w) {
@@ -177,14 +188,24 @@ private:
         for (unsigned char c : w) h = (h ^ c) * 16777619u;
         return h & (kSlots - 1);
     }
-    void add(std::string_view w, int hint) {
+    void add(std::string_view w, uint8_t flags) {
         Entry* e = slot_[key(w)];
-        for (size_t i = 0; i < kWays; i++)
-            if (e[i].word.empty()) {
-                e[i] = {w, hint};
+        for (size_t i = 0; i < kWays; i++) {
+            if (e[i].word == w) {
+                e[i].flags |= flags;
                 return;
             }
-        overflow_.push_back({w, hint});
+            if (e[i].word.empty()) {
+                e[i] = {w, flags};
+                return;
+            }
+        }
+        for (Entry& o : overflow_)
+            if (o.word == w) {
+                o.flags |= flags;
+                return;
+            }
+        overflow_.push_back({w, flags});
     }
     Entry slot_[kSlots][kWays];
     std::vector<Entry> overflow_;
@@ -197,13 +218,14 @@ bool has_root(std::string_view w, std::string_view r) {
             (w.back() == r.back() && std::memcmp(w.data() + w.size() - r.size(), r.data(), r.size()) == 0));
 }
 
-int word_hint(std::string_view w) {
+// The WordFlags of a token: its own, and boilerplate when it has one of the roots.
+uint8_t word_flags(std::string_view w) {
     static const WordTable table;
     if (w.empty()) return 0;
-    const int exact = table.find(w);
-    if (exact < 0) return -1;
+    const uint8_t exact = table.find(w);
+    if (exact & kWordBoiler) return exact;
     for (auto r : kBoilerRoots)
-        if (has_root(w, r)) return -1;
+        if (has_root(w, r)) return exact | kWordBoiler;
     return exact;
 }
 
@@ -218,20 +240,35 @@ bool ascii_iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
-// itemprop="articleBody" (schema.org's Article) or "text" (its CreativeWork): the element holds
-// the main text. itemprop may list several properties.
-bool html_itemprop_is_body(const char* v) {
+// Whether one of the space-separated tokens of an attribute value (itemprop and rel list several)
+// satisfies f; only the first 256 bytes are read.
+template <class F>
+bool any_token(const char* v, F f) {
     std::string_view s(v, std::min<size_t>(std::strlen(v), 256));
     size_t i = 0;
     while (i < s.size()) {
         while (i < s.size() && is_space_byte(static_cast<unsigned char>(s[i]))) i++;
         size_t j = i;
         while (j < s.size() && !is_space_byte(static_cast<unsigned char>(s[j]))) j++;
-        std::string_view w = s.substr(i, j - i);
-        if (w == "articleBody" || w == "text" || w == "reviewBody") return true;
+        if (j > i && f(s.substr(i, j - i))) return true;
         i = j;
     }
     return false;
+}
+
+// itemprop="articleBody" (schema.org's Article) or "text" (its CreativeWork): the element holds
+// the main text.
+bool html_itemprop_is_body(const char* v) {
+    return any_token(v, [](std::string_view w) { return w == "articleBody" || w == "text" || w == "reviewBody"; });
+}
+
+// itemprop of the article's metadata (schema.org's CreativeWork): who wrote it and when, and an
+// image's caption. Readability takes itemprop="author" for a byline.
+bool html_itemprop_is_metadata(const char* v) {
+    return any_token(v, [](std::string_view w) {
+        return w == "author" || w == "creator" || w == "datePublished" || w == "dateModified" || w == "dateCreated" ||
+               w == "caption";
+    });
 }
 
 // An inline style that hides the element (display: none, visibility: hidden), as Readability's
@@ -301,6 +338,8 @@ struct Frame {
     bool semantic;          // <article>, <main>, role="main", itemprop="articleBody"
     uint16_t signature;     // HtmlRegion::signature
     bool aside;             // inside an <aside>
+    bool meta;              // inside an element that names the article's metadata (html_blocks.hpp)
+    uint32_t meta_chars_at; // the builder's text_chars when the element started
 };
 
 struct Builder : HtmlSaxTarget {
@@ -318,10 +357,15 @@ struct Builder : HtmlSaxTarget {
     // inside the page's first <title> (its text goes to doc.title), and past it
     bool in_title = false;
     bool title_seen = false;
-    // an exception from a callback, rethrown after the parser returned
+    // Code points of the text so far (saturated at 32 bits: only differences below
+    // kHtmlMetadataMaxChars matter), and of the block being filled those inside metadata markup;
+    // metadata_void: the block holds text of a metadata element too long to be metadata.
+    uint32_t text_chars = 0;
+    uint32_t metadata_chars = 0;
+    bool metadata_void = false;
 
     const Frame& top() const {
-        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false, 0, false};
+        static const Frame root{0, 0, false, false, 0, 0, HtmlBlockKind::Other, 0, false, 0, false, false, 0};
         return stack.empty() ? root : stack.back();
     }
 
@@ -332,11 +376,31 @@ struct Builder : HtmlSaxTarget {
             if (doc.text.size() >= UINT32_MAX) throw std::bad_alloc();
             cur.begin = static_cast<uint32_t>(block_begin);
             cur.end = static_cast<uint32_t>(doc.text.size());
-            if (keep_blocks) doc.blocks.push_back(cur);
+            if (keep_blocks) {
+                doc.blocks.push_back(cur);
+                if (metadata_chars == cur.chars && !metadata_void) mark_metadata(doc.blocks.size() - 1, true);
+            }
             doc.text.push_back('\n');
         }
         in_block = false;
         pending_space = false;
+    }
+
+    void mark_metadata(size_t i, bool on) {
+        std::vector<uint64_t>& m = doc.metadata;
+        if (!on && (i >> 6) >= m.size()) return;
+        if ((i >> 6) >= m.size()) m.resize((i >> 6) + 1, 0);
+        if (on) m[i >> 6] |= uint64_t(1) << (i & 63);
+        else m[i >> 6] &= ~(uint64_t(1) << (i & 63));
+    }
+
+    // The end of the outermost metadata element f: one holding more than kHtmlMetadataMaxChars
+    // code points is no byline nor caption (an article in an element of class "author-x"), and
+    // none of its blocks is metadata by it.
+    void end_metadata(const Frame& f) {
+        if (text_chars - f.meta_chars_at <= kHtmlMetadataMaxChars) return;
+        for (size_t i = f.first_block; i < doc.blocks.size(); i++) mark_metadata(i, false);
+        if (in_block) metadata_void = true;
     }
 
     void text(const unsigned char* s, size_t n) {
@@ -364,10 +428,14 @@ struct Builder : HtmlSaxTarget {
                 cur.context = f.context;
                 cur.context_depth = f.context_depth;
                 cur.kind = f.kind;
+                metadata_chars = 0;
+                metadata_void = false;
             } else if (pending_space) {
                 doc.text.push_back(' ');
                 cur.chars++;
                 if (f.link) cur.link_chars++;
+                if (f.meta) metadata_chars++;
+                if (text_chars < UINT32_MAX) text_chars++;
             }
             pending_space = false;
             // copy the run of non-space bytes up to the next space
@@ -380,6 +448,8 @@ struct Builder : HtmlSaxTarget {
             doc.text.append(reinterpret_cast<const char*>(s + i), j - i);
             cur.chars += static_cast<uint32_t>(cps);
             if (f.link) cur.link_chars += static_cast<uint32_t>(cps);
+            if (f.meta) metadata_chars += static_cast<uint32_t>(cps);
+            text_chars = static_cast<uint32_t>(std::min<uint64_t>(uint64_t(text_chars) + cps, UINT32_MAX));
             i = j;
         }
     }
@@ -392,7 +462,7 @@ struct Builder : HtmlSaxTarget {
         if (an == "style" || an == "aria-hidden") return HtmlAttributeUse::Value;
         if (!keep_blocks) return HtmlAttributeUse::None;
         if (an == "href") return HtmlAttributeUse::Name;
-        if (an == "class" || an == "id" || an == "role" || an == "itemprop") return HtmlAttributeUse::Value;
+        if (an == "class" || an == "id" || an == "role" || an == "itemprop" || an == "rel") return HtmlAttributeUse::Value;
         if (an == "content" || an == "property" || an == "name") return HtmlAttributeUse::Value;  // <meta>
         return HtmlAttributeUse::None;
     }
@@ -436,7 +506,8 @@ struct Builder : HtmlSaxTarget {
         if (keep_blocks && !title_seen && info && (info->flags & kSkip) && std::strcmp(name, "title") == 0) in_title = title_seen = true;
         if (keep_blocks && atts && std::strcmp(name, "meta") == 0) meta_statement(atts);
         Frame f{0,           info ? info->flags : uint8_t(0), parent.skip, parent.link, parent.context, parent.context_depth,
-                parent.kind, 0,    false, 0, parent.aside || std::strcmp(name, "aside") == 0};
+                parent.kind, 0,    false, 0, parent.aside || std::strcmp(name, "aside") == 0, parent.meta, text_chars};
+        if (info && (info->flags & kMetadata)) f.meta = true;
         if (info && (info->flags & kSkip)) f.skip = true;
         int hint = 0;
         bool href = false;
@@ -454,15 +525,20 @@ struct Builder : HtmlSaxTarget {
                     // slugs of headings (id="module-email.header" is no page header). A content
                     // word does not lift a boilerplate context (<span class="text"> in a
                     // banner); main, article and role="main" do.
-                    int h = html_class_hint(av, std::strlen(av), an[0] == 'i' ? 2 : 0);
+                    bool meta = false;
+                    int h = html_class_hint(av, std::strlen(av), an[0] == 'i' ? 2 : 0, &meta);
                     if (h < 0 || (h > 0 && parent.context >= 0 && hint == 0)) hint = h;
+                    f.meta |= meta;
                     if (an[0] == 'c') f.signature = element_signature(name, av);
                 } else if (an == "role") {
                     int h = role_hint(av);
                     if (h > 0) f.semantic = true;
                     if (h < 0 || (h > 0 && hint >= 0)) hint = h;
-                } else if (an == "itemprop" && html_itemprop_is_body(av)) {
-                    f.semantic = true;
+                } else if (an == "itemprop") {
+                    if (html_itemprop_is_body(av)) f.semantic = true;
+                    else if (html_itemprop_is_metadata(av)) f.meta = true;
+                } else if (an == "rel" && any_token(av, [](std::string_view w) { return w == "author"; })) {
+                    f.meta = true;
                 }
             }
         }
@@ -522,6 +598,10 @@ struct Builder : HtmlSaxTarget {
         Frame f = stack.back();
         size_t depth = stack.size();
         stack.pop_back();
+        if (f.meta && !f.skip && keep_blocks && !top().meta) {
+            if (f.flags & kBlock) end_block();  // its last block, before its length decides
+            end_metadata(f);
+        }
         if ((f.flags & kBlock) && !f.skip) {
             end_block();
             if (!keep_blocks) return;
@@ -610,7 +690,7 @@ std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller
     return out;
 }
 
-int html_class_hint(const char* value, size_t len, size_t max_words) {
+int html_class_hint(const char* value, size_t len, size_t max_words, bool* metadata) {
     // only the first 256 bytes count: a huge attribute costs no more than a small one
     len = std::min<size_t>(len, 256);
     auto is_lower = [](unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
@@ -618,7 +698,8 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
     char word[257];
     size_t wl = 0, words = 0;
     int hint = 0;
-    bool boiler = false;
+    bool boiler = false, meta = false;
+    if (metadata) *metadata = false;
     // per class name (a space-separated token): whether a word of it names boilerplate, content
     bool name_boiler = false, name_content = false, any_boiler_name = false, any_content_name = false;
     for (size_t i = 0; i <= len; i++) {
@@ -629,9 +710,10 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
         bool boundary = !(is_lower(c) || upper) || (upper && i > 0 && is_lower(static_cast<unsigned char>(value[i - 1])));
         if (boundary && wl > 0) {
             words++;
-            int h = word_hint(std::string_view(word, wl));
-            if (h < 0) boiler = name_boiler = true;  // boilerplate wins over content ("post-footer")
-            if (h > 0) hint = 1, name_content = true;
+            const uint8_t f = word_flags(std::string_view(word, wl));
+            if (f & kWordBoiler) boiler = name_boiler = true;  // boilerplate wins over content ("post-footer")
+            else if (f & kWordContent) hint = 1, name_content = true;
+            if (f & kWordMetadata) meta = true;
             wl = 0;
         }
         if (is_lower(c)) word[wl++] = static_cast<char>(c);
@@ -645,6 +727,7 @@ int html_class_hint(const char* value, size_t len, size_t max_words) {
     any_boiler_name |= name_boiler;
     any_content_name |= name_content && !name_boiler;
     if (max_words && words > max_words) return 0;
+    if (metadata) *metadata = meta;
     // One class name for the article's body and another for a sidebar or a share bar on the same
     // element cancel out, as Readability's class weight (+25 and -25) does.
     if (any_boiler_name && any_content_name) return 0;

@@ -17,6 +17,10 @@
 //     `<b>wo</b>rd` is one word;
 //   - whitespace (ASCII space, tab, CR, LF, FF and U+00A0) collapses to one space; a block has no
 //     leading or trailing space; empty blocks are dropped;
+//   - metadata: a block all of whose text lies inside markup that names the article's metadata
+//     rather than its text (who wrote it and when, a picture's caption and credit: the markup is
+//     listed above kHtmlMetadataMaxChars) is marked as such (HtmlDocument::metadata), unless the
+//     outermost such element holds more than kHtmlMetadataMaxChars code points;
 //   - input that is not valid UTF-8 (binary junk in a SQL_ASCII database) has each invalid byte
 //     replaced by U+FFFD first, so the text out is always valid UTF-8; a <meta charset> is ignored
 //     (the text was decoded when it entered the database).
@@ -177,6 +181,22 @@ constexpr size_t kHtmlJsonLdMaxScripts = 256;
 
 constexpr size_t kHtmlTitleMaxBytes = 1024;
 
+// The markup that names the article's metadata: the lines a bare copy of the article leaves out
+// (issue 29's hand-made article texts) and that the published extractors drop. Readability removes
+// the byline node (rel="author", itemprop="author", a class or id matching byline, author or
+// dateline, under 100 characters); trafilatura discards the elements whose class or id names an
+// author, a byline, a timestamp or a caption, and every <figure>:
+//   - the elements <time> and <figcaption>;
+//   - rel="author"; itemprop author, creator, datePublished, dateModified, dateCreated, caption;
+//   - a class or id token (as html_class_hint splits them) byline(s), author(s), dateline,
+//     timestamp, date, datetime, caption, credit(s).
+// Not <address> nor a class "meta": both extractors keep an address's text, and trafilatura's
+// own evaluation pages count an event's venue ("event-meta") and a recipe's times
+// ("recipe-meta") as text. An element holding more text than kHtmlMetadataMaxChars is no byline,
+// date or caption whatever its markup (a caption is a sentence or two; an article inside
+// <div class="author-x"> is an article).
+constexpr uint32_t kHtmlMetadataMaxChars = 300;
+
 struct HtmlDocument {
     std::string text;                 // the blocks, each followed by '\n'
     HtmlBlocks blocks;                // in document order
@@ -195,6 +215,12 @@ struct HtmlDocument {
     std::string og_title;
     std::string description;
     std::string og_description;
+    // One bit a block (block i: bit i % 64 of word i / 64), set for the blocks that are the
+    // article's metadata (the markup above kHtmlMetadataMaxChars); as long as the last such
+    // block needs, empty on a page without any (html_content drops them: drop_metadata).
+    std::vector<uint64_t> metadata;
+
+    bool is_metadata(size_t i) const { return (i >> 6) < metadata.size() && ((metadata[i >> 6] >> (i & 63)) & 1); }
 
     // End of a block in text (its '\n' follows): the next block begins right after that '\n'.
     size_t end(const HtmlBlock& b) const { return b.end; }
@@ -232,8 +258,12 @@ std::string html_utf8_sanitized(const char* s, size_t n, InterruptPoller& poller
 // Within one class name boilerplate wins ("post-footer": -1); one class name for content and
 // another for boilerplate on the same element cancel out, as Readability's class weight does
 // (+25 and -25): "l-sidebar-fixed l-article-body-segment" or "entry share" is 0.
+// With `metadata`, also says whether a token names the article's metadata (a byline, a date, a
+// caption, a credit: the words above kHtmlMetadataMaxChars), whatever the hint ("image-caption"
+// is -1 and metadata, "byline" 0 and metadata); false when the value has more than max_words
+// tokens.
 // Exposed for the unit tests; the word lists are in the .cpp.
-int html_class_hint(const char* value, size_t len, size_t max_words = 0);
+int html_class_hint(const char* value, size_t len, size_t max_words = 0, bool* metadata = nullptr);
 
 }  // namespace ndd
 

@@ -773,6 +773,26 @@ std::vector<BlockClass> neighbours(const std::vector<BlockClass>& first) {
     return out;
 }
 
+// The article's metadata is no part of its text wherever it sits (issue 29: its hand-made texts
+// leave out bylines, datelines and the pictures' captions and credits): the blocks html_blocks
+// marks as metadata (the markup of html_blocks.hpp above kHtmlMetadataMaxChars) are not content,
+// as Readability removes the byline node before it scores and trafilatura discards author,
+// byline, timestamp, meta and caption elements and every <figure> before it extracts. Inside the
+// article's container such a line is short and sits between paragraphs, so that a boilerplate
+// class costing it two classes left it to the neighbours rule, which made it content (and most
+// bylines and dates carry no boilerplate word at all). Applied after the neighbours rule, unless
+// the metadata would hold as much of the good blocks' text as the rest (a page of captioned
+// pictures, whose captions are its text, keeps them; nothing is emptied).
+void drop_metadata(const HtmlDocument& doc, std::vector<BlockClass>& out) {
+    if (doc.metadata.empty()) return;
+    uint64_t meta = 0, other = 0;
+    for (size_t i = 0; i < out.size(); i++)
+        if (out[i] == BlockClass::Good) (doc.is_metadata(i) ? meta : other) += doc.blocks[i].chars;
+    if (meta >= other) return;
+    for (size_t i = 0; i < out.size(); i++)
+        if (doc.is_metadata(i)) out[i] = BlockClass::Bad;
+}
+
 // A headline shorter than this (code points) is not taken for the page's title: a word or two
 // ("News", "Blog") found in any title.
 constexpr uint32_t kTitleMinChars = 10;
@@ -821,6 +841,7 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
             if (std::find(out.begin(), out.end(), BlockClass::Good) != out.end()) break;
         }
     }
+    drop_metadata(doc, out);
     // Headings: one that is not bad by itself and comes at most 200 code points before a good
     // block is good (jusText's max_heading_distance): a title belongs with the text it heads.
     // Outside the main region a short heading (under kShortChars) is good only right before a
@@ -830,7 +851,7 @@ std::vector<BlockClass> html_classify(HtmlDocument& doc) {
     // page's <title> (a long title: the page's, as Readability drops a heading that duplicates
     // the title).
     for (size_t i = 0; i < n; i++) {
-        if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good ||
+        if (doc.blocks[i].kind != HtmlBlockKind::Heading || out[i] == BlockClass::Good || doc.is_metadata(i) ||
             initial_class(doc.blocks[i], kLongChars, doc.blocks[i].context < 0) == BlockClass::Bad)
             continue;
         const uint64_t reach =

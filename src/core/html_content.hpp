@@ -22,7 +22,9 @@
 //      density <= 0.2, bad above 1/3, boilerplate markup inside the region costing two classes
 //      (none for an element holding 75 % of the region's prose outside lists of items: the
 //      article's own wrapper); a paragraph with link density up to 0.5 (an embedded tweet, a
-//      sentence citing its sources) left to its neighbours.
+//      sentence citing its sources) left to its neighbours. The article's metadata (bylines,
+//      dates, a picture's caption and credit, in markup that names them: html_blocks.hpp) is no
+//      content, wherever it sits.
 //   4. After the JSON-LD evidence (html_jsonld.hpp), the blocks opening the content that restate
 //      the page's <title> or og:title (a headline), or its description (a summary line: a heading
 //      or <div> shorter than a paragraph, apart from the article's paragraphs), are left out.

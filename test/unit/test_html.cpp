@@ -67,6 +67,30 @@ TEST(HtmlText, LongPageAcrossChunks) {
     EXPECT_EQ(t.size(), 50000u * 5 - 1);
 }
 
+TEST(HtmlClassHint, MetadataWords) {
+    auto meta = [](const char* s, int* hint = nullptr, size_t max_words = 0) {
+        bool m = true;
+        const int h = ndd::html_class_hint(s, std::strlen(s), max_words, &m);
+        if (hint) *hint = h;
+        return m;
+    };
+    int h = 0;
+    EXPECT_TRUE(meta("image-caption", &h));
+    EXPECT_EQ(h, -1);  // a caption is boilerplate too (weighed as such in the region's choice)
+    EXPECT_TRUE(meta("byline-section", &h));
+    EXPECT_EQ(h, 0);  // a byline only names metadata: no hint
+    EXPECT_TRUE(meta("articleByline byline___2NGv_"));
+    EXPECT_TRUE(meta("publish-date"));
+    EXPECT_TRUE(meta("ap-story-timestamp"));
+    EXPECT_TRUE(meta("entry-author author-name"));
+    EXPECT_TRUE(meta("image-credit"));
+    EXPECT_FALSE(meta("updated authorship dated"));  // whole tokens only
+    EXPECT_FALSE(meta("entry-meta"));                // not "meta" (html_blocks.hpp)
+    EXPECT_FALSE(meta("post-content", &h));
+    EXPECT_EQ(h, 1);
+    EXPECT_FALSE(meta("author-box-wrap x", nullptr, 2));  // an id of three words or more names nothing
+}
+
 TEST(HtmlClassHint, Words) {
     auto h = [](const char* s, size_t max_words = 0) { return ndd::html_class_hint(s, std::strlen(s), max_words); };
     EXPECT_EQ(h("site-footer"), -1);
@@ -290,8 +314,8 @@ TEST(HtmlContentIssue29, SummaryLineRestatingTheDescriptionLeftOut) {
 }
 
 // (3) A picture's caption (<figcaption>, or an element of class "caption" or "credit": a gallery's
-// slide) is no sentence of the article, however long. (Like any marked block, a short one between
-// two paragraphs is still decided by its neighbours.)
+// slide) is no sentence of the article, however long (BylinesDatesAndCreditsLeftOut below: nor a
+// short one between two paragraphs).
 TEST(HtmlContentIssue29, CaptionsLeftOut) {
     const std::string cap = "U.S. Defense Secretary Mark Esper, left, and the Vietnamese Defense Minister shake hands in Hanoi, "
                             "Vietnam, on Wednesday, Nov. 20, 2019, after their meeting.";
@@ -302,6 +326,57 @@ TEST(HtmlContentIssue29, CaptionsLeftOut) {
            "<div class=\"caption\"><div class=caption-full>" + cap + "</div><span class=credit>Photo: Hau Dinh, AP</span></div></div>" +
            kNews + "</article>";
     EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+}
+
+// (3) The article's metadata (branch bylines): a byline, a date, a picture's caption or credit,
+// each in markup that names it (a class or id token byline, author, dateline, timestamp, date,
+// caption, credit; <time>, <figcaption>, rel="author", itemprop="author" or "datePublished"), is
+// no line of the content even inside the article's container, between its paragraphs, where the
+// neighbours rule made a short line content; by its markup, in any script. The page's own
+// metadata (ndd_html_meta) is read apart and keeps the date.
+TEST(HtmlContentIssue29, BylinesDatesAndCreditsLeftOut) {
+    const std::string credit = "<div class=\"asset asset-image\"><img src=a.jpg><div class=image-meta>"
+                               "<div class=image-caption>Eastern Michigan quarterback Mike Glass III</div>"
+                               "<div class=image-credit>Al Goldis, Associated Press</div></div></div>";
+    std::string page = kNav + "<article><div class=byline-section><div class=attribution><span class=author>Detroit News wire "
+                       "services</span></div><div class=publish-date>Published 11:11 PM EST Nov 19, 2019</div></div>" + credit +
+                       kNews + "</article>";
+    EXPECT_EQ(content(page), kNewsText);
+    page = kNav + "<article><p><a rel=author href=/anna>Anna Berg</a></p><p><time datetime=2019-11-19>Nov. 19, 2019, 8:41 AM</time></p>"
+           "<div class=ap-story-timestamp>Nov. 20, 2019 5:52 AM EST</div>" + kNews.substr(0, kNews.find("<p>Residents")) +
+           "<span itemprop=datePublished>segunda-feira, 22 de janeiro de 2018</span>" + kNews.substr(kNews.find("<p>Residents")) +
+           "<div class=articleByline><span itemprop=author>Phil Helsel</span></div></article>";
+    EXPECT_EQ(content(page), kNewsText);
+    // the same rule for a Chinese page: markup, not words
+    const std::string zh = "<p>市议会周二投票决定关闭这座老桥，理由是安全问题，居民们对此议论纷纷，意见不一。</p>"
+                           "<p>官员们说，维修工作预计至少需要两年时间，费用由市里和省里共同承担。</p>"
+                           "<p>居民将不得不乘坐渡轮过河，渡轮每二十分钟一班，从早上七点开到晚上十点。</p>";
+    page = kNav + "<article><div class=byline>记者 王小明</div><time>2019年11月19日</time>" + zh + "</article>";
+    EXPECT_EQ(content(page),
+              "市议会周二投票决定关闭这座老桥，理由是安全问题，居民们对此议论纷纷，意见不一。\n"
+              "官员们说，维修工作预计至少需要两年时间，费用由市里和省里共同承担。\n"
+              "居民将不得不乘坐渡轮过河，渡轮每二十分钟一班，从早上七点开到晚上十点。");
+    // unmarked, the same lines are the neighbours rule's to decide: a byline and a copyright line
+    // that a page writes as plain lines of its article stay
+    page = kNav + "<article>" + kNews + "<div>Anna Berg, columnist</div><div>Copyright Town News, all rights reserved</div>" + kNews +
+           "</article>";
+    EXPECT_EQ(content(page), kNewsText + "\nAnna Berg, columnist\nCopyright Town News, all rights reserved\n" + kNewsText);
+}
+
+// (3) Metadata markup holding more than a byline or a caption holds (kHtmlMetadataMaxChars) names
+// nothing: an article inside <div class="author-notes">, a page of captioned pictures whose
+// captions are its text, stay the content.
+TEST(HtmlContentIssue29, MetadataMarkupAroundTheArticleNamesNothing) {
+    std::string page = kNav + "<div class=\"post author-notes\"><h1>Bridge to close</h1>" + kNews + "</div>";
+    EXPECT_EQ(content(page), "Bridge to close\n" + kNewsText);
+    std::string gallery = kNav + "<article><h1>The bridge in pictures</h1><p>Five pictures.</p>";
+    const char* caps[] = {"The bridge in 1910, when the first trams crossed it on their way to the market square.",
+                          "The bridge in 1944, its middle span blown up by the retreating army in the night.",
+                          "The bridge in 1951, rebuilt in steel by the same firm that had built it forty years before."};
+    for (const char* c : caps) gallery += std::string("<figure><img src=a.jpg><figcaption>") + c + "</figcaption></figure>";
+    gallery += "</article>";
+    const std::string out = content(gallery);
+    for (const char* c : caps) EXPECT_NE(out.find(c), std::string::npos) << out;
 }
 
 // (2) An <article> inside an <aside> (the teaser cards of a sidebar) is an item of the aside, not
@@ -599,7 +674,9 @@ TEST(HtmlContentIssue29, ContentLinesAreTextLinesOnRandomPages) {
                           "<p>A lamp with an arm that turns in two joints, so that the light falls where it is needed.</p>",
                           "<p>Short.</p>", "<a href=x>link text here</a>", "<ul><li><a href=y>entry of the list</a></li>",
                           "</ul>", "<div>", "<svg><title>t</title></svg>", "<head>", "</head>", "<body>",
-                          "<title>unterminated", "<h2><a href=z>Linked</a></h2>", "<table><tr><td>cell, a, b</td></tr></table>"};
+                          "<title>unterminated", "<h2><a href=z>Linked</a></h2>", "<table><tr><td>cell, a, b</td></tr></table>",
+                          "<div class=\"byline\">By Anna Berg, a writer of lamps</div>", "<time>", "</time>",
+                          "<figure><figcaption>A lamp on a desk, its arm turned towards the wall.</figcaption></figure>"};
     const size_t nf = sizeof frag / sizeof *frag;
     uint64_t seed = 29;
     auto next = [&]() { return (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };

@@ -42,9 +42,11 @@ const std::string kBio = "Jane Doe writes about weather, rivers and the people w
 // model keeps all three without evidence.
 std::string article_page(const std::string& json_ld) {
     std::string head = json_ld.empty() ? "" : "<head><script type=\"application/ld+json\">" + json_ld + "</script></head>";
+    // (the caption and the bio in markup that does not name them: a <figcaption> or a class
+    // "author-bio" is metadata, never content, with or without the page's JSON-LD)
     return "<html>" + head + "<body><nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav><article><h1>The river rose overnight</h1><p>" +
-           kP1 + "</p><figure><img src=\"a.jpg\"><figcaption>" + kCaption + "</figcaption></figure><p>" + kP2 + "</p><p>" +
-           kReadAlso + "</p><p>" + kP3 + "</p><p>" + kP4 + "</p><div class=\"author-bio\"><p>" + kBio +
+           kP1 + "</p><div class=\"pic\"><img src=\"a.jpg\"><div>" + kCaption + "</div></div><p>" + kP2 + "</p><p>" +
+           kReadAlso + "</p><p>" + kP3 + "</p><p>" + kP4 + "</p><div class=\"writer-bio\"><p>" + kBio +
            "</p></div></article></body></html>";
 }
 std::string article(const std::string& type, const std::string& text) {
@@ -181,7 +183,7 @@ TEST(HtmlJsonLdEvidence, ACutArticleBodySaysNothingOfWhatFollows) {
     const std::string longer = article_page(article("Article", first));
     std::string page = longer;
     const std::string more = "<p>" + kP4 + " More words follow here to make the article longer than what it states.</p>";
-    page.insert(page.find("<div class=\"author-bio\">"), more + more + more + more);
+    page.insert(page.find("<div class=\"writer-bio\">"), more + more + more + more);
     const std::string c = content(page);
     EXPECT_TRUE(has(c, kBio)) << c;
 }

@@ -307,6 +307,8 @@ std::string blocks_dump(const std::string& html, bool lean, bool blocks = true) 
              std::to_string(r.inner_depth) + "," + std::to_string(r.hint) + "," + std::to_string(r.semantic) + "," +
              std::to_string(r.signature) + ";";
     }
+    d += "|";
+    for (size_t i = 0; i < doc.blocks.size(); i++) d += doc.is_metadata(i) ? "m" : ".";
     for (const std::string& j : doc.json_ld) d += "|" + j;
     return d;
 }
@@ -357,7 +359,9 @@ TEST(HtmlPrepassLean, SameBlocksAsThePageFedWhole) {
         "<td aria-hidden=\"true\">", "<td aria-hidden=\"false\">", "<table>", "</table>", "<pre>", "</pre>",
         "<script type=\"application/ld+json\">{\"articleBody\": \"x  y\"}</script>", "<script>  var a;  </script>",
         "<title>  t  </title>", "<head>", "</head>", "<body class=\"sidebar\">", "<textarea>  x  </textarea>",
-        "<img src=\"a.png\" alt=\"  a  \">", "<!DOCTYPE html>", "<h2 class=\"title\">", "</h2>", "<footer>", "</footer>"};
+        "<img src=\"a.png\" alt=\"  a  \">", "<!DOCTYPE html>", "<h2 class=\"title\">", "</h2>", "<footer>", "</footer>",
+        "<div class=\"byline\">", "<a rel=\"author\" href=\"/a\">", "<span itemprop=\"datePublished\">", "<time>", "</time>",
+        "<figure><figcaption>", "</figcaption></figure>"};
     uint64_t state = 29;
     auto next = [&state] {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
