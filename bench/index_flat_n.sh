@@ -12,7 +12,7 @@
 #   NDD_FLAT_DATABASES="b10m b100m" [NDD_FLAT_BEFORE=path/ndd.so] bench/index_flat_n.sh
 #       needs a running server (PG* variables but PGDATABASE, NDD_PGDATA to pin it) with the
 #       extension installed; NDD_FLAT_ROUNDS (default 2) the alternations, NDD_BENCH_SECONDS
-#       (default 10) each pgbench run's length
+#       (default 10) each pgbench run's length, NDD_FLAT_RADIUS (default 3) the queries' radius
 set -euo pipefail
 QUERIES=1000
 SECS=${NDD_BENCH_SECONDS:-10}
@@ -20,7 +20,8 @@ ROUNDS=${NDD_FLAT_ROUNDS:-2}
 DATABASES=${NDD_FLAT_DATABASES:?the databases to alternate}
 source "$(dirname "$0")/lib.sh"
 CPU=${NDD_BENCH_CPU:-1}
-Q="SELECT id FROM bench WHERE fp <~> (SELECT q FROM queries WHERE qid = :i)::simhash64 <= 3"
+RADIUS=${NDD_FLAT_RADIUS:-3}
+Q="SELECT id FROM bench WHERE fp <~> (SELECT q FROM queries WHERE qid = :i)::simhash64 <= $RADIUS"
 LIBDIR=$("$NDD_PGBIN/pg_config" --pkglibdir)
 BUILDS=installed
 if [ -n "${NDD_FLAT_BEFORE:-}" ]; then
@@ -31,7 +32,7 @@ if [ -n "${NDD_FLAT_BEFORE:-}" ]; then
 fi
 # the file a new backend loads: replaced whole (a rename), never rewritten under a reader
 use_lib() { cp "$1" "$LIBDIR/ndd.so.new" && mv "$LIBDIR/ndd.so.new" "$LIBDIR/ndd.so"; }
-ndd_bench_machine
+ndd_bench_machine "radius $RADIUS"
 [ -n "${NDD_FLAT_BEFORE:-}" ] && echo "before: $NDD_FLAT_BEFORE ($(md5sum <"$NDD_FLAT_BEFORE" | cut -c1-8)), after: the installed build ($(md5sum <"$AFTER" | cut -c1-8))"
 for db in $DATABASES; do
 	export PGDATABASE=$db
