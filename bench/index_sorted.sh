@@ -48,19 +48,9 @@ for round in $(seq 1 "$ROUNDS"); do
 		for r in 3 8; do
 			q="SELECT id FROM bench WHERE fp <~> (SELECT q FROM queries WHERE qid = :i)::simhash64 <= $r"
 			# every query once, with the scan's report: rows found, pages and entries per query
-			stats=$(for i in $(seq 1 $QUERIES); do echo "SELECT count(*) FROM (${q//:i/$i}) s;"; done |
-				$PSQL -c "SET client_min_messages = debug2" -f - 2>&1 |
-				awk '/entries checked/ { for (i = 1; i <= NF; i++) { if ($(i+1) == "index") p += $i; if ($(i+1) == "entries") e += $i }; n++ }
-					/^[0-9]+$/ { a += $1 }
-					END { if (n) printf "%d %.1f %.1f", a, p / n, e / n; else printf "%d — —", a }')
-			read -r answers pages entries <<<"$stats"
-			f=$(mktemp); printf '\\set i random(1, %d)\n%s;\n' "$QUERIES" "$q" >"$f"
-			d=$(mktemp -d)
-			( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T 3 >/dev/null 2>&1 )
-			( cd "$d" && taskset -c "$CPU" pgbench -n -M prepared -f "$f" -T "$SECS" -l --log-prefix=lat >/dev/null 2>&1 )
-			read -r med p95 < <(cat "$d"/lat* | awk '{print $3/1000}' | sort -n | awk '{a[NR]=$1} END {print a[int(NR*0.5)+1], a[int(NR*0.95)+1]}')
+			read -r answers pages entries < <(ndd_bench_scan_report "$q" $QUERIES)
+			read -r med p95 < <(ndd_bench_client_ms "$q" $QUERIES "$SECS" "$CPU")
 			smed=$(taskset -c "$CPU" $PSQL -c "SELECT round(med::numeric, 3) FROM bench_server_ms(\$q\$$q\$q\$, $QUERIES)")
-			rm -rf "$d" "$f"
 			printf '%-6s %-7s %8.1f %8s %10s %8s %11s %11s %8s %10s %10s\n' "$round" "$which" "$build_s" "$size" "$r" "$answers" "$med" "$p95" "$smed" "$pages" "$entries"
 		done
 	done

@@ -8,7 +8,7 @@
 # those chains and inserts refilled them. And on the same 64-bit rows with k = 7 (8-bit keys), whose
 # layout the build grows from the table's size (36 tables instead of k + 1 = 8: README.index.md
 # "Layout from N"), as simhash64's default k = 3 grows past about 45M rows. And on an index whose
-# sorted pages (README.index.md, "Sorted pages": a probe binary-searches each page's sorted prefix
+# sorted pages (README.index.md, "Sorted pages": a probe searches each page's sorted prefix
 # for its keys) got unsorted tails from inserts after the build, then lost entries of both to
 # DELETE and VACUUM (whose compaction shortens the prefix) and got more inserts: with rows that
 # differ from a query in one bit of each of three blocks, which a radius-3 probe finds in one
