@@ -4,6 +4,7 @@
 //    and stops the parser, and the error is rethrown once htmlParseChunk has returned.
 #include "html_blocks.hpp"
 
+#include "ascii.hpp"
 #include "html_feed.hpp"
 #include "html_prepass.hpp"
 
@@ -230,15 +231,6 @@ uint8_t word_flags(std::string_view w) {
 }
 
 bool is_space_byte(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
-bool ascii_iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); i++) {
-        unsigned char x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
-        if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y)) return false;
-    }
-    return true;
-}
 
 // Whether one of the space-separated tokens of an attribute value (itemprop and rel list several)
 // satisfies f; only the first 256 bytes are read.

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "ascii.hpp"
 #include "html_feed.hpp"
 #include "html_jsonld.hpp"
 
@@ -61,15 +62,6 @@ std::string collapsed(std::string_view s) {
     return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); i++) {
-        unsigned char x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
-        if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y)) return false;
-    }
-    return true;
-}
-
 // Whether the space-separated list `list` (rel, itemprop) holds `word`, case-insensitively.
 bool has_token(std::string_view list, std::string_view word) {
     size_t i = 0;
@@ -77,7 +69,7 @@ bool has_token(std::string_view list, std::string_view word) {
         while (i < list.size() && space(static_cast<unsigned char>(list[i]))) i++;
         size_t j = i;
         while (j < list.size() && !space(static_cast<unsigned char>(list[j]))) j++;
-        if (j > i && iequals(list.substr(i, j - i), word)) return true;
+        if (j > i && ascii_iequals(list.substr(i, j - i), word)) return true;
         i = j;
     }
     return false;
@@ -138,15 +130,15 @@ struct MetaBuilder : HtmlSaxTarget {
             const char* nm = attr("name");
             const char* equiv = attr("http-equiv");
             std::string_view key = prop ? prop : nm ? nm : "";
-            if (iequals(key, "og:url")) offer(kOgUrl, 0, content);
-            else if (iequals(key, "og:title")) offer(kTitle, 1, content);
-            else if (iequals(key, "description")) offer(kDescription, 0, content);
-            else if (iequals(key, "og:description")) offer(kDescription, 1, content);
-            else if (iequals(key, "article:published_time")) offer(kPublished, 0, content);
-            if (equiv && iequals(equiv, "content-language")) offer(kLanguage, 1, content);
+            if (ascii_iequals(key, "og:url")) offer(kOgUrl, 0, content);
+            else if (ascii_iequals(key, "og:title")) offer(kTitle, 1, content);
+            else if (ascii_iequals(key, "description")) offer(kDescription, 0, content);
+            else if (ascii_iequals(key, "og:description")) offer(kDescription, 1, content);
+            else if (ascii_iequals(key, "article:published_time")) offer(kPublished, 0, content);
+            if (equiv && ascii_iequals(equiv, "content-language")) offer(kLanguage, 1, content);
         } else if (!std::strcmp(name, "script")) {
             const char* type = attr("type");
-            if (type && iequals(collapsed(type), "application/ld+json") && capture == Capture::None && rank[kPublished] > 2)
+            if (type && ascii_iequals(collapsed(type), "application/ld+json") && capture == Capture::None && rank[kPublished] > 2)
                 begin_capture(Capture::JsonLd);
         } else if (!std::strcmp(name, "article")) {
             if (article_depth == 0) article_depth = depth;

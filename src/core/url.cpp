@@ -13,6 +13,7 @@
 #include <new>
 #include <vector>
 
+#include "ascii.hpp"
 #include "guard.hpp"
 #include "url_api.h"
 
@@ -37,15 +38,7 @@ std::string_view range(const UriTextRangeA& r) {
     return std::string_view(r.first, static_cast<std::size_t>(r.afterLast - r.first));
 }
 
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 char ascii_upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); i++)
-        if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-    return true;
-}
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -161,7 +154,7 @@ std::string label_to_ascii(std::string_view label) {
     bool ascii = true;
     for (char c : label) ascii &= static_cast<unsigned char>(c) < 0x80;
     std::string out;
-    if (ascii && !(label.size() >= 4 && iequals(label.substr(0, 4), "xn--"))) {
+    if (ascii && !(label.size() >= 4 && ascii_iequals(label.substr(0, 4), "xn--"))) {
         out.assign(label);
     } else {
         std::string z(label);
@@ -537,9 +530,9 @@ NddStatus to_c(const UrlResult& r, NddAllocFn alloc, NddUrl* out, int* valid, ch
 }  // namespace
 
 bool url_is_tracking_name(std::string_view name) {
-    if (name.size() >= 4 && iequals(name.substr(0, 4), "utm_")) return true;
+    if (name.size() >= 4 && ascii_iequals(name.substr(0, 4), "utm_")) return true;
     for (const char* t : kTrackingNames)
-        if (iequals(name, t)) return true;
+        if (ascii_iequals(name, t)) return true;
     return false;
 }
 

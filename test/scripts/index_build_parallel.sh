@@ -148,6 +148,17 @@ check_tmpfiles() {
 	if [ "$now" = "$tmp_before" ]; then echo "ok   no temporary file left by $1 (base/pgsql_tmp: '$now')"
 	else echo "FAIL temporary files left by $1: before '$tmp_before', after '$now'"; fail=1; fi
 }
+# The parallel workers still running in the test database, after up to 10 s: workers end as they
+# see the leader's error, so give them a moment.
+workers_left() {
+	local n
+	for _ in $(seq 1 100); do
+		n=$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker' AND datname = current_database()")
+		[ "$n" = 0 ] && break
+		sleep 0.1
+	done
+	echo "$n"
+}
 
 # A broken HOT chain, without a VACUUM first (as PostgreSQL's own tests make one): rows updated
 # HOT (no index on fp yet) to another fingerprint while an older snapshot still sees the old
@@ -235,12 +246,7 @@ for _ in $(seq 1 3000); do
 done
 wait $builder
 rc=$?
-left=$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker' AND datname = current_database()")
-for _ in $(seq 1 100); do  # workers end as they see the leader's error; give them a moment
-	[ "$left" = 0 ] && break
-	sleep 0.1
-	left=$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker' AND datname = current_database()")
-done
+left=$(workers_left)
 if [ "$cancelled" = t ] && [ $rc != 0 ] && grep -q "canceling statement due to user request" "$tmp/cancel.out" && [ "$left" = 0 ]; then
 	echo "ok   a parallel build cancelled while its workers scan stops with 57014, no worker left"
 else
@@ -270,12 +276,7 @@ for _ in $(seq 1 3000); do
 done
 wait $builder
 rc=$?
-left=$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker' AND datname = current_database()")
-for _ in $(seq 1 100); do
-	[ "$left" = 0 ] && break
-	sleep 0.1
-	left=$($PSQL -d "$db" -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker' AND datname = current_database()")
-done
+left=$(workers_left)
 tmp_after=$(tmpfiles)
 if [ "$cancelled" = t ] && [ $rc != 0 ] && grep -q "canceling statement due to user request" "$tmp/cancel_write.out" &&
 	[ "$left" = 0 ] && [ "$tmp_after" = "$tmp_before" ]; then
